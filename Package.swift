@@ -1,0 +1,120 @@
+// swift-tools-version:6.1
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PackageDescription
+
+let linuxOnly = TargetDependencyCondition.when(platforms: [.linux, .android])
+
+let package = Package(
+    name: "swift-object-storage",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "ObjectStorage", targets: ["ObjectStorage"]),
+        .library(name: "ObjectStorageSigning", targets: ["ObjectStorageSigning"]),
+        .library(name: "ObjectStorageLocalServer", targets: ["ObjectStorageLocalServer"]),
+        .executable(name: "objstore", targets: ["ObjectStorageCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.25.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.11.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+    ],
+    targets: [
+        // MARK: Crypto (system OpenSSL on Linux, CryptoKit on Apple platforms)
+        .systemLibrary(
+            name: "CObjectStorageOpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(
+            name: "CObjectStorageCrypto",
+            dependencies: [.target(name: "CObjectStorageOpenSSL", condition: linuxOnly)],
+            cSettings: [.define("OPENSSL_NO_DEPRECATED")],
+            linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux, .android]))]
+        ),
+        .target(name: "CObjectStorageCRC"),
+
+        // MARK: SDK layers
+        .target(
+            name: "ObjectStorageSigning",
+            dependencies: [
+                .target(name: "CObjectStorageCrypto", condition: linuxOnly),
+                "CObjectStorageCRC",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ObjectStorageTransport",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ObjectStorageCheckpoint",
+            dependencies: ["ObjectStorageSigning", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                "ObjectStorageSigning",
+                "ObjectStorageTransport",
+                "ObjectStorageCheckpoint",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ObjectStorageLocalServer",
+            dependencies: [
+                "ObjectStorageSigning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "ObjectStorageCLI",
+            dependencies: [
+                "ObjectStorage",
+                "ObjectStorageSigning",
+                "ObjectStorageLocalServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "ObjectStorageSigningTests",
+            dependencies: [
+                "ObjectStorageSigning", "CObjectStorageCRC", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ]
+)
+
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+for target in package.targets where target.type != .system {
+    if target.name.hasPrefix("C") && target.type == .regular { continue }
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

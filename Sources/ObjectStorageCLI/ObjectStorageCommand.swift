@@ -1,0 +1,43 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+
+@main
+struct ObjectStorageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "objstore",
+        abstract:
+            "Presign, sign and transfer objects on Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible storage.",
+        subcommands: [PresignCommand.self, SignCommand.self]
+    )
+
+    /// Runs the command and maps failures to the documented exit statuses: 64 usage, 65 invalid
+    /// input, 77 no credentials, 1 other failures (2 when the object is not found). Never a stack trace.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            printError("objstore: \(error.message)")
+            exit(withError: ExitCode(error.status.rawValue))
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,68 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import ObjectStorageSigning
+
+/// `objstore presign URL`: prints a presigned URL (one line, for `$(...)` in scripts).
+struct PresignCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "presign",
+        abstract: "Print a presigned URL for an object.",
+        discussion: """
+            URL is oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY. KEY is everything after BUCKET/, \
+            verbatim: nothing is percent-decoded. Credentials come from the environment or profile files only.
+            """
+    )
+
+    @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
+    var url: String
+
+    @Option(help: "Seconds the URL stays valid.")
+    var expires: Int64 = 900
+
+    @OptionGroup var options: SigningOptions
+
+    func run() async throws {
+        let location = try RemoteArgument.object(url)
+        guard expires > 0 else { throw CLIError.invalidInput("--expires: must be at least 1 second, got \(expires)") }
+        let context = try SigningContext(location: location, options: options)
+        let credentials = try await CommandCredentials.load(for: context.provider)
+        let presigned: PresignedURL
+        do {
+            presigned = try context.signer.presign(
+                context.request,
+                credentials: credentials,
+                expires: .seconds(expires),
+                at: context.date
+            )
+        } catch {
+            throw CLIError.invalidInput("\(error)")
+        }
+        if options.json {
+            try JSONOutput.print(
+                PresignOutput(
+                    url: presigned.url,
+                    method: presigned.method,
+                    expiresAt: JSONOutput.iso8601(presigned.expiration),
+                    signedHeaders: JSONOutput.dictionary(presigned.signedHeaders)
+                )
+            )
+        } else {
+            print(presigned.url)
+        }
+    }
+}
+
+private struct PresignOutput: Encodable {
+    var url: String
+    var method: String
+    var expiresAt: String
+    var signedHeaders: [String: String]
+}

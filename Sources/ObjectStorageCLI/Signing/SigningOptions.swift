@@ -1,0 +1,157 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import ObjectStorageSigning
+
+/// The flags `presign` and `sign` share.
+struct SigningOptions: ParsableArguments {
+    @Option(help: "HTTP method: GET, HEAD, PUT, POST or DELETE.")
+    var method: String = "GET"
+
+    @Option(help: "The vendor endpoint URL (default: the public endpoint for --region).")
+    var endpoint: String?
+
+    @Option(help: "The region (default: from the environment, the endpoint, or the vendor's default).")
+    var region: String?
+
+    @Option(help: "Signature: v1 or v4 for oss; obs, v2 or v4 for obs; sigv4 or v2 for s3.")
+    var signature: String?
+
+    @Flag(help: "Use path-style addressing (default for IP addresses and localhost).")
+    var pathStyle = false
+
+    @Option(name: .customLong("header"), help: "A header the request carries, 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: .customLong("query"), help: "An extra query parameter, name=value or name (repeatable).")
+    var queries: [String] = []
+
+    @Option(name: .customLong("additional-header"), help: "An OSS V4 additional signed header name (repeatable).")
+    var additionalHeaders: [String] = []
+
+    @Option(help: "Signing time as UNIX seconds or ISO 8601 (default: now).")
+    var date: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+}
+
+/// Everything needed to sign, resolved from the flags and the environment.
+struct SigningContext {
+    var request: SigningRequest
+    var signer: RequestSigner
+    var date: Date
+    var provider: StorageProvider
+
+    private static let allowedMethods: Set<String> = ["GET", "HEAD", "PUT", "POST", "DELETE"]
+
+    init(
+        location: ObjectURL,
+        options: SigningOptions,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CLIError) {
+        let method = options.method.uppercased()
+        guard Self.allowedMethods.contains(method) else {
+            throw .usage("--method: '\(options.method)' is not one of GET, HEAD, PUT, POST, DELETE")
+        }
+        let version = try Self.signatureVersion(options.signature, for: location.provider)
+        let defaults = ProviderDefaults(provider: location.provider, environment: environment)
+        let endpoint: Endpoint
+        do {
+            endpoint = try options.endpoint.map { try Endpoint(url: $0) } ?? defaults.endpoint(region: options.region)
+        } catch {
+            throw .usage("--endpoint: \(error)")
+        }
+        let region = options.region ?? defaults.region(for: endpoint)
+        let addressing: AddressingStyle =
+            options.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
+        request = SigningRequest(
+            method: method,
+            endpoint: endpoint,
+            addressing: addressing,
+            bucket: location.bucket,
+            key: location.key,
+            query: try options.queries.map(Self.queryParameter),
+            headers: try options.headers.map(Self.header)
+        )
+        let service = version == .sigV4 ? "s3" : nil
+        signer = RequestSigner(
+            version: version,
+            region: region,
+            service: service,
+            additionalHeaders: options.additionalHeaders
+        )
+        date = try options.date.map(Self.parseDate) ?? Date()
+        provider = location.provider
+    }
+
+    static func signatureVersion(_ name: String?, for provider: StorageProvider) throws(CLIError) -> SignatureVersion {
+        let accepted: [String: SignatureVersion]
+        let fallback: SignatureVersion
+        switch provider {
+        case .oss:
+            accepted = ["v1": .ossV1, "v4": .ossV4]
+            fallback = .ossV4
+        case .obs:
+            accepted = ["obs": .obs, "v2": .awsV2, "v4": .sigV4, "sigv4": .sigV4]
+            fallback = .obs
+        default:
+            accepted = ["sigv4": .sigV4, "v4": .sigV4, "v2": .awsV2]
+            fallback = .sigV4
+        }
+        guard let name else { return fallback }
+        guard let version = accepted[name.lowercased()] else {
+            let names = accepted.keys.sorted().joined(separator: ", ")
+            throw .usage("--signature: '\(name)' is not valid for \(provider); use one of \(names)")
+        }
+        return version
+    }
+
+    static func header(_ text: String) throws(CLIError) -> HTTPHeader {
+        guard let colon = text.firstIndex(of: ":") else {
+            throw .usage("--header: '\(text)' is not 'Name: value'")
+        }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" }) else {
+            throw .usage("--header: '\(text)' has no valid header name")
+        }
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        return HTTPHeader(name: name, value: value)
+    }
+
+    static func queryParameter(_ text: String) throws(CLIError) -> QueryParameter {
+        guard let equals = text.firstIndex(of: "=") else {
+            guard !text.isEmpty else { throw .usage("--query: a parameter needs a name") }
+            return QueryParameter(name: text, value: nil)
+        }
+        let name = String(text[..<equals])
+        guard !name.isEmpty else { throw .usage("--query: '\(text)' has no name before '='") }
+        return QueryParameter(name: name, value: String(text[text.index(after: equals)...]))
+    }
+
+    /// Accepts UNIX seconds, extended ISO 8601 (`2024-03-05T04:05:06Z`, fractions and offsets
+    /// allowed) or the basic form signatures use (`20240305T040506Z`).
+    static func parseDate(_ text: String) throws(CLIError) -> Date {
+        if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        let formatter = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
+        ] {
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        let basic = DateFormatter()
+        basic.locale = Locale(identifier: "en_US_POSIX")
+        basic.timeZone = TimeZone(identifier: "UTC")
+        basic.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        if let date = basic.date(from: text) { return date }
+        throw .usage("--date: '\(text)' is neither UNIX seconds nor an ISO 8601 time")
+    }
+}

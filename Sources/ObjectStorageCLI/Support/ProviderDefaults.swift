@@ -1,0 +1,84 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageSigning
+
+/// Endpoint and region defaults per vendor, from the environment or the vendor's conventions.
+struct ProviderDefaults {
+    var provider: StorageProvider
+    var environment: [String: String]
+
+    /// The region from the environment, or the vendor's customary default.
+    var environmentRegion: String? {
+        let names: [String]
+        switch provider {
+        case .oss: names = ["OSS_REGION"]
+        case .obs: names = ["OBS_REGION"]
+        default: names = ["AWS_REGION", "AWS_DEFAULT_REGION"]
+        }
+        return names.lazy.compactMap { self.environment[$0] }.first { !$0.isEmpty }
+    }
+
+    var fallbackRegion: String {
+        switch provider {
+        case .oss: "cn-hangzhou"
+        case .obs: "cn-north-4"
+        default: "us-east-1"
+        }
+    }
+
+    /// The endpoint named by the environment, else the vendor's public endpoint for the region.
+    func endpoint(region: String?) throws -> Endpoint {
+        let variable: String
+        switch provider {
+        case .oss: variable = "OSS_ENDPOINT"
+        case .obs: variable = "OBS_ENDPOINT"
+        default: variable = "AWS_ENDPOINT_URL"
+        }
+        if let configured = environment[variable], !configured.isEmpty {
+            let withScheme = configured.contains("://") ? configured : "https://" + configured
+            return try Endpoint(url: withScheme)
+        }
+        let region = region ?? environmentRegion ?? fallbackRegion
+        switch provider {
+        case .oss: return .oss(region: region)
+        case .obs: return .obs(region: region)
+        default: return .s3(region: region)
+        }
+    }
+
+    /// The region for signing: the environment's, else the one a vendor endpoint host names
+    /// (`oss-cn-hangzhou.aliyuncs.com`, `obs.cn-north-4.myhuaweicloud.com`, `s3.us-west-2.amazonaws.com`),
+    /// else the vendor default.
+    func region(for endpoint: Endpoint) -> String {
+        if let region = environmentRegion { return region }
+        let labels = endpoint.host.split(separator: ".").map(String.init)
+        switch provider {
+        case .oss:
+            if let first = labels.first, first.hasPrefix("oss-"), endpoint.host.hasSuffix(".aliyuncs.com") {
+                return String(first.dropFirst(4)).replacingInternalSuffix()
+            }
+        case .obs:
+            if labels.count > 2, labels[0] == "obs", endpoint.host.hasSuffix(".myhuaweicloud.com") {
+                return labels[1]
+            }
+        default:
+            if labels.count > 3, labels[0] == "s3", endpoint.host.hasSuffix(".amazonaws.com") {
+                return labels[1]
+            }
+        }
+        return fallbackRegion
+    }
+}
+
+extension String {
+    /// `cn-hangzhou-internal` → `cn-hangzhou`: OSS's VPC endpoints sign with the plain region.
+    fileprivate func replacingInternalSuffix() -> String {
+        hasSuffix("-internal") ? String(dropLast("-internal".count)) : self
+    }
+}

@@ -1,0 +1,274 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The building blocks of Alibaba Cloud OSS signature V4 (`OSS4-HMAC-SHA256`), usable both to
+/// sign and to verify a request from its parsed wire parts.
+///
+/// ```
+/// CanonicalRequest = VERB "\n" CanonicalURI "\n" CanonicalQuery "\n"
+///                    CanonicalHeaders "\n" AdditionalHeaders "\n" HashedPayload
+/// StringToSign     = "OSS4-HMAC-SHA256\n" x-oss-date "\n" Scope "\n" hex(SHA256(CanonicalRequest))
+/// Scope            = YYYYMMDD "/" region "/oss/aliyun_v4_request"
+/// SigningKey       = HMAC chain over "aliyun_v4" + secret, date, region, "oss", "aliyun_v4_request"
+/// ```
+///
+/// - CanonicalURI: `/BUCKET/KEY` (whatever the addressing), RFC 3986-encoded, `/` kept.
+/// - CanonicalQuery: every parameter, names and values RFC 3986-encoded, sorted byte-wise by
+///   encoded name (`Zeta` before `alpha`), an empty or absent value written as the bare name.
+/// - CanonicalHeaders: `content-type`, `content-md5`, every `x-oss-*`, and the additional headers;
+///   lowercase names, values without surrounding whitespace (inner whitespace kept), sorted.
+public enum OSSV4Signature {
+    /// `OSS4-HMAC-SHA256`.
+    public static let algorithm = "OSS4-HMAC-SHA256"
+    /// The default product in the scope: `oss`.
+    public static let defaultProduct = "oss"
+    /// The scope terminator: `aliyun_v4_request`.
+    public static let scopeTerminator = "aliyun_v4_request"
+
+    /// `YYYYMMDD/REGION/PRODUCT/aliyun_v4_request`.
+    ///
+    /// - Parameters:
+    ///   - date: The `YYYYMMDD` date stamp.
+    ///   - region: The region, e.g. `cn-hangzhou`.
+    ///   - product: The product, `oss`.
+    /// - Returns: The credential scope.
+    public static func scope(date: String, region: String, product: String = defaultProduct) -> String {
+        "\(date)/\(region)/\(product)/\(scopeTerminator)"
+    }
+
+    /// Whether a header (lowercase name) is signed without being listed as additional.
+    ///
+    /// - Parameter lowercasedName: The lowercase header name.
+    /// - Returns: `true` for `content-type`, `content-md5` and `x-oss-*`.
+    public static func isDefaultSignedHeader(_ lowercasedName: String) -> Bool {
+        lowercasedName.hasPrefix("x-oss-") || lowercasedName == "content-type" || lowercasedName == "content-md5"
+    }
+
+    /// The additional headers actually signed: lowercased, without default-signed names, without
+    /// headers the request does not carry, deduplicated and fully sorted.
+    ///
+    /// Decisions: headers listed but absent are dropped (as alibabacloud-oss-v2 does; signing an
+    /// absent header would commit to an empty value the server never sees). The list is sorted
+    /// byte-wise, both here and in the `AdditionalHeaders=` value; oss2 sorts the latter by first
+    /// character only, which is an oss2 bug (the canonical request is fully sorted either way).
+    ///
+    /// - Parameters:
+    ///   - requested: Header names the caller wants signed.
+    ///   - headers: The headers the request carries (including `Host`).
+    /// - Returns: The sorted lowercase names.
+    public static func additionalHeaders(_ requested: [String], presentIn headers: [HTTPHeader]) -> [String] {
+        guard !requested.isEmpty else { return [] }
+        var names: [String] = []
+        for name in requested {
+            let lowercased = CanonicalHeaders.trim(name).asciiLowercased
+            guard !lowercased.isEmpty, !isDefaultSignedHeader(lowercased), !names.contains(lowercased),
+                headers.first(named: lowercased) != nil
+            else { continue }
+            names.append(lowercased)
+        }
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return names
+    }
+
+    /// The canonical URI: `/BUCKET/KEY` encoded (`/BUCKET/` for a bucket, `/` for the service).
+    ///
+    /// - Parameters:
+    ///   - bucket: The bucket, if any.
+    ///   - key: The object key, decoded.
+    /// - Returns: The canonical URI.
+    public static func canonicalURI(bucket: String?, key: String?) -> String {
+        var buffer = SigningBuffer(capacity: 64)
+        appendCanonicalURI(bucket: bucket, key: key, to: &buffer)
+        return buffer.string
+    }
+
+    static func appendCanonicalURI(bucket: String?, key: String?, to buffer: inout SigningBuffer) {
+        buffer.append(UInt8(ascii: "/"))
+        guard let bucket, !bucket.isEmpty else { return }
+        buffer.appendPercentEncoded(bucket, style: .path)
+        buffer.append(UInt8(ascii: "/"))
+        if let key { buffer.appendPercentEncoded(key, style: .path) }
+    }
+
+    /// The canonical query string.
+    ///
+    /// - Parameter query: Every query parameter of the request, decoded (for a presigned URL,
+    ///   all but `x-oss-signature`).
+    /// - Returns: The canonical query.
+    public static func canonicalQuery(_ query: [QueryParameter]) -> String {
+        var buffer = SigningBuffer(capacity: query.count * 64)
+        appendCanonicalQuery(query, to: &buffer)
+        return buffer.string
+    }
+
+    static func appendCanonicalQuery(_ query: [QueryParameter], to buffer: inout SigningBuffer) {
+        var encoded: [(name: String, value: String)] = []
+        encoded.reserveCapacity(query.count)
+        for parameter in query {
+            encoded.append(
+                (
+                    PercentEncoding.encode(parameter.name, style: .component),
+                    PercentEncoding.encode(parameter.value ?? "", style: .component)
+                )
+            )
+        }
+        encoded.sort {
+            $0.name == $1.name
+                ? $0.value.utf8.lexicographicallyPrecedes($1.value.utf8)
+                : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
+        }
+        var first = true
+        for parameter in encoded {
+            if !first { buffer.append(UInt8(ascii: "&")) }
+            first = false
+            buffer.append(parameter.name)
+            if !parameter.value.isEmpty {
+                buffer.append(UInt8(ascii: "="))
+                buffer.append(parameter.value)
+            }
+        }
+    }
+
+    /// The canonical request.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - bucket: The bucket, if any.
+    ///   - key: The object key, decoded.
+    ///   - query: Every query parameter, decoded (presigned: all but `x-oss-signature`).
+    ///   - headers: The headers as received (`Host` included when `host` is an additional header).
+    ///   - additionalHeaders: The additional header names, as from ``additionalHeaders(_:presentIn:)``
+    ///     or parsed from `AdditionalHeaders=` / `x-oss-additional-headers`.
+    ///   - payloadHash: `x-oss-content-sha256`, or `UNSIGNED-PAYLOAD` for a presigned URL.
+    /// - Returns: The canonical request.
+    public static func canonicalRequest(
+        method: String,
+        bucket: String?,
+        key: String?,
+        query: [QueryParameter],
+        headers: [HTTPHeader],
+        additionalHeaders: [String],
+        payloadHash: String
+    ) -> String {
+        var buffer = SigningBuffer(capacity: 256 + (key?.utf8.count ?? 0) * 3 + query.count * 64)
+        buffer.append(method)
+        buffer.append(UInt8(ascii: "\n"))
+        appendCanonicalURI(bucket: bucket, key: key, to: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+        appendCanonicalQuery(query, to: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+        let signed = CanonicalHeaders.collect(headers) { isDefaultSignedHeader($0) || additionalHeaders.contains($0) }
+        for header in signed {
+            buffer.append(header.name)
+            buffer.append(UInt8(ascii: ":"))
+            buffer.append(header.value)
+            buffer.append(UInt8(ascii: "\n"))
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        for (index, name) in additionalHeaders.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ";")) }
+            buffer.append(name)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        buffer.append(payloadHash)
+        return buffer.string
+    }
+
+    /// The string to sign.
+    ///
+    /// - Parameters:
+    ///   - canonicalRequest: The canonical request.
+    ///   - timestamp: The signing time (`x-oss-date`).
+    ///   - scope: The credential scope.
+    /// - Returns: The string to sign.
+    public static func stringToSign(canonicalRequest: String, timestamp: SigningTimestamp, scope: String) -> String {
+        v4StringToSign(algorithm: algorithm, canonicalRequest: canonicalRequest, timestamp: timestamp, scope: scope)
+    }
+
+    /// The derived signing key (cached per secret, date, region and product).
+    ///
+    /// - Parameters:
+    ///   - secret: The secret access key.
+    ///   - date: The `YYYYMMDD` date stamp.
+    ///   - region: The region.
+    ///   - product: The product, `oss`.
+    /// - Returns: The 32-byte signing key.
+    public static func signingKey(
+        secret: String,
+        date: String,
+        region: String,
+        product: String = defaultProduct
+    )
+        -> [UInt8]
+    {
+        SigningMAC.deriveV4Key(
+            secretPrefix: "aliyun_v4",
+            secret: secret,
+            dateStamp: date,
+            region: region,
+            service: product,
+            terminator: scopeTerminator
+        )
+    }
+
+    /// The signature: lowercase hex HMAC-SHA256 of `stringToSign` under `signingKey`.
+    ///
+    /// - Parameters:
+    ///   - signingKey: The derived key.
+    ///   - stringToSign: The string to sign.
+    /// - Returns: 64 hex digits.
+    public static func signature(signingKey: [UInt8], stringToSign: String) -> String {
+        SigningMAC.hmacSHA256Hex(key: signingKey, message: stringToSign)
+    }
+
+    /// `OSS4-HMAC-SHA256 Credential=AK/SCOPE,AdditionalHeaders=a;b,Signature=HEX`.
+    ///
+    /// Decision: the alibabacloud-oss-v2 and OSS documentation layout (no spaces, AdditionalHeaders
+    /// before Signature). oss2 writes `, ` separators with AdditionalHeaders last; the server
+    /// accepts both and the signature is the same.
+    ///
+    /// - Parameters:
+    ///   - accessKeyID: The access key id.
+    ///   - scope: The credential scope.
+    ///   - additionalHeaders: The signed additional header names.
+    ///   - signature: The hex signature.
+    /// - Returns: The Authorization header value.
+    public static func authorization(
+        accessKeyID: String,
+        scope: String,
+        additionalHeaders: [String],
+        signature: String
+    ) -> String {
+        var result = "\(algorithm) Credential=\(accessKeyID)/\(scope),"
+        if !additionalHeaders.isEmpty {
+            result += "AdditionalHeaders=\(additionalHeaders.joined(separator: ";")),"
+        }
+        result += "Signature=\(signature)"
+        return result
+    }
+}
+
+/// `ALGORITHM\nTIMESTAMP\nSCOPE\nhex(SHA256(canonicalRequest))`, shared by OSS V4 and SigV4.
+func v4StringToSign(
+    algorithm: String,
+    canonicalRequest: String,
+    timestamp: SigningTimestamp,
+    scope: String
+)
+    -> String
+{
+    var buffer = SigningBuffer(capacity: 160)
+    buffer.append(algorithm)
+    buffer.append(UInt8(ascii: "\n"))
+    timestamp.appendISO8601Basic(to: &buffer)
+    buffer.append(UInt8(ascii: "\n"))
+    buffer.append(scope)
+    buffer.append(UInt8(ascii: "\n"))
+    buffer.append(ByteEncoding.hex(Hashing.SHA256.hash(canonicalRequest)))
+    return buffer.string
+}
