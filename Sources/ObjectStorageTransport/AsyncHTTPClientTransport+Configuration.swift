@@ -1,0 +1,155 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import NIOSSL
+
+extension AsyncHTTPClientTransport {
+    /// How the transport connects: timeouts, pool size, TLS and proxy.
+    ///
+    /// ```swift
+    /// var configuration = AsyncHTTPClientTransport.Configuration()
+    /// configuration.readIdleTimeout = .seconds(30)
+    /// configuration.tls.trustRoots = .pemFile("/etc/ssl/private-ca.pem")
+    /// configuration.proxy = .init(host: "proxy.internal", port: 3128)
+    /// ```
+    ///
+    /// When the transport shares an application's `HTTPClient`, only ``totalTimeout`` and ``tls`` apply (per
+    /// request); the client's own configuration governs connect and read timeouts, the pool and the proxy.
+    public struct Configuration: Sendable {
+        /// How long establishing a connection (TCP, then TLS) may take. Default 10 s.
+        public var connectTimeout: Duration
+        /// How long the connection may stay silent while a response is awaited or streamed. Default 60 s;
+        /// `nil` for none.
+        public var readIdleTimeout: Duration?
+        /// How long one request may take until its response head arrives, connection included. Default 15 min;
+        /// `nil` for none (only the deadline given to `execute` applies). The body is then governed by
+        /// ``readIdleTimeout``.
+        public var totalTimeout: Duration?
+        /// The most concurrent HTTP/1.1 connections per host. Default 8.
+        public var maximumConnectionsPerHost: Int
+        /// How long an idle pooled connection is kept. Default 60 s.
+        public var idleConnectionTimeout: Duration
+        /// TLS settings. Certificates are verified by default.
+        public var tls: TLS
+        /// An HTTP proxy to send every request through, or `nil` for none.
+        public var proxy: Proxy?
+
+        /// Creates a configuration with the defaults.
+        ///
+        /// - Parameters:
+        ///   - connectTimeout: The connect timeout (default 10 s).
+        ///   - readIdleTimeout: The read-idle timeout (default 60 s).
+        ///   - totalTimeout: The per-request timeout until the response head (default 15 min).
+        ///   - maximumConnectionsPerHost: The pool size per host (default 8).
+        ///   - tls: TLS settings (default: verify against the system's roots).
+        ///   - proxy: An HTTP proxy (default none).
+        public init(
+            connectTimeout: Duration = .seconds(10),
+            readIdleTimeout: Duration? = .seconds(60),
+            totalTimeout: Duration? = .seconds(900),
+            maximumConnectionsPerHost: Int = 8,
+            tls: TLS = TLS(),
+            proxy: Proxy? = nil
+        ) {
+            self.connectTimeout = connectTimeout
+            self.readIdleTimeout = readIdleTimeout
+            self.totalTimeout = totalTimeout
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.idleConnectionTimeout = .seconds(60)
+            self.tls = tls
+            self.proxy = proxy
+        }
+    }
+
+    /// TLS settings: verification is on unless explicitly turned off.
+    public struct TLS: Sendable, Hashable {
+        /// Which certificate authorities to trust.
+        public struct TrustRoots: Sendable, Hashable {
+            enum Storage: Sendable, Hashable {
+                case system
+                case pemFile(String)
+                case certificates([NIOSSLCertificate])
+            }
+
+            let storage: Storage
+
+            /// The operating system's trust store.
+            public static let system = TrustRoots(storage: .system)
+
+            /// The system's trust store plus the certificates in a PEM file (for a private CA).
+            ///
+            /// - Parameter path: The path of a PEM file holding one or more CA certificates.
+            /// - Returns: The trust roots.
+            public static func pemFile(_ path: String) -> TrustRoots {
+                TrustRoots(storage: .pemFile(path))
+            }
+
+            /// The system's trust store plus the given CA certificates.
+            ///
+            /// - Parameter certificates: The CA certificates to trust.
+            /// - Returns: The trust roots.
+            public static func certificates(_ certificates: [NIOSSLCertificate]) -> TrustRoots {
+                TrustRoots(storage: .certificates(certificates))
+            }
+        }
+
+        /// Whether to verify the server's certificate chain and host name. Default `true`; turning it off
+        /// exposes every request, credentials included, to interception.
+        public var verifiesCertificates: Bool
+        /// The certificate authorities to trust. Default ``TrustRoots/system``.
+        public var trustRoots: TrustRoots
+
+        /// Creates TLS settings.
+        ///
+        /// - Parameters:
+        ///   - verifiesCertificates: Whether to verify the server's certificate (default `true`).
+        ///   - trustRoots: The authorities to trust (default the system's).
+        public init(verifiesCertificates: Bool = true, trustRoots: TrustRoots = .system) {
+            self.verifiesCertificates = verifiesCertificates
+            self.trustRoots = trustRoots
+        }
+
+        /// Whether these are the defaults (verify against the system's roots).
+        var isDefault: Bool {
+            self.verifiesCertificates && self.trustRoots.storage == .system
+        }
+
+        /// The NIOSSL client configuration for these settings.
+        func makeTLSConfiguration() -> TLSConfiguration {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = self.verifiesCertificates ? .fullVerification : .none
+            switch self.trustRoots.storage {
+            case .system:
+                break
+            case .pemFile(let path):
+                configuration.additionalTrustRoots = [.file(path)]
+            case .certificates(let certificates):
+                configuration.additionalTrustRoots = [.certificates(certificates)]
+            }
+            return configuration
+        }
+    }
+
+    /// An HTTP proxy (plain HTTP; HTTPS requests are tunnelled with `CONNECT`).
+    public struct Proxy: Sendable, Hashable {
+        /// The proxy's host name or address.
+        public var host: String
+        /// The proxy's port.
+        public var port: Int
+
+        /// Creates a proxy setting.
+        ///
+        /// - Parameters:
+        ///   - host: The proxy's host name or address.
+        ///   - port: The proxy's port.
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import AsyncHTTPClient
+public import Logging
+public import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// An ``HTTPTransport`` over AsyncHTTPClient.
+///
+/// Share the application's client (the default is `HTTPClient.shared`, which needs no shutdown):
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport(httpClient: .shared)
+/// ```
+///
+/// or let the transport own a client built from a ``Configuration``, and shut it down when done, most simply
+/// with ``withAsyncHTTPClientTransport(configuration:backgroundActivityLogger:_:)``:
+///
+/// ```swift
+/// try await withAsyncHTTPClientTransport(configuration: .init(readIdleTimeout: .seconds(30))) { transport in
+///     let response = try await transport.execute(request, timeout: .seconds(60), logger: logger)
+/// }
+/// ```
+public struct AsyncHTTPClientTransport: HTTPTransport {
+    /// The underlying client.
+    public let httpClient: HTTPClient
+    /// The configuration (only ``Configuration/totalTimeout`` and ``Configuration/tls`` apply to a shared client).
+    public let configuration: Configuration
+    private let ownsClient: Bool
+    private let requestTLS: TLSConfiguration?
+
+    /// Creates a transport that shares an existing client; it does not need to be shut down.
+    ///
+    /// - Parameters:
+    ///   - httpClient: The client to send through (default `HTTPClient.shared`).
+    ///   - configuration: Per-request settings: ``Configuration/totalTimeout`` and ``Configuration/tls``
+    ///     (applied to each request when not the default). The client's own settings govern the rest.
+    public init(httpClient: HTTPClient = .shared, configuration: Configuration = Configuration()) {
+        self.httpClient = httpClient
+        self.configuration = configuration
+        self.ownsClient = false
+        self.requestTLS = configuration.tls.isDefault ? nil : configuration.tls.makeTLSConfiguration()
+    }
+
+    /// Creates a transport that owns a new client built from `configuration`. Call ``shutdown()`` when done.
+    ///
+    /// - Parameters:
+    ///   - configuration: Timeouts, pool size, TLS and proxy.
+    ///   - eventLoopGroup: The event loops to run on (default AsyncHTTPClient's shared group).
+    ///   - backgroundActivityLogger: A logger for the pool's background activity (default none).
+    public init(
+        configuration: Configuration,
+        eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
+        backgroundActivityLogger: Logger? = nil
+    ) {
+        self.httpClient = HTTPClient(
+            eventLoopGroup: eventLoopGroup,
+            configuration: Self.clientConfiguration(configuration),
+            backgroundActivityLogger: backgroundActivityLogger
+                ?? Logger(label: "ObjectStorageTransport") {
+                    _ in SwiftLogNoOpLogHandler()
+                }
+        )
+        self.configuration = configuration
+        self.ownsClient = true
+        self.requestTLS = nil
+    }
+
+    /// Shuts down the client if the transport owns it; does nothing for a shared client.
+    ///
+    /// - Throws: The client's shutdown error.
+    public func shutdown() async throws {
+        guard self.ownsClient else { return }
+        try await self.httpClient.shutdown()
+    }
+
+    /// Sends one request and returns when the response head arrives.
+    ///
+    /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``.
+    /// Redirects are not followed by an owned client (a redirected signed request would fail its signature
+    /// anyway); the 3xx response is returned.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - deadline: The point in time by which the response head must have arrived.
+    ///   - logger: The logger for trace and debug lines (method, host, path and status; never headers or
+    ///     the query string).
+    /// - Returns: The response, whose body may still be arriving.
+    /// - Throws: ``TransportError``.
+    public func execute(
+        _ request: TransportRequest,
+        deadline: NIODeadline,
+        logger: Logger
+    ) async throws -> TransportResponse {
+        let context = RequestContext(method: request.method.rawValue, url: request.url)
+        var logger = logger
+        for (key, value) in context.metadata { logger[metadataKey: key] = value }
+
+        var effectiveDeadline = deadline
+        if let totalTimeout = self.configuration.totalTimeout {
+            effectiveDeadline = min(deadline, .now() + TimeAmount(totalTimeout))
+        }
+
+        var clientRequest = HTTPClientRequest(url: request.url)
+        clientRequest.method = request.method
+        clientRequest.headers = request.headers
+        clientRequest.tlsConfiguration = self.requestTLS
+        if let body = request.body {
+            clientRequest.body = Self.clientBody(body)
+        }
+
+        logger.trace(
+            "sending request",
+            metadata: ["http.body.length": "\(request.body?.length.map { "\($0)" } ?? "-")"]
+        )
+        do {
+            try Task.checkCancellation()
+            let response = try await self.httpClient.execute(clientRequest, deadline: effectiveDeadline, logger: logger)
+            logger.debug("received response head", metadata: ["http.status": "\(response.status.code)"])
+            return TransportResponse(
+                status: response.status,
+                headers: response.headers,
+                body: TransportResponse.Body(storage: .client(response.body, context))
+            )
+        } catch {
+            let translated = TransportError.translating(error, context: context)
+            logger.debug("request failed", metadata: ["error.code": "\(translated.code)"])
+            throw translated
+        }
+    }
+
+    static func clientBody(_ body: TransportRequest.Body) -> HTTPClientRequest.Body {
+        switch body.storage {
+        case .bytes(let buffer):
+            return .bytes(buffer)
+        case .file(let region):
+            return .stream(body, length: .known(region.length))
+        case .stream(_, let length):
+            return .stream(body, length: length.map { .known($0) } ?? .unknown)
+        }
+    }
+
+    static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {
+        var timeout = HTTPClient.Configuration.Timeout(
+            connect: TimeAmount(configuration.connectTimeout),
+            read: configuration.readIdleTimeout.map { TimeAmount($0) }
+        )
+        if let readIdleTimeout = configuration.readIdleTimeout {
+            timeout.write = TimeAmount(readIdleTimeout)
+        }
+        var pool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: TimeAmount(configuration.idleConnectionTimeout),
+            concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.maximumConnectionsPerHost)
+        )
+        pool.retryConnectionEstablishment = false
+        var client = HTTPClient.Configuration(
+            tlsConfiguration: configuration.tls.makeTLSConfiguration(),
+            redirectConfiguration: .disallow,
+            timeout: timeout,
+            connectionPool: pool,
+            proxy: configuration.proxy.map { .server(host: $0.host, port: $0.port) },
+            decompression: .disabled
+        )
+        client.httpVersion = .automatic
+        return client
+    }
+}
+
+/// Runs `body` with a transport that owns a new client, and shuts the client down when `body` returns or throws.
+///
+/// - Parameters:
+///   - configuration: Timeouts, pool size, TLS and proxy.
+///   - backgroundActivityLogger: A logger for the pool's background activity (default none).
+///   - body: The work to do with the transport.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws, or the shutdown error.
+@discardableResult
+public func withAsyncHTTPClientTransport<Result>(
+    configuration: AsyncHTTPClientTransport.Configuration = .init(),
+    backgroundActivityLogger: Logger? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (AsyncHTTPClientTransport) async throws -> Result
+) async throws -> Result {
+    let transport = AsyncHTTPClientTransport(
+        configuration: configuration,
+        backgroundActivityLogger: backgroundActivityLogger
+    )
+    let result: Result
+    do {
+        result = try await body(transport)
+    } catch {
+        try? await transport.shutdown()
+        throw error
+    }
+    try await transport.shutdown()
+    return result
+}

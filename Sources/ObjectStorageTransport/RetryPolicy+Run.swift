@@ -1,0 +1,87 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+public import NIOCore
+import NIOHTTP1
+
+extension RetryPolicy {
+    /// Runs `operation` until it succeeds, fails in a way the policy does not retry, or the attempts run out.
+    ///
+    /// Each failure thrown by `operation` is classified with ``decision(for:)``; between attempts the loop sleeps
+    /// on `clock` with `try await`, so cancelling the task ends the wait at once. The operation receives the
+    /// attempt number (1-based) so it can rebuild and re-sign its request. The last error is rethrown unchanged.
+    ///
+    /// - Parameters:
+    ///   - clock: The clock to sleep on (inject a recording clock in tests).
+    ///   - deadline: An overall deadline: no retry is started if its delay would end after it.
+    ///   - logger: The logger for `retrying` debug lines (attempt, delay, reason).
+    ///   - generator: The source of jitter.
+    ///   - operation: One attempt.
+    /// - Returns: What the successful attempt returns.
+    /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
+    public func run<Result>(
+        clock: some Clock<Duration> = ContinuousClock(),
+        deadline: NIODeadline? = nil,
+        logger: Logger,
+        using generator: inout some RandomNumberGenerator,
+        _ operation: (_ attempt: Int) async throws -> Result
+    ) async throws -> Result {
+        var attempt = 1
+        while true {
+            do {
+                return try await operation(attempt)
+            } catch {
+                let decision = self.decision(for: .error(error))
+                guard decision.shouldRetry, attempt < self.maxAttempts else { throw error }
+                let delay = self.delay(forRetry: attempt - 1, decision: decision, using: &generator)
+                if let deadline, NIODeadline.now() + TimeAmount(delay) >= deadline { throw error }
+                logger.debug(
+                    "retrying",
+                    metadata: [
+                        "retry.attempt": "\(attempt + 1)", "retry.delay_ms": "\(RetryPolicy.milliseconds(delay))",
+                        "retry.reason": "\(Self.reason(error))",
+                    ]
+                )
+                try await clock.sleep(for: delay)
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs `operation` with retries, using the system's random number generator for jitter.
+    ///
+    /// - Parameters:
+    ///   - clock: The clock to sleep on.
+    ///   - deadline: An overall deadline: no retry is started if its delay would end after it.
+    ///   - logger: The logger for `retrying` debug lines.
+    ///   - operation: One attempt, given its 1-based number.
+    /// - Returns: What the successful attempt returns.
+    /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
+    public func run<Result>(
+        clock: some Clock<Duration> = ContinuousClock(),
+        deadline: NIODeadline? = nil,
+        logger: Logger,
+        _ operation: (_ attempt: Int) async throws -> Result
+    ) async throws -> Result {
+        var generator = SystemRandomNumberGenerator()
+        return try await self.run(clock: clock, deadline: deadline, logger: logger, using: &generator, operation)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        RetryPolicy.nanoseconds(duration) / 1_000_000
+    }
+
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as RetryableStatus: return "status \(error.status.code)"
+        case let error as TransportError: return "\(error.code)"
+        default: return "\(type(of: error))"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension TransportError {
+    /// Maps an AsyncHTTPClient, NIO or TLS error to a ``TransportError`` with the request's context.
+    static func translating(_ error: any Error, context: RequestContext) -> TransportError {
+        let (code, message) = Self.classify(error)
+        let translated: TransportError
+        if let error = error as? TransportError {
+            translated = error
+        } else {
+            translated = TransportError(code: code, message: message, underlying: error)
+        }
+        return translated.withContext(context)
+    }
+
+    private static func classify(_ error: any Error) -> (Code, String) {
+        switch error {
+        case is CancellationError:
+            return (.cancelled, "the request was cancelled")
+        case let error as HTTPClientError:
+            return Self.classify(error)
+        case let error as ChannelError:
+            switch error {
+            case .connectTimeout:
+                return (.connectTimeout, "connecting timed out")
+            case .ioOnClosedChannel, .alreadyClosed, .eof, .inputClosed, .outputClosed:
+                return (.connectionClosed, "the connection was closed (\(error))")
+            default:
+                return (.requestFailed, "channel error: \(error)")
+            }
+        case let error as HTTPParserError where error == .invalidEOFState:
+            return (.connectionClosed, "the server closed the connection before the message ended")
+        case is NIOConnectionError:
+            return (.connectFailed, "cannot connect: \(error)")
+        case let error as IOError:
+            return (Self.isConnectErrno(error.errnoCode) ? .connectFailed : .connectionClosed, "I/O error: \(error)")
+        case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
+            return (.tlsFailed, "TLS failed: \(error)")
+        default:
+            return (.requestFailed, "\(error)")
+        }
+    }
+
+    private static func classify(_ error: HTTPClientError) -> (Code, String) {
+        switch error {
+        case .cancelled:
+            return (.cancelled, "the request was cancelled")
+        case .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout,
+            .getConnectionFromPoolTimeout:
+            return (.connectTimeout, "connecting timed out (\(error.shortDescription))")
+        case .readTimeout:
+            return (.readTimeout, "no data received within the read-idle timeout")
+        case .writeTimeout:
+            return (.writeTimeout, "no data could be sent within the write timeout")
+        case .deadlineExceeded:
+            return (.deadlineExceeded, "the deadline passed before the response arrived")
+        case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
+            return (.connectionClosed, "the server closed the connection (\(error.shortDescription))")
+        case .invalidProxyResponse, .proxyAuthenticationRequired:
+            return (.connectFailed, "the proxy refused the connection (\(error.shortDescription))")
+        case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody,
+            .identityCodingIncorrectlyPresent:
+            return (.invalidRequest, "invalid request (\(error.shortDescription))")
+        default:
+            if error.shortDescription.hasPrefix("Unsupported scheme")
+                || error.shortDescription.hasPrefix("Invalid header")
+            {
+                return (.invalidRequest, "invalid request (\(error.shortDescription))")
+            }
+            return (.requestFailed, error.shortDescription)
+        }
+    }
+
+    private static func isConnectErrno(_ code: CInt) -> Bool {
+        [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, EADDRNOTAVAIL].contains(code)
+    }
+}

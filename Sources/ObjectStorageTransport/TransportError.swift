@@ -1,0 +1,168 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An error raised by the transport: the request could not be sent, or no usable response came back.
+///
+/// Errors carry a ``Code`` to switch on, a message, and context: the method, host and path (never the query
+/// string, where presigned signatures live, and never a header, where `Authorization` lives).
+///
+/// ```swift
+/// do {
+///     _ = try await transport.execute(request, timeout: .seconds(30), logger: logger)
+/// } catch let error as TransportError where error.code == .connectionClosed {
+///     print(error)  // "connectionClosed: PUT 127.0.0.1/bucket/key: the server closed the connection"
+/// }
+/// ```
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as an open set of values (new codes may be added).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: Hashable, Sendable {
+            case connectFailed
+            case connectTimeout
+            case readTimeout
+            case writeTimeout
+            case deadlineExceeded
+            case connectionClosed
+            case tlsFailed
+            case cancelled
+            case bodyNotReplayable
+            case bodyTooLarge
+            case fileReadFailed
+            case invalidRequest
+            case retriesExhausted
+            case requestFailed
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// The connection could not be established (refused, unreachable, DNS failure, proxy failure).
+        public static let connectFailed = Code(.connectFailed)
+        /// The connection (TCP and TLS handshake) was not established within the connect timeout.
+        public static let connectTimeout = Code(.connectTimeout)
+        /// No byte arrived for longer than the read-idle timeout.
+        public static let readTimeout = Code(.readTimeout)
+        /// No byte could be written for longer than the write timeout.
+        public static let writeTimeout = Code(.writeTimeout)
+        /// The request's deadline (total timeout) passed before the response head arrived.
+        public static let deadlineExceeded = Code(.deadlineExceeded)
+        /// The server closed or reset the connection before the exchange was complete.
+        public static let connectionClosed = Code(.connectionClosed)
+        /// The TLS handshake failed (for example the server's certificate is not trusted).
+        public static let tlsFailed = Code(.tlsFailed)
+        /// The calling task was cancelled.
+        public static let cancelled = Code(.cancelled)
+        /// A retry was needed but the request body is a stream that cannot be sent again.
+        public static let bodyNotReplayable = Code(.bodyNotReplayable)
+        /// A response body exceeded the limit given to `collect(upTo:)`.
+        public static let bodyTooLarge = Code(.bodyTooLarge)
+        /// A file request body could not be read (missing file, or shorter than the region).
+        public static let fileReadFailed = Code(.fileReadFailed)
+        /// The request cannot be sent (bad URL, unsupported scheme, invalid header).
+        public static let invalidRequest = Code(.invalidRequest)
+        /// Every attempt allowed by the retry policy failed; ``TransportError/statusCode`` holds the last status.
+        public static let retriesExhausted = Code(.retriesExhausted)
+        /// Any other failure; see ``TransportError/underlying``.
+        public static let requestFailed = Code(.requestFailed)
+
+        /// The code's name, e.g. `connectionClosed`.
+        public var description: String {
+            switch self.base {
+            case .connectFailed: return "connectFailed"
+            case .connectTimeout: return "connectTimeout"
+            case .readTimeout: return "readTimeout"
+            case .writeTimeout: return "writeTimeout"
+            case .deadlineExceeded: return "deadlineExceeded"
+            case .connectionClosed: return "connectionClosed"
+            case .tlsFailed: return "tlsFailed"
+            case .cancelled: return "cancelled"
+            case .bodyNotReplayable: return "bodyNotReplayable"
+            case .bodyTooLarge: return "bodyTooLarge"
+            case .fileReadFailed: return "fileReadFailed"
+            case .invalidRequest: return "invalidRequest"
+            case .retriesExhausted: return "retriesExhausted"
+            case .requestFailed: return "requestFailed"
+            }
+        }
+
+        /// Whether the failure is transient: a fresh attempt may succeed (connection failures, resets and
+        /// timeouts other than the overall deadline).
+        public var isTransient: Bool {
+            switch self.base {
+            case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A description with context. Never contains a header, a query string, a secret or a signature.
+    public var message: String
+    /// The request's method, e.g. `PUT`.
+    public var method: String?
+    /// The request's host (and port, when not the scheme's default).
+    public var host: String?
+    /// The request's path, without the query string.
+    public var path: String?
+    /// The last response status, for ``Code/retriesExhausted`` and ``Code/bodyNotReplayable`` after a
+    /// retryable status.
+    public var statusCode: Int?
+    /// How many attempts were made, when the error ends a retry loop.
+    public var attempts: Int?
+    /// The lower-level error, when there is one (an AsyncHTTPClient, NIO or TLS error).
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What went wrong.
+    ///   - message: A description with context; must not contain a header, query string or secret.
+    ///   - statusCode: The last response status, if any.
+    ///   - attempts: The number of attempts made, if known.
+    ///   - underlying: The lower-level error, if any.
+    public init(
+        code: Code,
+        message: String,
+        statusCode: Int? = nil,
+        attempts: Int? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.statusCode = statusCode
+        self.attempts = attempts
+        self.underlying = underlying
+    }
+
+    /// `code: METHOD host/path: message [status N] [after N attempts]`.
+    public var description: String {
+        var text = "\(self.code)"
+        if let method = self.method, let host = self.host {
+            text += ": \(method) \(host)\(self.path ?? "")"
+        }
+        text += ": \(self.message)"
+        if let statusCode = self.statusCode { text += " (status \(statusCode))" }
+        if let attempts = self.attempts { text += " (after \(attempts) attempt\(attempts == 1 ? "" : "s"))" }
+        return text
+    }
+}
+
+extension TransportError {
+    /// Returns the error with the request context filled in where it is missing.
+    func withContext(_ context: RequestContext) -> TransportError {
+        var copy = self
+        if copy.method == nil { copy.method = context.method }
+        if copy.host == nil { copy.host = context.host }
+        if copy.path == nil { copy.path = context.path }
+        return copy
+    }
+}

@@ -1,0 +1,185 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import NIOCore
+import Synchronization
+
+extension TransportRequest {
+    /// A request body: bytes in memory, a region of a file read in chunks, or an async sequence of buffers.
+    ///
+    /// `Body` is itself an `AsyncSequence` of `ByteBuffer`, so any transport can send it. Bytes and file bodies
+    /// can be iterated any number of times (they are *replayable*); a stream body can be iterated once, and a
+    /// second iteration throws ``TransportError/Code/bodyNotReplayable``.
+    public struct Body: Sendable {
+        enum Storage: Sendable {
+            case bytes(ByteBuffer)
+            case file(FileRegionBody)
+            case stream(OneShotStream, length: Int64?)
+        }
+
+        let storage: Storage
+
+        /// The default size of the chunks a file body is read in: 512 KiB.
+        public static let defaultFileChunkSize = 512 * 1024
+
+        /// A body of bytes held in memory.
+        ///
+        /// - Parameter buffer: The bytes to send.
+        /// - Returns: A replayable body.
+        public static func bytes(_ buffer: ByteBuffer) -> Body {
+            Body(storage: .bytes(buffer))
+        }
+
+        /// A body read from a region of a file, one chunk at a time; the file is never loaded whole.
+        ///
+        /// The file is opened when the body is first iterated (once per attempt) and closed when the iteration
+        /// ends. If the file has fewer than `offset + length` bytes the send fails with
+        /// ``TransportError/Code/fileReadFailed``.
+        ///
+        /// - Parameters:
+        ///   - path: The file's path.
+        ///   - offset: The first byte to send (default 0).
+        ///   - length: How many bytes to send.
+        ///   - chunkSize: How many bytes to read at a time (default ``defaultFileChunkSize``, at least 1).
+        /// - Returns: A replayable body of exactly `length` bytes.
+        public static func file(
+            path: String,
+            offset: Int64 = 0,
+            length: Int64,
+            chunkSize: Int = Body.defaultFileChunkSize
+        ) -> Body {
+            let region = FileRegionBody(
+                path: path,
+                offset: Swift.max(0, offset),
+                length: Swift.max(0, length),
+                chunkSize: Swift.max(1, chunkSize)
+            )
+            return Body(storage: .file(region))
+        }
+
+        /// A body produced by an async sequence of buffers. It can be sent only once, so a request carrying it is
+        /// never retried.
+        ///
+        /// - Parameters:
+        ///   - sequence: The buffers to send, in order.
+        ///   - length: The total length if known (sent as `Content-Length`), or `nil` for chunked encoding.
+        /// - Returns: A body that is not replayable.
+        public static func stream<Bytes: AsyncSequence & Sendable>(
+            _ sequence: Bytes,
+            length: Int64?
+        ) -> Body where Bytes.Element == ByteBuffer {
+            Body(storage: .stream(OneShotStream(sequence), length: length))
+        }
+
+        /// The number of bytes the body holds, when known in advance.
+        public var length: Int64? {
+            switch self.storage {
+            case .bytes(let buffer): return Int64(buffer.readableBytes)
+            case .file(let region): return region.length
+            case .stream(_, let length): return length
+            }
+        }
+
+        /// Whether the body can be sent again: true for bytes and file regions, false for streams.
+        public var isReplayable: Bool {
+            switch self.storage {
+            case .bytes, .file: return true
+            case .stream: return false
+            }
+        }
+    }
+}
+
+extension TransportRequest.Body: AsyncSequence {
+    /// The element type: a chunk of the body.
+    public typealias Element = ByteBuffer
+
+    /// Iterates the body's chunks.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        enum State {
+            case bytes(ByteBuffer?)
+            case file(FileRegionBody.Iterator)
+            case stream(OneShotStream.Iterator)
+        }
+
+        var state: State
+
+        /// Returns the next chunk, or `nil` at the end of the body.
+        ///
+        /// - Returns: The next chunk, or `nil`.
+        /// - Throws: ``TransportError`` when the file cannot be read or a stream is iterated a second time, or
+        ///   whatever the stream throws.
+        public mutating func next() async throws -> ByteBuffer? {
+            switch self.state {
+            case .bytes(let buffer):
+                self.state = .bytes(nil)
+                return buffer
+            case .file(let iterator):
+                return try await iterator.next()
+            case .stream(let iterator):
+                return try await iterator.next()
+            }
+        }
+    }
+
+    /// Starts iterating the body.
+    ///
+    /// - Returns: An iterator over the body's chunks.
+    public func makeAsyncIterator() -> AsyncIterator {
+        switch self.storage {
+        case .bytes(let buffer):
+            return AsyncIterator(state: .bytes(buffer.readableBytes > 0 ? buffer : nil))
+        case .file(let region):
+            return AsyncIterator(state: .file(region.makeIterator()))
+        case .stream(let stream, _):
+            return AsyncIterator(state: .stream(stream.makeIterator()))
+        }
+    }
+}
+
+/// A type-erased async sequence of buffers that may be iterated only once.
+final class OneShotStream: Sendable {
+    private let started: Mutex<Bool>
+    private let makeNext: @Sendable () -> (() async throws -> ByteBuffer?)
+
+    init<Bytes: AsyncSequence & Sendable>(_ sequence: Bytes) where Bytes.Element == ByteBuffer {
+        self.started = Mutex(false)
+        self.makeNext = {
+            var iterator = sequence.makeAsyncIterator()
+            return { try await iterator.next() }
+        }
+    }
+
+    /// The iterator holds the producing closure in a class so the (non-`Sendable`) underlying iterator is owned by
+    /// exactly one consumer.
+    final class Iterator {
+        private let nextChunk: (() async throws -> ByteBuffer?)?
+
+        init(_ nextChunk: (() async throws -> ByteBuffer?)?) {
+            self.nextChunk = nextChunk
+        }
+
+        func next() async throws -> ByteBuffer? {
+            guard let nextChunk = self.nextChunk else {
+                throw TransportError(
+                    code: .bodyNotReplayable,
+                    message: "a stream request body was iterated a second time; streams can be sent only once"
+                )
+            }
+            return try await nextChunk()
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        let first = self.started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        return Iterator(first ? self.makeNext() : nil)
+    }
+}

@@ -1,0 +1,51 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+public import NIOHTTP1
+
+/// An HTTP request as the transport sends it: method, absolute URL, headers and an optional body.
+///
+/// The transport knows nothing of signing: a request arrives fully formed (signed headers included) and is sent
+/// as is. Build one per attempt when retrying, so each attempt can carry a fresh signature.
+///
+/// ```swift
+/// var request = TransportRequest(method: .PUT, url: "http://127.0.0.1:9000/bucket/key")
+/// request.headers.add(name: "Content-Type", value: "text/plain")
+/// request.body = .bytes(ByteBuffer(string: "hello"))
+/// ```
+public struct TransportRequest: Sendable {
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// The absolute URL, path and query already percent-encoded.
+    public var url: String
+    /// The headers to send, exactly as given.
+    public var headers: HTTPHeaders
+    /// The body, or `nil` for none.
+    public var body: Body?
+
+    /// Creates a request.
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method (default `GET`).
+    ///   - url: The absolute URL.
+    ///   - headers: The headers to send.
+    ///   - body: The body, or `nil` for none.
+    public init(method: HTTPMethod = .GET, url: String, headers: HTTPHeaders = [:], body: Body? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether the request can be sent again after a failed attempt: true without a body or with a
+    /// ``Body/bytes(_:)`` or ``Body/file(path:offset:length:chunkSize:)`` body, false with a stream.
+    public var isReplayable: Bool {
+        self.body?.isReplayable ?? true
+    }
+}

@@ -1,0 +1,179 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A test-only HTTP/1.1 server on 127.0.0.1 with scripted behaviour, chosen by the request path:
+///
+/// - `/echo`: 200 with the request body; request header `x-test` comes back as `x-echo-test`, the received body
+///   length as `x-received-length`.
+/// - `/script/<id>`: request header `x-script` lists one step per request to this id (`503,503,200`, `close`
+///   to close the connection without answering); the last step repeats. `x-retry-after` is returned as
+///   `Retry-After`.
+/// - `/close-mid-body`: announces 1000 bytes, sends 100, closes.
+/// - `/stall`: never answers.
+/// - `/large/<bytes>`: streams that many bytes (byte `i` is `i % 251`), writing each chunk only after the
+///   previous one was accepted by the socket.
+final class TestHTTPServer: Sendable {
+    let channel: any Channel
+    let port: Int
+    private let hits: Mutex<[String: Int]>
+
+    private init(channel: any Channel) {
+        self.channel = channel
+        self.port = channel.localAddress?.port ?? 0
+        self.hits = Mutex([:])
+    }
+
+    static func start() async throws -> TestHTTPServer {
+        let counter = HitCounter()
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(ScriptedHandler(counter: counter))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        let server = TestHTTPServer(channel: channel)
+        counter.server.withLock { $0 = server }
+        return server
+    }
+
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(self.port)\(path)"
+    }
+
+    /// How many requests reached `path` (without query).
+    func hitCount(_ path: String) -> Int {
+        self.hits.withLock { $0[path] ?? 0 }
+    }
+
+    func recordHit(_ path: String) -> Int {
+        self.hits.withLock { hits in
+            hits[path, default: 0] += 1
+            return hits[path] ?? 0
+        }
+    }
+
+    func stop() async throws {
+        try await self.channel.close()
+    }
+}
+
+private final class HitCounter: Sendable {
+    let server = Mutex<TestHTTPServer?>(nil)
+
+    func record(_ path: String) -> Int {
+        self.server.withLock { $0?.recordHit(path) } ?? 0
+    }
+}
+
+private final class ScriptedHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private static let pattern = ByteBuffer(bytes: (0..<(251 * 256)).map { UInt8($0 % 251) })
+
+    private let counter: HitCounter
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(counter: HitCounter) {
+        self.counter = counter
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch self.unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            self.body.clear()
+        case .body(var chunk):
+            self.body.writeBuffer(&chunk)
+        case .end:
+            guard let head = self.head else { return }
+            self.respond(to: head, context: context)
+        }
+    }
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
+        let hit = self.counter.record(path)
+        if path == "/echo" {
+            var headers: HTTPHeaders = ["x-received-length": "\(self.body.readableBytes)"]
+            if let value = head.headers.first(name: "x-test") { headers.add(name: "x-echo-test", value: value) }
+            self.send(status: .ok, headers: headers, body: self.body, context: context)
+        } else if path.hasPrefix("/script/") {
+            let steps = (head.headers.first(name: "x-script") ?? "200").split(separator: ",").map(String.init)
+            let step = steps[min(hit, steps.count) - 1]
+            if step == "close" {
+                context.close(promise: nil)
+                return
+            }
+            var headers = HTTPHeaders()
+            if let retryAfter = head.headers.first(name: "x-retry-after") {
+                headers.add(name: "Retry-After", value: retryAfter)
+            }
+            let status = HTTPResponseStatus(statusCode: Int(step) ?? 500)
+            self.send(status: status, headers: headers, body: ByteBuffer(string: "step \(hit)"), context: context)
+        } else if path == "/close-mid-body" {
+            let responseHead = HTTPResponseHead(version: head.version, status: .ok, headers: ["content-length": "1000"])
+            context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(repeating: 7, count: 100)))))
+                .whenComplete { _ in loopBound.value.close(promise: nil) }
+        } else if path == "/stall" {
+            return
+        } else if path.hasPrefix("/large/"), let total = Int(path.dropFirst("/large/".count)) {
+            let responseHead = HTTPResponseHead(
+                version: head.version,
+                status: .ok,
+                headers: ["content-length": "\(total)"]
+            )
+            context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+            self.writeLarge(offset: 0, total: total, context: context)
+        } else {
+            self.send(status: .notFound, headers: [:], body: ByteBuffer(), context: context)
+        }
+    }
+
+    private func writeLarge(offset: Int, total: Int, context: ChannelHandlerContext) {
+        guard offset < total else {
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        // Chunks are a multiple of 251 bytes long, so every chunk starts the pattern afresh.
+        let count = min(Self.pattern.readableBytes, total - offset)
+        let chunk = Self.pattern.getSlice(at: Self.pattern.readerIndex, length: count) ?? ByteBuffer()
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(chunk)))).whenSuccess {
+            let (handler, context) = loopBound.value
+            handler.writeLarge(offset: offset + count, total: total, context: context)
+        }
+    }
+
+    private func send(
+        status: HTTPResponseStatus,
+        headers: HTTPHeaders,
+        body: ByteBuffer,
+        context: ChannelHandlerContext
+    ) {
+        var headers = headers
+        headers.replaceOrAdd(name: "content-length", value: "\(body.readableBytes)")
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        context.write(self.wrapOutboundOut(.head(head)), promise: nil)
+        context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}

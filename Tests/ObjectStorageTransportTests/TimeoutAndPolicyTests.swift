@@ -1,0 +1,179 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ObjectStorageTransport
+import Testing
+
+@Suite("Timeouts, cancellation and policy")
+struct TimeoutAndPolicyTests {
+    let logger = Logger(label: "test")
+
+    @Test func readIdleTimeoutFires() async throws {
+        let server = try await TestHTTPServer.start()
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.readIdleTimeout = .milliseconds(300)
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            await #expect {
+                _ = try await transport.execute(
+                    TransportRequest(url: server.url("/stall")),
+                    timeout: .seconds(60),
+                    logger: logger
+                )
+            } throws: { error in
+                (error as? TransportError)?.code == .readTimeout
+            }
+        }
+        try await server.stop()
+    }
+
+    @Test func cancellationReturnsPromptly() async throws {
+        let server = try await TestHTTPServer.start()
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.readIdleTimeout = nil
+        configuration.totalTimeout = nil
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let request = TransportRequest(url: server.url("/stall"))
+            let outcome = await withTaskGroup(of: String.self) { group in
+                let requestTask = Task {
+                    try await transport.execute(request, deadline: .distantFuture, logger: logger)
+                }
+                group.addTask {
+                    // Wait until the request reached the server, then cancel it.
+                    while server.hitCount("/stall") == 0 { try? await Task.sleep(for: .milliseconds(10)) }
+                    requestTask.cancel()
+                    do {
+                        _ = try await requestTask.value
+                        return "completed"
+                    } catch let error as TransportError {
+                        return "\(error.code)"
+                    } catch {
+                        return "other: \(error)"
+                    }
+                }
+                group.addTask {
+                    // A guard, not a timing assertion: fail instead of hanging if cancellation is ignored.
+                    try? await Task.sleep(for: .seconds(30))
+                    return "guard fired"
+                }
+                let first = await group.next() ?? "none"
+                group.cancelAll()
+                return first
+            }
+            #expect(outcome == "cancelled")
+        }
+        try await server.stop()
+    }
+
+    @Test func connectionRefusedIsTransient() async throws {
+        let server = try await TestHTTPServer.start()
+        let port = server.port
+        try await server.stop()
+        try await withAsyncHTTPClientTransport { transport in
+            await #expect {
+                _ = try await transport.execute(
+                    TransportRequest(url: "http://127.0.0.1:\(port)/"),
+                    timeout: .seconds(20),
+                    logger: logger
+                )
+            } throws: { error in
+                guard let error = error as? TransportError else { return false }
+                return error.code.isTransient
+            }
+        }
+    }
+
+    @Test func selfSignedServerIsRefusedByDefault() async throws {
+        // Any TLS server with a certificate not chained to the system roots will do; nothing listens with a
+        // valid chain on 127.0.0.1, so the handshake must fail (or the connection be refused), never succeed.
+        let server = try await TestHTTPServer.start()
+        try await withAsyncHTTPClientTransport { transport in
+            await #expect(throws: TransportError.self) {
+                _ = try await transport.execute(
+                    TransportRequest(url: "https://127.0.0.1:\(server.port)/echo"),
+                    timeout: .seconds(20),
+                    logger: logger
+                )
+            }
+        }
+        try await server.stop()
+    }
+
+    @Test(arguments: [UInt64(1), 42, 0xDEAD_BEEF])
+    func backoffStaysWithinFullJitterBounds(seed: UInt64) {
+        let policy = RetryPolicy.exponentialJitter(maxAttempts: 10, base: .milliseconds(200), cap: .seconds(5))
+        var generator = SeededGenerator(seed: seed)
+        let ceilings: [Duration] = [
+            .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(1600), .milliseconds(3200),
+            .seconds(5), .seconds(5), .seconds(5),
+        ]
+        for (retry, ceiling) in ceilings.enumerated() {
+            #expect(policy.backoffCeiling(forRetry: retry) == ceiling)
+            for _ in 0..<200 {
+                let delay = policy.backoffDelay(forRetry: retry, using: &generator)
+                #expect(delay >= .zero && delay <= ceiling)
+            }
+        }
+        #expect(policy.backoffCeiling(forRetry: 10_000) == .seconds(5))
+    }
+
+    @Test func retryAfterParsesSecondsDatesAndRejectsGarbage() {
+        let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
+        #expect(RetryAfter.parse("120", now: now) == .seconds(120))
+        #expect(RetryAfter.parse(" 0 ", now: now) == .zero)
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(10))
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(10))
+        #expect(RetryAfter.parse("Sun Nov  6 08:49:37 1994", now: now) == .seconds(10))
+        #expect(RetryAfter.parse("Sat, 05 Nov 1994 08:49:37 GMT", now: now) == .zero)
+        #expect(RetryAfter.parse("soon", now: now) == nil)
+        #expect(RetryAfter.parse("-5", now: now) == nil)
+        #expect(RetryAfter.parse("", now: now) == nil)
+        #expect(RetryAfter.parse("Sun, 06 Foo 1994 08:49:37 GMT", now: now) == nil)
+    }
+
+    @Test func retryAfterIsCappedAndDefaultsClassify() {
+        let policy = RetryPolicy(maxAttempts: 3, maxRetryAfter: .seconds(30))
+        var generator = SeededGenerator(seed: 7)
+        let decision = policy.decision(for: .status(.tooManyRequests, ["Retry-After": "3600"]))
+        #expect(decision == .retry(after: .seconds(3600)))
+        #expect(policy.delay(forRetry: 0, decision: decision, using: &generator) == .seconds(30))
+        #expect(policy.decision(for: .status(.requestTimeout, [:])) == .retry)
+        #expect(policy.decision(for: .status(.badGateway, [:])) == .retry)
+        #expect(policy.decision(for: .status(.notFound, [:])) == .doNotRetry)
+        #expect(policy.decision(for: .error(TransportError(code: .connectionClosed, message: "reset"))) == .retry)
+        #expect(policy.decision(for: .error(TransportError(code: .tlsFailed, message: "bad cert"))) == .doNotRetry)
+        #expect(policy.decision(for: .error(CancellationError())) == .doNotRetry)
+    }
+
+    @Test func logsAndErrorsNeverCarryHeadersOrQuery() async throws {
+        let server = try await TestHTTPServer.start()
+        let capture = LogCapture()
+        try await withAsyncHTTPClientTransport { base in
+            let transport = RetryingTransport(base, policy: .exponentialJitter(maxAttempts: 2), clock: RecordingClock())
+            let request = TransportRequest(
+                url: server.url("/script/secret?X-Amz-Signature=sig-SECRET"),
+                headers: ["Authorization": "AWS4-HMAC-SHA256 Signature=auth-SECRET", "x-script": "503"]
+            )
+            do {
+                _ = try await transport.execute(request, timeout: .seconds(30), logger: capture.logger)
+                Issue.record("expected the request to fail")
+            } catch {
+                #expect(!"\(error)".contains("SECRET"))
+                #expect("\(error)".contains("/script/secret"))
+            }
+        }
+        #expect(!capture.text.isEmpty)
+        #expect(capture.text.contains("/script/secret"))
+        #expect(capture.text.contains("retrying"))
+        #expect(!capture.text.contains("SECRET"))
+        try await server.stop()
+    }
+}
