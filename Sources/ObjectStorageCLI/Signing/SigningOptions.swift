@@ -36,7 +36,7 @@ struct SigningOptions: ParsableArguments {
     @Option(name: .customLong("additional-header"), help: "An OSS V4 additional signed header name (repeatable).")
     var additionalHeaders: [String] = []
 
-    @Option(help: "Signing time as UNIX seconds or ISO 8601 (default: now).")
+    @Option(help: "Signing time: UNIX seconds, ISO 8601 or an HTTP date (default: now).")
     var date: String?
 
     @Flag(help: "Print JSON instead of text.")
@@ -137,9 +137,13 @@ struct SigningContext {
     }
 
     /// Accepts UNIX seconds, extended ISO 8601 (`2024-03-05T04:05:06Z`, fractions and offsets
-    /// allowed) or the basic form signatures use (`20240305T040506Z`).
+    /// allowed), the basic form signatures use (`20240305T040506Z`) or an HTTP date
+    /// (`Tue, 05 Mar 2024 04:05:06 GMT`).
     static func parseDate(_ text: String) throws(CLIError) -> Date {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        if let timestamp = SigningTimestamp(iso8601Basic: text) ?? SigningTimestamp(httpDate: text) {
+            return timestamp.date
+        }
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [
             [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
@@ -147,11 +151,6 @@ struct SigningContext {
             formatter.formatOptions = options
             if let date = formatter.date(from: text) { return date }
         }
-        let basic = DateFormatter()
-        basic.locale = Locale(identifier: "en_US_POSIX")
-        basic.timeZone = TimeZone(identifier: "UTC")
-        basic.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        if let date = basic.date(from: text) { return date }
         throw .usage("--date: '\(text)' is neither UNIX seconds nor an ISO 8601 time")
     }
 }

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+# This source file is part of the swift-object-storage open source project
+# SPDX-License-Identifier: Apache-2.0
+"""Drives `objstore serve` with the vendors' official clients (boto3, oss2, esdk-obs-python, awscli).
+
+Usage: suite.py ENDPOINT ACCESS_KEY_ID SECRET
+Prints one line per check and "N passed, M failed"; exits non-zero on any failure.
+A missing client library is reported as skipped, or as a failure when CI=true.
+"""
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import traceback
+import urllib.error
+import urllib.request
+
+ENDPOINT, AK, SK = sys.argv[1], sys.argv[2], sys.argv[3]
+PORT = ENDPOINT.rsplit(":", 1)[1]
+CI = os.environ.get("CI") == "true"
+results = {"passed": 0, "failed": 0, "skipped": 0}
+
+# Virtual-hosted addressing sends Host: BUCKET.localhost:PORT. The resolver here does not map subdomains
+# of localhost to loopback, so do it in-process (as curl --resolve would); the server sees the real Host.
+_getaddrinfo = socket.getaddrinfo
+
+
+def _loopback_subdomains(host, *args, **kwargs):
+    if isinstance(host, str) and host.endswith(".localhost"):
+        host = "127.0.0.1"
+    return _getaddrinfo(host, *args, **kwargs)
+
+
+socket.getaddrinfo = _loopback_subdomains
+PART = 5 * 1024 * 1024
+
+
+def data(size, seed):
+    block = hashlib.sha256(str(seed).encode()).digest()
+    return (block * (size // len(block) + 1))[:size]
+
+
+def check(name, function):
+    try:
+        function()
+        results["passed"] += 1
+        print(f"PASS {name}")
+    except Exception as error:  # noqa: BLE001 - report every failure and go on
+        results["failed"] += 1
+        print(f"FAIL {name}: {error!r}")
+        traceback.print_exc(limit=3, file=sys.stdout)
+
+
+def missing(name, error):
+    if CI:
+        results["failed"] += 1
+        print(f"FAIL {name}: client not installed ({error})")
+    else:
+        results["skipped"] += 1
+        print(f"SKIP {name}: client not installed ({error})")
+
+
+def http(method, url):
+    request = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+# ---------------------------------------------------------------- boto3 (SigV4)
+def boto3_suite():
+    try:
+        import boto3
+        from botocore.config import Config
+        from botocore.exceptions import ClientError
+    except ImportError as error:
+        return missing("boto3", error)
+
+    def client(secret=SK):
+        return boto3.client(
+            "s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=secret, region_name="us-east-1",
+            config=Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"max_attempts": 1}),
+        )
+
+    s3 = client()
+    bucket = "boto3-bucket"
+    body = data(100_000, 1)
+
+    def basics():
+        s3.create_bucket(Bucket=bucket)
+        etag = s3.put_object(Bucket=bucket, Key="dir/obj.bin", Body=body, ContentType="application/x-test")["ETag"]
+        expect(etag == '"%s"' % hashlib.md5(body).hexdigest(), etag)
+        expect(s3.get_object(Bucket=bucket, Key="dir/obj.bin")["Body"].read() == body, "get body")
+        ranged = s3.get_object(Bucket=bucket, Key="dir/obj.bin", Range="bytes=10-19")
+        expect(ranged["ResponseMetadata"]["HTTPStatusCode"] == 206 and ranged["Body"].read() == body[10:20], "range")
+        head = s3.head_object(Bucket=bucket, Key="dir/obj.bin")
+        expect(head["ContentLength"] == len(body) and head["ContentType"] == "application/x-test", "head")
+        try:
+            s3.get_object(Bucket=bucket, Key="dir/obj.bin", IfNoneMatch=etag)
+            raise AssertionError("expected 304")
+        except ClientError as error:
+            expect(error.response["ResponseMetadata"]["HTTPStatusCode"] == 304, str(error))
+        try:
+            s3.get_object(Bucket=bucket, Key="dir/obj.bin", IfMatch='"0000"')
+            raise AssertionError("expected 412")
+        except ClientError as error:
+            expect(error.response["Error"]["Code"] == "PreconditionFailed", str(error))
+        keys = [o["Key"] for o in s3.list_objects_v2(Bucket=bucket, Prefix="dir/")["Contents"]]
+        expect(keys == ["dir/obj.bin"], keys)
+
+    def multipart():
+        upload = s3.create_multipart_upload(Bucket=bucket, Key="mp.bin")["UploadId"]
+        part1, part2 = data(PART, 2), data(1000, 3)
+        s3.upload_part(Bucket=bucket, Key="mp.bin", UploadId=upload, PartNumber=1, Body=data(PART, 9))
+        e1 = s3.upload_part(Bucket=bucket, Key="mp.bin", UploadId=upload, PartNumber=1, Body=part1)["ETag"]
+        e2 = s3.upload_part(Bucket=bucket, Key="mp.bin", UploadId=upload, PartNumber=2, Body=part2)["ETag"]
+        parts = s3.list_parts(Bucket=bucket, Key="mp.bin", UploadId=upload)["Parts"]
+        expect([p["PartNumber"] for p in parts] == [1, 2], parts)
+        done = s3.complete_multipart_upload(
+            Bucket=bucket, Key="mp.bin", UploadId=upload,
+            MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": e1}, {"PartNumber": 2, "ETag": e2}]},
+        )
+        expect(done["ETag"].endswith('-2"'), done["ETag"])
+        expect(s3.get_object(Bucket=bucket, Key="mp.bin")["Body"].read() == part1 + part2, "multipart body")
+
+    def presigned():
+        url = s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": "dir/obj.bin"}, ExpiresIn=300)
+        status, content = http("GET", url)
+        expect(status == 200 and content == body, f"presigned GET {status}")
+        url = s3.generate_presigned_url("head_object", Params={"Bucket": bucket, "Key": "dir/obj.bin"}, ExpiresIn=300)
+        expect(http("HEAD", url)[0] == 200, "presigned HEAD")
+        expect(http("DELETE", url)[0] == 403, "presigned URL used with another method")
+
+    def wrong_secret():
+        try:
+            client("wrong-secret").head_bucket(Bucket=bucket)
+            client("wrong-secret").list_objects_v2(Bucket=bucket)
+            raise AssertionError("expected SignatureDoesNotMatch")
+        except ClientError as error:
+            expect(error.response["Error"]["Code"] in ("SignatureDoesNotMatch", "403"), str(error))
+        try:
+            client("wrong-secret").get_object(Bucket=bucket, Key="dir/obj.bin")
+            raise AssertionError("expected SignatureDoesNotMatch")
+        except ClientError as error:
+            expect(error.response["Error"]["Code"] == "SignatureDoesNotMatch", str(error))
+
+    check("boto3 put/get/range/head/conditional/list", basics)
+    check("boto3 multipart with re-uploaded part", multipart)
+    check("boto3 presigned GET/HEAD", presigned)
+    check("boto3 wrong secret -> SignatureDoesNotMatch", wrong_secret)
+
+
+# ---------------------------------------------------------------- oss2 (OSS V1 and V4)
+def oss2_suite():
+    try:
+        import oss2
+        from oss2.models import PartInfo
+    except ImportError as error:
+        return missing("oss2", error)
+
+    def auth(version, secret=SK):
+        if version == "v1":
+            return oss2.Auth(AK, secret)
+        from oss2.credentials import StaticCredentialsProvider
+        return oss2.ProviderAuthV4(StaticCredentialsProvider(AK, secret))
+
+    for version in ("v1", "v4"):
+        name = f"oss2-{version}-bucket"
+        kwargs = {"region": "cn-hangzhou"} if version == "v4" else {}
+        bucket = oss2.Bucket(auth(version), ENDPOINT, name, **kwargs)
+        body = data(300_000, 4)
+
+        def basics(bucket=bucket, body=body):
+            bucket.create_bucket()
+            result = bucket.put_object("dir/obj.bin", body)  # oss2 checks x-oss-hash-crc64ecma
+            expect(result.etag == hashlib.md5(body).hexdigest().upper(), result.etag)
+            expect(bucket.get_object("dir/obj.bin").read() == body, "get")
+            ranged = bucket.get_object("dir/obj.bin", byte_range=(10, 19))
+            expect(ranged.status == 206 and ranged.read() == body[10:20], "range")
+            expect(bucket.head_object("dir/obj.bin").content_length == len(body), "head")
+            try:
+                bucket.get_object("dir/obj.bin", headers={"If-None-Match": '"%s"' % result.etag})
+                raise AssertionError("expected 304")
+            except oss2.exceptions.NotModified:
+                pass
+            keys = [o.key for o in bucket.list_objects_v2(prefix="dir/").object_list]
+            expect(keys == ["dir/obj.bin"], keys)
+
+        def multipart(bucket=bucket):
+            upload = bucket.init_multipart_upload("mp.bin").upload_id
+            part1, part2 = data(200_000, 5), data(1000, 6)
+            bucket.upload_part("mp.bin", upload, 1, data(200_000, 7))
+            r1 = bucket.upload_part("mp.bin", upload, 1, part1)
+            r2 = bucket.upload_part("mp.bin", upload, 2, part2)
+            bucket.complete_multipart_upload("mp.bin", upload, [PartInfo(1, r1.etag), PartInfo(2, r2.etag)])
+            expect(bucket.get_object("mp.bin").read() == part1 + part2, "multipart body")
+
+        def presigned(bucket=bucket, body=body):
+            status, content = http("GET", bucket.sign_url("GET", "dir/obj.bin", 300))
+            expect(status == 200 and content == body, f"presigned GET {status}")
+            expect(http("HEAD", bucket.sign_url("HEAD", "dir/obj.bin", 300))[0] == 200, "presigned HEAD")
+
+        def wrong_secret(version=version, name=name, kwargs=kwargs):
+            wrong = oss2.Bucket(auth(version, "wrong-secret"), ENDPOINT, name, **kwargs)
+            try:
+                wrong.get_object("dir/obj.bin")
+                raise AssertionError("expected SignatureDoesNotMatch")
+            except oss2.exceptions.ServerError as error:
+                expect(error.code == "SignatureDoesNotMatch", str(error))
+
+        check(f"oss2 {version} put/get/range/head/conditional/list (CRC64 checked)", basics)
+        check(f"oss2 {version} multipart with re-uploaded part", multipart)
+        check(f"oss2 {version} presigned GET/HEAD", presigned)
+        check(f"oss2 {version} wrong secret -> SignatureDoesNotMatch", wrong_secret)
+
+
+# ---------------------------------------------------------------- esdk-obs-python (OBS signature)
+def obs_suite():
+    try:
+        from obs import CompleteMultipartUploadRequest, CompletePart, GetObjectHeader, ObsClient
+    except ImportError as error:
+        return missing("esdk-obs-python", error)
+
+    def client(secret=SK):
+        # Virtual-hosted addressing: the client sends Host: BUCKET.localhost:PORT.
+        return ObsClient(access_key_id=AK, secret_access_key=secret, server=f"http://localhost:{PORT}",
+                         signature="obs", is_signature_negotiation=False, max_retry_count=1)
+
+    obs = client()
+    bucket = "obs-bucket"
+    body = data(150_000, 8)
+
+    def ok(response, what):
+        expect(response.status < 300, f"{what}: {response.status} {response.errorCode} {response.errorMessage}")
+        return response
+
+    def basics():
+        ok(obs.createBucket(bucket), "createBucket")
+        ok(obs.putContent(bucket, "dir/obj.bin", body), "putContent")
+        got = ok(obs.getObject(bucket, "dir/obj.bin", loadStreamInMemory=True), "getObject")
+        expect(got.body.buffer == body, "get body")
+        ranged = ok(obs.getObject(bucket, "dir/obj.bin", headers=GetObjectHeader(range="10-19"), loadStreamInMemory=True), "range")
+        expect(ranged.body.buffer == body[10:20], "range body")
+        head = ok(obs.getObjectMetadata(bucket, "dir/obj.bin"), "head")
+        etag = head.body.etag
+        conditional = obs.getObject(bucket, "dir/obj.bin", headers=GetObjectHeader(if_none_match=etag), loadStreamInMemory=True)
+        expect(conditional.status == 304, f"conditional {conditional.status}")
+        listed = ok(obs.listObjects(bucket, prefix="dir/"), "listObjects")
+        expect([c.key for c in listed.body.contents] == ["dir/obj.bin"], "list")
+
+    def multipart():
+        upload = ok(obs.initiateMultipartUpload(bucket, "mp.bin"), "initiate").body.uploadId
+        part1, part2 = data(200_000, 9), data(1000, 10)
+        ok(obs.uploadPart(bucket, "mp.bin", 1, upload, data(200_000, 11), isFile=False), "part 1")
+        e1 = ok(obs.uploadPart(bucket, "mp.bin", 1, upload, part1, isFile=False), "part 1 again").body.etag
+        e2 = ok(obs.uploadPart(bucket, "mp.bin", 2, upload, part2, isFile=False), "part 2").body.etag
+        request = CompleteMultipartUploadRequest(parts=[CompletePart(1, e1), CompletePart(2, e2)])
+        ok(obs.completeMultipartUpload(bucket, "mp.bin", upload, request), "complete")
+        got = ok(obs.getObject(bucket, "mp.bin", loadStreamInMemory=True), "get")
+        expect(got.body.buffer == part1 + part2, "multipart body")
+
+    def presigned():
+        url = obs.createSignedUrl("GET", bucket, "dir/obj.bin", expires=300).signedUrl
+        status, content = http("GET", url)
+        expect(status == 200 and content == body, f"presigned GET {status}")
+        url = obs.createSignedUrl("HEAD", bucket, "dir/obj.bin", expires=300).signedUrl
+        expect(http("HEAD", url)[0] == 200, "presigned HEAD")
+
+    def wrong_secret():
+        response = client("wrong-secret").getObject(bucket, "dir/obj.bin", loadStreamInMemory=True)
+        expect(response.status == 403 and response.errorCode == "SignatureDoesNotMatch", f"{response.status} {response.errorCode}")
+
+    check("esdk-obs put/get/range/head/conditional/list (virtual-hosted)", basics)
+    check("esdk-obs multipart with re-uploaded part", multipart)
+    check("esdk-obs presigned GET/HEAD", presigned)
+    check("esdk-obs wrong secret -> SignatureDoesNotMatch", wrong_secret)
+
+
+# ---------------------------------------------------------------- aws s3 cp (multipart up and down)
+def awscli_suite():
+    def copy():
+        environment = dict(os.environ, AWS_ACCESS_KEY_ID=AK, AWS_SECRET_ACCESS_KEY=SK, AWS_DEFAULT_REGION="us-east-1")
+        with tempfile.TemporaryDirectory() as directory:
+            source = os.path.join(directory, "source.bin")
+            target = os.path.join(directory, "target.bin")
+            with open(source, "wb") as handle:
+                handle.write(data(40 * 1024 * 1024 + 123, 12))
+            aws = ["aws", "--endpoint-url", ENDPOINT, "s3"]
+            subprocess.run(aws + ["mb", "s3://awscli-bucket"], env=environment, check=True, capture_output=True)
+            subprocess.run(aws + ["cp", source, "s3://awscli-bucket/big.bin"], env=environment, check=True, capture_output=True)
+            subprocess.run(aws + ["cp", "s3://awscli-bucket/big.bin", target], env=environment, check=True, capture_output=True)
+            with open(source, "rb") as a, open(target, "rb") as b:
+                expect(a.read() == b.read(), "downloaded bytes differ")
+
+    try:
+        subprocess.run(["aws", "--version"], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        return missing("awscli", error)
+    check("aws s3 cp up and down (multipart, 40 MiB)", copy)
+
+
+for suite in (boto3_suite, oss2_suite, obs_suite, awscli_suite):
+    suite()
+print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
+sys.exit(1 if results["failed"] else 0)

@@ -1,0 +1,109 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import Logging
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+
+/// `objstore serve`: the local OSS/OBS/S3 server as a process.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a local object-storage server that speaks OSS, OBS and S3 and verifies their signatures.",
+        discussion: """
+            Prints exactly one line, `listening on http://HOST:PORT`, on standard output when ready. \
+            Stops cleanly on SIGINT or SIGTERM.
+            """
+    )
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to bind; 0 picks a free port.")
+    var port = 0
+
+    @Option(help: "The data directory (created if missing).")
+    var data = "./objstore-data"
+
+    @Flag(help: "Keep objects in memory instead of a directory.")
+    var memory = false
+
+    @Option(help: "The dialect of unsigned requests: oss, obs or s3.")
+    var defaultDialect = "s3"
+
+    @Option(help: "The accepted access key id (default: the development key).")
+    var accessKeyID: String?
+
+    @Option(help: "The accepted access key secret.")
+    var accessKeySecret: String?
+
+    @Flag(help: "Accept unsigned requests and do not check signatures.")
+    var anonymous = false
+
+    @Option(help: "The region the server reports.")
+    var region = "us-east-1"
+
+    @Option(help: "The base domain of virtual-hosted addressing (BUCKET.DOMAIN).")
+    var domain = "localhost"
+
+    @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard Dialect(name: defaultDialect) != nil else {
+            throw ValidationError("--default-dialect must be oss, obs or s3")
+        }
+        guard (accessKeyID == nil) == (accessKeySecret == nil) else {
+            throw ValidationError("--access-key-id and --access-key-secret go together")
+        }
+        guard !(anonymous && accessKeyID != nil) else {
+            throw ValidationError("--anonymous cannot be combined with --access-key-id")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level") }
+    }
+
+    func run() async throws {
+        var configuredLogger = Logger(label: "objstore.serve")
+        configuredLogger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = configuredLogger
+        let credentials: Credentials
+        if let accessKeyID, let accessKeySecret {
+            credentials = Credentials(accessKeyID: accessKeyID, secretAccessKey: accessKeySecret)
+            printError("objstore: accepting access key id \(accessKeyID)")
+        } else {
+            credentials = LocalObjectServer.developmentCredentials
+            if !anonymous {
+                printError(
+                    "objstore: development key pair (not for production): access key id "
+                        + "\(credentials.accessKeyID), secret \(credentials.secretAccessKey)"
+                )
+            }
+        }
+        let configuration = LocalObjectServer.Configuration(
+            host: host,
+            port: port,
+            storage: memory ? .memory : .directory(data),
+            defaultDialect: Dialect(name: defaultDialect) ?? .s3,
+            authentication: anonymous ? .anonymous : .credentials([credentials]),
+            region: region,
+            domain: domain
+        )
+        let server = LocalObjectServer(configuration: configuration, logger: logger)
+        let host = self.host
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.runUntilTerminated(logger: logger) }
+            group.addTask {
+                let port = try await server.waitUntilRunning()
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+            try await group.waitForAll()
+        }
+    }
+}

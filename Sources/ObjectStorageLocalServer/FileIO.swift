@@ -1,0 +1,181 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageSigning
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Thin POSIX file helpers for blobs: immutable files written once, then renamed into place.
+enum FileIO {
+    struct Failure: Error, CustomStringConvertible {
+        var operation: String
+        var path: String
+        var errorNumber: Int32
+        var description: String { "\(operation) \(path) failed: errno \(errorNumber)" }
+    }
+
+    static func openForWriting(_ path: String) throws -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(operation: "open", path: path, errorNumber: errno) }
+        return fd
+    }
+
+    static func openForReading(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(operation: "open", path: path, errorNumber: errno) }
+        return fd
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(operation: "write", path: path, errorNumber: errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Reads up to `count` bytes at `offset`; fewer only at end of file.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int64) throws -> Int {
+        var total = 0
+        while total < buffer.count {
+            let got = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw Failure(operation: "read", path: "fd \(fd)", errorNumber: errno)
+            }
+            if got == 0 { break }
+            total += got
+        }
+        return total
+    }
+
+    /// Appends the whole of the file at `source` to `destination`, in the kernel where possible.
+    static func append(contentsOf source: String, to destination: Int32, destinationPath: String) throws {
+        let input = try openForReading(source)
+        defer { close(input) }
+        #if os(Linux)
+        while true {
+            let copied = sendfile(destination, input, nil, 64 << 20)
+            if copied > 0 { continue }
+            if copied == 0 { return }
+            if errno == EINTR { continue }
+            if errno == EXDEV || errno == ENOSYS || errno == EINVAL { break }
+            throw Failure(operation: "sendfile", path: destinationPath, errorNumber: errno)
+        }
+        #endif
+        let chunk = 4 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while true {
+            let got = try read(input, into: buffer, offset: offset)
+            if got == 0 { return }
+            try writeAll(destination, UnsafeRawBufferPointer(rebasing: buffer[0..<got]), path: destinationPath)
+            offset += Int64(got)
+        }
+    }
+
+    static func closeFile(_ fd: Int32) { _ = close(fd) }
+
+    static func rename(_ from: String, _ to: String) throws {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+        guard Glibc_rename(from, to) == 0 else { throw Failure(operation: "rename", path: to, errorNumber: errno) }
+        #endif
+    }
+
+    static func link(_ from: String, _ to: String) -> Bool {
+        #if canImport(Glibc)
+        return Glibc.link(from, to) == 0
+        #elseif canImport(Musl)
+        return Musl.link(from, to) == 0
+        #else
+        return Darwin.link(from, to) == 0
+        #endif
+    }
+
+    static func remove(_ path: String) { _ = unlink(path) }
+
+    static func makeDirectory(_ path: String) throws {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw Failure(operation: "mkdir", path: prefix, errorNumber: errno)
+            }
+        }
+    }
+
+    static func removeDirectory(_ path: String) { _ = rmdir(path) }
+
+    static func writeFileAtomically(_ path: String, temporary: String, bytes: [UInt8]) throws {
+        let fd = try openForWriting(temporary)
+        do {
+            try bytes.withUnsafeBytes { try writeAll(fd, $0, path: temporary) }
+            closeFile(fd)
+            try rename(temporary, path)
+        } catch {
+            closeFile(fd)
+            remove(temporary)
+            throw error
+        }
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        guard let fd = try? openForReading(path) else { return nil }
+        defer { closeFile(fd) }
+        var result = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { pointer in
+                (try? read(fd, into: pointer, offset: Int64(result.count))) ?? 0
+            }
+            if got == 0 { return result }
+            result += chunk[0..<got]
+        }
+    }
+
+    static func listDirectory(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    static func randomHex(_ byteCount: Int = 16) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return ByteEncoding.hex((0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}
+
+#if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+private func Glibc_rename(_ from: String, _ to: String) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.rename(from, to)
+    #elseif canImport(Musl)
+    return Musl.rename(from, to)
+    #else
+    return Darwin.rename(from, to)
+    #endif
+}
+#endif

@@ -1,0 +1,114 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import ObjectStorageSigning
+
+extension LocalObjectServer {
+    /// How a ``LocalObjectServer`` listens, stores and authenticates.
+    ///
+    /// ```swift
+    /// var configuration = LocalObjectServer.Configuration(storage: .memory)
+    /// configuration.defaultDialect = .oss
+    /// let server = LocalObjectServer(configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The address to bind, `127.0.0.1` by default.
+        public var host: String
+        /// The port to bind; `0` picks a free ephemeral port, read back with ``LocalObjectServer/port``.
+        public var port: Int
+        /// Where objects are kept.
+        public var storage: Storage
+        /// The dialect of anonymous requests.
+        public var defaultDialect: Dialect
+        /// The accepted credentials, or anonymous access.
+        public var authentication: Authentication
+        /// The region reported by `GetBucketLocation` and in `Location` values.
+        public var region: String
+        /// The base domain of virtual-hosted addressing: `Host: BUCKET.DOMAIN[:PORT]`.
+        public var domain: String
+        /// The largest accepted difference between a signed request's time and the server's clock.
+        public var clockSkewLimit: Duration
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - host: The address to bind.
+        ///   - port: The port to bind; `0` for an ephemeral port.
+        ///   - storage: Where objects are kept.
+        ///   - defaultDialect: The dialect of anonymous requests.
+        ///   - authentication: The accepted credentials, or anonymous access.
+        ///   - region: The region the server reports.
+        ///   - domain: The base domain of virtual-hosted addressing.
+        ///   - clockSkewLimit: The largest accepted clock difference of a signed request.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 0,
+            storage: Storage = .memory,
+            defaultDialect: Dialect = .s3,
+            authentication: Authentication = .credentials([LocalObjectServer.developmentCredentials]),
+            region: String = "us-east-1",
+            domain: String = "localhost",
+            clockSkewLimit: Duration = .seconds(15 * 60)
+        ) {
+            self.host = host
+            self.port = port
+            self.storage = storage
+            self.defaultDialect = defaultDialect
+            self.authentication = authentication
+            self.region = region
+            self.domain = domain
+            self.clockSkewLimit = clockSkewLimit
+        }
+    }
+
+    /// Where a ``LocalObjectServer`` keeps buckets and objects.
+    public struct Storage: Sendable, Hashable {
+        enum Backing: Sendable, Hashable {
+            case directory(String)
+            case memory
+        }
+
+        let backing: Backing
+
+        /// Objects live in files under `path` (created if missing) and survive a restart.
+        ///
+        /// - Parameter path: The data directory.
+        /// - Returns: The storage choice.
+        public static func directory(_ path: String) -> Storage { Storage(backing: .directory(path)) }
+
+        /// Objects live in memory and vanish with the server.
+        public static let memory = Storage(backing: .memory)
+    }
+
+    /// Which requests a ``LocalObjectServer`` accepts.
+    public struct Authentication: Sendable, Hashable {
+        enum Backing: Sendable, Hashable {
+            case credentials([Credentials])
+            case anonymous
+        }
+
+        let backing: Backing
+
+        /// Every request must be signed (header or presigned URL) with one of `credentials`.
+        ///
+        /// - Parameter credentials: The accepted key pairs.
+        /// - Returns: The authentication choice.
+        public static func credentials(_ credentials: [Credentials]) -> Authentication {
+            Authentication(backing: .credentials(credentials))
+        }
+
+        /// Any request is accepted; signatures are not checked.
+        public static let anonymous = Authentication(backing: .anonymous)
+    }
+
+    /// The well-known development key pair accepted by default. Never use it for anything real.
+    public static let developmentCredentials = Credentials(
+        accessKeyID: "LOCALDEVACCESSKEY",
+        secretAccessKey: "localdev-secret-key-not-for-production"
+    )
+}

@@ -1,0 +1,417 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import ObjectStorageSigning
+import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the server knows about one object version.
+struct ObjectMetadata: Codable, Sendable {
+    var key: String
+    var size: Int64
+    /// Lowercase hex MD5, or `md5-of-part-md5s-N` for a multipart object; unquoted.
+    var etag: String
+    var crc64: UInt64
+    var lastModified: Int64
+    var lastModifiedMilliseconds: Int64
+    var contentType: String
+    var userMetadata: [String: String]
+    /// Stored representation headers: cache-control, content-disposition, content-encoding, content-language, expires.
+    var headers: [String: String]
+    var storageClass: String?
+    var acl: String?
+    var partsCount: Int?
+    var dataFile: String?
+}
+
+/// The attributes given when an object is created, kept by a multipart upload until completion.
+struct ObjectAttributes: Sendable {
+    var contentType: String
+    var userMetadata: [String: String] = [:]
+    var headers: [String: String] = [:]
+    var storageClass: String?
+    var acl: String?
+}
+
+struct StoredObject: Sendable {
+    var metadata: ObjectMetadata
+    var blob: Blob
+}
+
+struct StoredPart: Sendable {
+    var number: Int
+    var size: Int64
+    var md5: [UInt8]
+    var crc64: UInt64
+    var lastModified: Int64
+    var blob: Blob
+    var etag: String { ByteEncoding.hex(md5) }
+}
+
+struct StoredUpload: Sendable {
+    var id: String
+    var key: String
+    var initiated: Int64
+    var attributes: ObjectAttributes
+    var parts: [Int: StoredPart] = [:]
+}
+
+struct StoredBucket: Sendable {
+    var name: String
+    var created: Int64
+    var objects: [String: StoredObject] = [:]
+    var uploads: [String: StoredUpload] = [:]
+}
+
+/// A part named in a CompleteMultipartUpload request.
+struct RequestedPart: Sendable {
+    var number: Int
+    var etag: String
+}
+
+/// Buckets, objects and uploads, in memory or in a data directory.
+///
+/// Directory layout: `buckets/NAME/bucket.json`, `buckets/NAME/meta/SHA256(key).json`,
+/// `buckets/NAME/data/ID` (immutable blobs), `uploads/ID/...` (parts), `tmp/`.
+final class ObjectStore: Sendable {
+    let root: String?
+    private let state: Mutex<[String: StoredBucket]>
+
+    init(storage: LocalObjectServer.Storage) throws {
+        switch storage.backing {
+        case .memory:
+            root = nil
+            state = Mutex([:])
+        case .directory(let path):
+            let root = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+            self.root = root
+            try FileIO.makeDirectory(root + "/buckets")
+            try FileIO.makeDirectory(root + "/tmp")
+            try FileIO.makeDirectory(root + "/uploads")
+            state = Mutex(Self.load(root: root))
+        }
+    }
+
+    // MARK: Paths
+
+    func temporaryPath() -> String? {
+        root.map { "\($0)/tmp/\(FileIO.randomHex())" }
+    }
+
+    private func bucketDirectory(_ bucket: String) -> String? { root.map { "\($0)/buckets/\(bucket)" } }
+
+    private static func metadataFileName(_ key: String) -> String {
+        ByteEncoding.hex(Hashing.SHA256.hash(key)) + ".json"
+    }
+
+    // MARK: Buckets
+
+    func listBuckets() -> [(name: String, created: Int64)] {
+        state.withLock { buckets in buckets.values.map { ($0.name, $0.created) } }.sorted { $0.name < $1.name }
+    }
+
+    func bucketExists(_ bucket: String) -> Bool { state.withLock { $0[bucket] != nil } }
+
+    func createBucket(_ bucket: String, now: Int64, dialect: Dialect) throws(ServerError) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard buckets[bucket] == nil else { throw .bucketExists(bucket, dialect: dialect) }
+            if let directory = bucketDirectory(bucket), let root {
+                do {
+                    try FileIO.makeDirectory(directory + "/meta")
+                    try FileIO.makeDirectory(directory + "/data")
+                    let record = Array("{\"created\":\(now)}".utf8)
+                    try FileIO.writeFileAtomically(
+                        directory + "/bucket.json",
+                        temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                        bytes: record
+                    )
+                } catch {
+                    throw .internalError("cannot create the bucket directory")
+                }
+            }
+            buckets[bucket] = StoredBucket(name: bucket, created: now)
+        }
+    }
+
+    func deleteBucket(_ bucket: String) throws(ServerError) {
+        let removed = try state.withLock { (buckets) throws(ServerError) -> StoredBucket in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard record.objects.isEmpty else { throw .bucketNotEmpty(bucket) }
+            buckets[bucket] = nil
+            return record
+        }
+        for upload in removed.uploads.values { removeUploadFiles(upload) }
+        if let directory = bucketDirectory(bucket) {
+            FileIO.remove(directory + "/bucket.json")
+            FileIO.removeDirectory(directory + "/meta")
+            FileIO.removeDirectory(directory + "/data")
+            FileIO.removeDirectory(directory)
+        }
+    }
+
+    // MARK: Objects
+
+    func object(_ bucket: String, _ key: String) throws(ServerError) -> ObjectMetadata {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let object = record.objects[key] else { throw .noSuchKey(key) }
+            return object.metadata
+        }
+    }
+
+    /// Looks the object up and opens its blob in one step, so the version read is the version described.
+    func openObject(_ bucket: String, _ key: String) throws(ServerError) -> (ObjectMetadata, BlobReader) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let object = record.objects[key] else { throw .noSuchKey(key) }
+            do {
+                return (object.metadata, try BlobReader(object.blob))
+            } catch {
+                throw .internalError("cannot open the object data")
+            }
+        }
+    }
+
+    func blob(_ bucket: String, _ key: String) throws(ServerError) -> (ObjectMetadata, Blob) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let object = record.objects[key] else { throw .noSuchKey(key) }
+            return (object.metadata, object.blob)
+        }
+    }
+
+    /// Makes `blob` (a temporary file or memory) the current version of `metadata.key`.
+    func commit(_ bucket: String, metadata: ObjectMetadata, blob: Blob) throws(ServerError) {
+        var metadata = metadata
+        var finalBlob = blob
+        if case .file(let temporary) = blob, let directory = bucketDirectory(bucket) {
+            let name = FileIO.randomHex()
+            do {
+                try FileIO.rename(temporary, directory + "/data/" + name)
+            } catch {
+                FileIO.remove(temporary)
+                throw .noSuchBucket(bucket)
+            }
+            metadata.dataFile = name
+            finalBlob = .file(directory + "/data/" + name)
+        }
+        let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
+            guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+            if let directory = bucketDirectory(bucket), let root {
+                do {
+                    let encoded = try JSONEncoder().encode(metadata)
+                    try FileIO.writeFileAtomically(
+                        directory + "/meta/" + Self.metadataFileName(metadata.key),
+                        temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                        bytes: Array(encoded)
+                    )
+                } catch {
+                    throw .internalError("cannot write the object metadata")
+                }
+            }
+            let previous = buckets[bucket]?.objects[metadata.key]
+            buckets[bucket]?.objects[metadata.key] = StoredObject(metadata: metadata, blob: finalBlob)
+            return previous
+        }
+        if let replaced, case .file(let path) = replaced.blob { FileIO.remove(path) }
+    }
+
+    func deleteObject(_ bucket: String, _ key: String) throws(ServerError) {
+        let removed = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
+            guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+            let removed = buckets[bucket]?.objects.removeValue(forKey: key)
+            if removed != nil, let directory = bucketDirectory(bucket) {
+                FileIO.remove(directory + "/meta/" + Self.metadataFileName(key))
+            }
+            return removed
+        }
+        if let removed, case .file(let path) = removed.blob { FileIO.remove(path) }
+    }
+
+    /// All objects of a bucket, sorted by key (UTF-8 byte order, as the services sort).
+    func sortedObjects(_ bucket: String) throws(ServerError) -> [ObjectMetadata] {
+        let objects = try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            return Array(record.objects.values.map(\.metadata))
+        }
+        return objects.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
+    /// A new blob with the bytes of `blob` (a hard link or a kernel copy for files).
+    func duplicate(_ blob: Blob) throws -> Blob {
+        switch blob {
+        case .memory: return blob
+        case .file(let path):
+            guard let temporary = temporaryPath() else { return blob }
+            if FileIO.link(path, temporary) { return .file(temporary) }
+            let fd = try FileIO.openForWriting(temporary)
+            defer { FileIO.closeFile(fd) }
+            try FileIO.append(contentsOf: path, to: fd, destinationPath: temporary)
+            return .file(temporary)
+        }
+    }
+
+    // MARK: Multipart uploads
+
+    func createUpload(
+        _ bucket: String,
+        key: String,
+        attributes: ObjectAttributes,
+        now: Int64
+    ) throws(ServerError)
+        -> String
+    {
+        let id = FileIO.randomHex().uppercased()
+        try state.withLock { (buckets) throws(ServerError) in
+            guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+            buckets[bucket]?.uploads[id] = StoredUpload(id: id, key: key, initiated: now, attributes: attributes)
+        }
+        if let root { try? FileIO.makeDirectory("\(root)/uploads/\(id)") }
+        return id
+    }
+
+    func upload(_ bucket: String, key: String, id: String) throws(ServerError) -> StoredUpload {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            return upload
+        }
+    }
+
+    func uploads(_ bucket: String) throws(ServerError) -> [StoredUpload] {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            return Array(record.uploads.values)
+        }
+    }
+
+    func partPath(uploadID: String, number: Int) -> String? {
+        root.map { "\($0)/uploads/\(uploadID)/\(number)-\(FileIO.randomHex(8))" }
+    }
+
+    func putPart(_ bucket: String, key: String, id: String, part: StoredPart) throws(ServerError) {
+        let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredPart? in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            let previous = upload.parts[part.number]
+            buckets[bucket]?.uploads[id]?.parts[part.number] = part
+            return previous
+        }
+        if let replaced, case .file(let path) = replaced.blob { FileIO.remove(path) }
+    }
+
+    func abortUpload(_ bucket: String, key: String, id: String) throws(ServerError) {
+        let removed = try state.withLock { (buckets) throws(ServerError) -> StoredUpload in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            buckets[bucket]?.uploads[id] = nil
+            return upload
+        }
+        removeUploadFiles(removed)
+    }
+
+    /// Checks the requested parts against the upload and, if they are valid, takes the upload out of
+    /// the bucket (a failed check leaves it in place, as the services do).
+    func takeUploadForCompletion(
+        _ bucket: String,
+        key: String,
+        id: String,
+        requested: [RequestedPart],
+        minimumPartSize: Int64
+    ) throws(ServerError) -> (StoredUpload, [StoredPart]) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            var previous = 0
+            for part in requested {
+                guard part.number > previous else { throw .invalidPartOrder }
+                previous = part.number
+            }
+            var parts: [StoredPart] = []
+            for part in requested {
+                guard let stored = upload.parts[part.number],
+                    ETagMatching.normalize(part.etag) == stored.etag
+                else { throw .invalidPart(part.number) }
+                parts.append(stored)
+            }
+            for part in parts.dropLast() where part.size < minimumPartSize {
+                throw .entityTooSmall(size: part.size, minimum: minimumPartSize, partNumber: part.number)
+            }
+            buckets[bucket]?.uploads[id] = nil
+            return (upload, parts)
+        }
+    }
+
+    /// Concatenates the parts into a new blob.
+    func concatenate(_ parts: [StoredPart]) throws -> Blob {
+        guard let temporary = temporaryPath() else {
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(Int(parts.reduce(0) { $0 + $1.size }))
+            for part in parts {
+                if case .memory(let bytes) = part.blob { buffer.writeImmutableBuffer(bytes) }
+            }
+            return .memory(buffer)
+        }
+        let fd = try FileIO.openForWriting(temporary)
+        defer { FileIO.closeFile(fd) }
+        for part in parts {
+            if case .file(let path) = part.blob {
+                try FileIO.append(contentsOf: path, to: fd, destinationPath: temporary)
+            }
+        }
+        return .file(temporary)
+    }
+
+    func removeUploadFiles(_ upload: StoredUpload) {
+        for part in upload.parts.values {
+            if case .file(let path) = part.blob { FileIO.remove(path) }
+        }
+        if let root { FileIO.removeDirectory("\(root)/uploads/\(upload.id)") }
+    }
+
+    // MARK: Loading
+
+    private static func load(root: String) -> [String: StoredBucket] {
+        var buckets: [String: StoredBucket] = [:]
+        for name in FileIO.listDirectory(root + "/buckets") {
+            let directory = "\(root)/buckets/\(name)"
+            var created: Int64 = 0
+            if let bytes = FileIO.readFile(directory + "/bucket.json"),
+                let record = try? JSONDecoder().decode([String: Int64].self, from: Data(bytes))
+            {
+                created = record["created"] ?? 0
+            }
+            var bucket = StoredBucket(name: name, created: created)
+            for file in FileIO.listDirectory(directory + "/meta") where file.hasSuffix(".json") {
+                guard let bytes = FileIO.readFile(directory + "/meta/" + file),
+                    let metadata = try? JSONDecoder().decode(ObjectMetadata.self, from: Data(bytes)),
+                    let dataFile = metadata.dataFile
+                else { continue }
+                bucket.objects[metadata.key] = StoredObject(
+                    metadata: metadata,
+                    blob: .file(directory + "/data/" + dataFile)
+                )
+            }
+            buckets[name] = bucket
+        }
+        for stale in FileIO.listDirectory(root + "/tmp") { FileIO.remove("\(root)/tmp/\(stale)") }
+        for upload in FileIO.listDirectory(root + "/uploads") {
+            for part in FileIO.listDirectory("\(root)/uploads/\(upload)") {
+                FileIO.remove("\(root)/uploads/\(upload)/\(part)")
+            }
+            FileIO.removeDirectory("\(root)/uploads/\(upload)")
+        }
+        return buckets
+    }
+}

@@ -1,0 +1,230 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import HummingbirdCore
+import ObjectStorageSigning
+
+extension RequestHandler {
+    func uploadID(_ context: Context) throws -> String {
+        guard let id = context.request.queryValue("uploadId"), !id.isEmpty else { throw ServerError.noSuchUpload("") }
+        return id
+    }
+
+    func createMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {
+        let id = try store.createUpload(bucket, key: key, attributes: attributes(context), now: context.now)
+        var xml = XMLWriter()
+        xml.open("InitiateMultipartUploadResult", namespace: context.dialect.xmlNamespace)
+        xml.element("Bucket", bucket)
+        xml.element("Key", key)
+        xml.element("UploadId", id)
+        xml.close("InitiateMultipartUploadResult")
+        return .xml(xml)
+    }
+
+    func uploadPart(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
+        let id = try uploadID(context)
+        let text = context.request.queryValue("partNumber") ?? ""
+        guard let number = Int(text), (1...10_000).contains(number) else {
+            throw ServerError.invalidArgument(
+                "Part number must be an integer between 1 and 10000, inclusive",
+                name: "partNumber",
+                value: text
+            )
+        }
+        if context.request.header(context.dialect.headerPrefix + "copy-source") != nil {
+            throw ServerError.notImplemented("UploadPartCopy")
+        }
+        _ = try store.upload(bucket, key: key, id: id)
+        let writer = try await receive(
+            body,
+            context: context,
+            temporaryPath: store.partPath(uploadID: id, number: number)
+        )
+        let md5 = writer.md5.finalize()
+        let part = StoredPart(
+            number: number,
+            size: writer.count,
+            md5: md5,
+            crc64: writer.crc.value,
+            lastModified: context.now,
+            blob: writer.finish()
+        )
+        do {
+            try store.putPart(bucket, key: key, id: id, part: part)
+        } catch {
+            if case .file(let path) = part.blob { FileIO.remove(path) }
+            throw error
+        }
+        var headers = [("ETag", context.dialect.formatETag(part.etag))]
+        if context.dialect.kind == .oss {
+            headers.append(("x-oss-hash-crc64ecma", String(part.crc64)))
+            headers.append(("Content-MD5", ByteEncoding.base64(md5)))
+        }
+        return Reply(headers: headers)
+    }
+
+    func completeMultipartUpload(
+        _ context: Context,
+        bucket: String,
+        key: String,
+        body: RequestBody
+    ) async throws
+        -> Reply
+    {
+        let id = try uploadID(context)
+        let upload = try store.upload(bucket, key: key, id: id)
+        let document = try await collect(body)
+        var requested: [RequestedPart] = []
+        if context.dialect.kind == .oss && context.request.header("x-oss-complete-all")?.lowercased() == "yes" {
+            requested = upload.parts.values.sorted { $0.number < $1.number }.map {
+                RequestedPart(number: $0.number, etag: $0.etag)
+            }
+        } else {
+            guard let root = XMLElement.parse(document), root.name == "CompleteMultipartUpload" else {
+                throw ServerError.malformedXML()
+            }
+            for part in root.children("Part") {
+                guard let numberText = part.child("PartNumber")?.text.trimmingWhitespace(),
+                    let number = Int(numberText),
+                    let etag = part.child("ETag")?.text
+                else { throw ServerError.malformedXML() }
+                requested.append(RequestedPart(number: number, etag: etag))
+            }
+        }
+        guard !requested.isEmpty else { throw ServerError.malformedXML("no parts") }
+        let (taken, parts) = try store.takeUploadForCompletion(
+            bucket,
+            key: key,
+            id: id,
+            requested: requested,
+            minimumPartSize: context.dialect.minimumPartSize
+        )
+        var md5s: [UInt8] = []
+        var crc: UInt64 = 0
+        var size: Int64 = 0
+        for part in parts {
+            md5s += part.md5
+            crc = size == 0 && crc == 0 ? part.crc64 : CRC64.combine(crc, part.crc64, lengthOfSecond: UInt64(part.size))
+            size += part.size
+        }
+        let blob: Blob
+        do {
+            blob = try store.concatenate(parts)
+        } catch {
+            store.removeUploadFiles(taken)
+            throw ServerError.internalError("cannot assemble the parts")
+        }
+        let metadata = ObjectMetadata(
+            key: key,
+            size: size,
+            etag: ByteEncoding.hex(Hashing.MD5.hash(md5s)) + "-\(parts.count)",
+            crc64: crc,
+            lastModified: context.now,
+            lastModifiedMilliseconds: context.nowMilliseconds,
+            contentType: taken.attributes.contentType,
+            userMetadata: taken.attributes.userMetadata,
+            headers: taken.attributes.headers,
+            storageClass: taken.attributes.storageClass,
+            acl: taken.attributes.acl,
+            partsCount: parts.count,
+            dataFile: nil
+        )
+        do {
+            try store.commit(bucket, metadata: metadata, blob: blob)
+        } catch {
+            store.removeUploadFiles(taken)
+            throw error
+        }
+        store.removeUploadFiles(taken)
+        var xml = XMLWriter()
+        xml.open("CompleteMultipartUploadResult", namespace: context.dialect.xmlNamespace)
+        xml.element(
+            "Location",
+            "http://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, keepSlash: true))"
+        )
+        xml.element("Bucket", bucket)
+        xml.element("Key", key)
+        xml.element("ETag", context.dialect.formatETag(metadata.etag))
+        xml.close("CompleteMultipartUploadResult")
+        var headers: [(String, String)] = []
+        if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(crc))) }
+        return .xml(xml, headers: headers)
+    }
+
+    func abortMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {
+        try store.abortUpload(bucket, key: key, id: try uploadID(context))
+        return Reply(status: 204)
+    }
+
+    func listParts(_ context: Context, bucket: String, key: String) throws -> Reply {
+        let id = try uploadID(context)
+        let upload = try store.upload(bucket, key: key, id: id)
+        let marker = Int(context.request.queryValue("part-number-marker") ?? "") ?? 0
+        let maxParts = min(1000, max(0, Int(context.request.queryValue("max-parts") ?? "") ?? 1000))
+        let remaining = upload.parts.values.filter { $0.number > marker }.sorted { $0.number < $1.number }
+        let page = remaining.prefix(maxParts)
+        let truncated = remaining.count > page.count
+        var xml = XMLWriter()
+        xml.open("ListPartsResult", namespace: context.dialect.xmlNamespace)
+        xml.element("Bucket", bucket)
+        xml.element("Key", key)
+        xml.element("UploadId", id)
+        xml.element("PartNumberMarker", String(marker))
+        xml.element("NextPartNumberMarker", String(page.last?.number ?? marker))
+        xml.element("MaxParts", String(maxParts))
+        xml.element("IsTruncated", truncated ? "true" : "false")
+        xml.element("StorageClass", upload.attributes.storageClass ?? context.dialect.defaultStorageClass)
+        for part in page {
+            xml.element("Part") {
+                $0.element("PartNumber", String(part.number))
+                $0.element("LastModified", HTTPDate.iso8601(part.lastModified))
+                $0.element("ETag", context.dialect.formatETag(part.etag))
+                $0.element("Size", String(part.size))
+                if context.dialect.kind == .oss { $0.element("HashCrc64ecma", String(part.crc64)) }
+            }
+        }
+        xml.close("ListPartsResult")
+        return .xml(xml)
+    }
+
+    func listMultipartUploads(_ context: Context, bucket: String) throws -> Reply {
+        let request = context.request
+        let prefix = request.queryValue("prefix") ?? ""
+        let keyMarker = request.queryValue("key-marker") ?? ""
+        let uploadIDMarker = request.queryValue("upload-id-marker") ?? ""
+        let maxUploads = min(1000, max(0, Int(request.queryValue("max-uploads") ?? "") ?? 1000))
+        let all = try store.uploads(bucket).filter { $0.key.hasPrefix(prefix) }.sorted {
+            ($0.key, $0.initiated, $0.id) < ($1.key, $1.initiated, $1.id)
+        }
+        let remaining = all.filter {
+            keyMarker.isEmpty || $0.key > keyMarker
+                || ($0.key == keyMarker && !uploadIDMarker.isEmpty && $0.id > uploadIDMarker)
+        }
+        let page = remaining.prefix(maxUploads)
+        var xml = XMLWriter()
+        xml.open("ListMultipartUploadsResult", namespace: context.dialect.xmlNamespace)
+        xml.element("Bucket", bucket)
+        xml.element("KeyMarker", keyMarker)
+        xml.element("UploadIdMarker", uploadIDMarker)
+        xml.element("NextKeyMarker", page.last?.key ?? "")
+        xml.element("NextUploadIdMarker", page.last?.id ?? "")
+        xml.element("Prefix", prefix)
+        xml.element("MaxUploads", String(maxUploads))
+        xml.element("IsTruncated", remaining.count > page.count ? "true" : "false")
+        for upload in page {
+            xml.element("Upload") {
+                $0.element("Key", upload.key)
+                $0.element("UploadId", upload.id)
+                $0.element("StorageClass", upload.attributes.storageClass ?? context.dialect.defaultStorageClass)
+                $0.element("Initiated", HTTPDate.iso8601(upload.initiated))
+            }
+        }
+        xml.close("ListMultipartUploadsResult")
+        return .xml(xml)
+    }
+}

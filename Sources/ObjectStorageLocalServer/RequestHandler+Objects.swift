@@ -1,0 +1,245 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import HummingbirdCore
+import ObjectStorageSigning
+
+extension RequestHandler {
+    static let storedHeaderNames = [
+        "cache-control", "content-disposition", "content-encoding", "content-language", "expires",
+    ]
+
+    /// Content type, user metadata, representation headers, storage class and ACL from the request.
+    func attributes(_ context: Context) -> ObjectAttributes {
+        let request = context.request
+        let prefix = context.dialect.metadataPrefix
+        var metadata: [String: String] = [:]
+        for header in request.headers where header.lowercasedName.hasPrefix(prefix) {
+            let name = String(header.lowercasedName.dropFirst(prefix.count))
+            metadata[name] = metadata[name].map { $0 + "," + header.value } ?? header.value
+        }
+        var stored: [String: String] = [:]
+        for name in Self.storedHeaderNames {
+            if let value = request.header(name) { stored[name] = value }
+        }
+        let defaultType = context.dialect.kind == .s3 ? "binary/octet-stream" : "application/octet-stream"
+        return ObjectAttributes(
+            contentType: request.header("content-type") ?? defaultType,
+            userMetadata: metadata,
+            headers: stored,
+            storageClass: request.header(context.dialect.headerPrefix + "storage-class"),
+            acl: request.header(context.dialect.headerPrefix + (context.dialect.kind == .oss ? "object-acl" : "acl"))
+        )
+    }
+
+    func putObject(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
+        guard key.utf8.count <= 1024 else {
+            throw ServerError(status: 400, code: "KeyTooLongError", message: "Your key is too long")
+        }
+        if context.request.hasQuery("acl") || context.request.hasQuery("tagging") {
+            _ = try store.object(bucket, key)
+            return Reply()
+        }
+        guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let writer = try await receive(body, context: context, temporaryPath: store.temporaryPath())
+        let attributes = attributes(context)
+        let md5 = writer.md5.finalize()
+        let metadata = ObjectMetadata(
+            key: key,
+            size: writer.count,
+            etag: ByteEncoding.hex(md5),
+            crc64: writer.crc.value,
+            lastModified: context.now,
+            lastModifiedMilliseconds: context.nowMilliseconds,
+            contentType: attributes.contentType,
+            userMetadata: attributes.userMetadata,
+            headers: attributes.headers,
+            storageClass: attributes.storageClass,
+            acl: attributes.acl,
+            partsCount: nil,
+            dataFile: nil
+        )
+        try store.commit(bucket, metadata: metadata, blob: writer.finish())
+        var headers = [("ETag", context.dialect.formatETag(metadata.etag))]
+        if context.dialect.kind == .oss {
+            headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
+            headers.append(("Content-MD5", ByteEncoding.base64(md5)))
+        }
+        return Reply(headers: headers)
+    }
+
+    /// The `/bucket/key` named by a copy-source header.
+    func copySource(_ context: Context) throws -> (bucket: String, key: String) {
+        let names = [context.dialect.headerPrefix + "copy-source", "x-amz-copy-source"]
+        guard let raw = names.lazy.compactMap({ context.request.header($0) }).first else {
+            throw ServerError.invalidArgument(
+                "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
+            )
+        }
+        var source = raw
+        if let mark = source.firstIndex(of: "?") { source = String(source[..<mark]) }
+        source = PercentEncoding.decode(source, plusAsSpace: false)
+        if source.hasPrefix("/") { source.removeFirst() }
+        guard let slash = source.firstIndex(of: "/"), slash != source.startIndex,
+            source.index(after: slash) != source.endIndex
+        else {
+            throw ServerError.invalidArgument(
+                "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
+            )
+        }
+        return (String(source[..<slash]), String(source[source.index(after: slash)...]))
+    }
+
+    func copyObject(_ context: Context, bucket: String, key: String) throws -> Reply {
+        let source = try copySource(context)
+        guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key)
+        let directive =
+            context.request.header(context.dialect.headerPrefix + "metadata-directive")?.uppercased() ?? "COPY"
+        guard directive == "COPY" || directive == "REPLACE" else {
+            throw ServerError.invalidArgument(
+                "Unknown metadata directive.",
+                name: "metadata-directive",
+                value: directive
+            )
+        }
+        if source.bucket == bucket && source.key == key && directive == "COPY"
+            && context.request.header(context.dialect.headerPrefix + "storage-class") == nil
+            && context.dialect.kind == .s3
+        {
+            throw ServerError.invalidRequest(
+                "This copy request is illegal because it is trying to copy an object to itself without changing the "
+                    + "object's metadata, storage class, website redirect location or encryption attributes."
+            )
+        }
+        var metadata = sourceMetadata
+        metadata.key = key
+        metadata.lastModified = context.now
+        metadata.lastModifiedMilliseconds = context.nowMilliseconds
+        metadata.dataFile = nil
+        if directive == "REPLACE" {
+            let attributes = attributes(context)
+            metadata.contentType = attributes.contentType
+            metadata.userMetadata = attributes.userMetadata
+            metadata.headers = attributes.headers
+            metadata.acl = attributes.acl
+        }
+        if let storageClass = context.request.header(context.dialect.headerPrefix + "storage-class") {
+            metadata.storageClass = storageClass
+        }
+        let blob: Blob
+        do {
+            blob = try store.duplicate(sourceBlob)
+        } catch {
+            throw ServerError.internalError("cannot copy the object data")
+        }
+        try store.commit(bucket, metadata: metadata, blob: blob)
+        var xml = XMLWriter()
+        xml.open("CopyObjectResult", namespace: context.dialect.xmlNamespace)
+        xml.element("LastModified", HTTPDate.iso8601(metadata.lastModified))
+        xml.element("ETag", context.dialect.formatETag(metadata.etag))
+        xml.close("CopyObjectResult")
+        var headers: [(String, String)] = []
+        if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64))) }
+        return .xml(xml, headers: headers)
+    }
+
+    /// The representation headers of an object version.
+    func objectHeaders(_ metadata: ObjectMetadata, context: Context) -> [(String, String)] {
+        let dialect = context.dialect
+        var headers: [(String, String)] = [
+            ("ETag", dialect.formatETag(metadata.etag)),
+            ("Last-Modified", HTTPDate.imfFixdate(metadata.lastModified)),
+            ("Accept-Ranges", "bytes"),
+            ("Content-Type", metadata.contentType),
+        ]
+        for name in Self.storedHeaderNames {
+            if let value = metadata.headers[name] { headers.append((name, value)) }
+        }
+        for (name, value) in metadata.userMetadata.sorted(by: { $0.key < $1.key }) {
+            headers.append((dialect.metadataPrefix + name, value))
+        }
+        let storageClass = metadata.storageClass ?? dialect.defaultStorageClass
+        switch dialect.kind {
+        case .oss:
+            headers.append(("x-oss-storage-class", storageClass))
+            headers.append(("x-oss-object-type", metadata.partsCount == nil ? "Normal" : "Multipart"))
+            headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
+        case .obs, .s3:
+            if storageClass.uppercased() != "STANDARD" {
+                headers.append((dialect.headerPrefix + "storage-class", storageClass))
+            }
+        }
+        return headers
+    }
+
+    func getObject(_ context: Context, bucket: String, key: String, head: Bool) throws -> Reply {
+        let request = context.request
+        let (metadata, reader) = try store.openObject(bucket, key)
+        let preconditions = ReadPreconditions(
+            ifMatch: request.header("if-match"),
+            ifNoneMatch: request.header("if-none-match"),
+            ifModifiedSince: request.header("if-modified-since"),
+            ifUnmodifiedSince: request.header("if-unmodified-since"),
+            ifRange: request.header("if-range"),
+            range: request.header("range"),
+            standardRangeBehavior: request.header("x-oss-range-behavior")?.lowercased() == "standard"
+        )
+        var headers = objectHeaders(metadata, context: context)
+        let overrides = [
+            ("response-content-type", "Content-Type"), ("response-content-language", "Content-Language"),
+            ("response-expires", "Expires"), ("response-cache-control", "Cache-Control"),
+            ("response-content-disposition", "Content-Disposition"),
+            ("response-content-encoding", "Content-Encoding"),
+        ]
+        for (parameter, header) in overrides {
+            guard let value = request.queryValue(parameter) else { continue }
+            headers.removeAll { $0.0.lowercased() == header.lowercased() }
+            headers.append((header, value))
+        }
+        let plan: ReadPlan
+        do {
+            plan = try preconditions.evaluate(
+                etag: metadata.etag,
+                lastModified: metadata.lastModified,
+                size: metadata.size,
+                dialect: context.dialect
+            )
+        } catch var error {
+            if error.status == 412 || error.status == 416 {
+                error.headers += [("Last-Modified", HTTPDate.imfFixdate(metadata.lastModified))]
+            }
+            throw error
+        }
+        switch plan {
+        case .notModified:
+            let kept = headers.filter {
+                ["etag", "last-modified", "cache-control", "expires"].contains($0.0.lowercased())
+            }
+            return Reply(status: 304, headers: kept, body: .empty)
+        case .full:
+            return Reply(
+                headers: headers,
+                body: head ? .headOnly(length: metadata.size) : .blob(reader, offset: 0, length: metadata.size)
+            )
+        case .partial(let first, let last):
+            headers.append(("Content-Range", "bytes \(first)-\(last)/\(metadata.size)"))
+            let length = last - first + 1
+            return Reply(
+                status: 206,
+                headers: headers,
+                body: head ? .headOnly(length: length) : .blob(reader, offset: first, length: length)
+            )
+        }
+    }
+
+    func deleteObject(_ context: Context, bucket: String, key: String) throws -> Reply {
+        try store.deleteObject(bucket, key)
+        return Reply(status: 204)
+    }
+}

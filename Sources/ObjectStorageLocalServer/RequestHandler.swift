@@ -1,0 +1,335 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import HTTPTypes
+import HummingbirdCore
+import Logging
+import NIOCore
+import ObjectStorageSigning
+
+/// The state every request needs, and the entry point the HTTP server calls.
+struct RequestHandler: Sendable {
+    let configuration: LocalObjectServer.Configuration
+    let store: ObjectStore
+    let faults: FaultInjector
+    let verifier: SignatureVerifier
+    let logger: Logger
+    let clock: @Sendable () -> (seconds: Int64, milliseconds: Int64)
+
+    /// The per-request context passed to the operations.
+    struct Context: Sendable {
+        var request: IncomingRequest
+        var dialect: Dialect
+        var requestID: String
+        var operation: Operation
+        var now: Int64
+        var nowMilliseconds: Int64
+        /// Close the connection after receiving this many request-body bytes.
+        var uploadCutoff: Int64?
+    }
+
+    func handle(_ request: Request, writer: consuming ResponseWriter) async throws {
+        let incoming = IncomingRequest(
+            method: request.head.method.rawValue,
+            target: request.head.path ?? "/",
+            host: request.head.authority ?? "",
+            headers: request.headers.map {
+                IncomingRequest.Header(name: $0.name.rawName, lowercasedName: $0.name.canonicalName, value: $0.value)
+            },
+            domain: configuration.domain
+        )
+        let kind = SignatureKind(incoming)
+        let dialect = kind.dialect ?? configuration.defaultDialect
+        let time = clock()
+        var context = Context(
+            request: incoming,
+            dialect: dialect,
+            requestID: FileIO.randomHex(12).uppercased(),
+            operation: Self.operation(for: incoming),
+            now: time.seconds,
+            nowMilliseconds: time.milliseconds
+        )
+        let fired = faults.faults(operation: context.operation, bucket: incoming.bucket, key: incoming.key)
+        var delayBeforeHeaders: Duration?
+        var transfer = TransferShaping()
+        var reply: Reply
+        do {
+            for fault in fired {
+                switch fault.kind {
+                case .error(let status, let code, let message, let retryAfter):
+                    var error = ServerError(status: status, code: code, message: message)
+                    if let retryAfter { error.headers.append(("Retry-After", String(retryAfter))) }
+                    throw error
+                case .closeConnection(let bytes):
+                    transfer.closeAfter = bytes
+                    context.uploadCutoff = bytes
+                case .delayBeforeHeaders(let delay): delayBeforeHeaders = delay
+                case .delayBetweenChunks(let delay): transfer.delayBetweenChunks = delay
+                case .bandwidthLimit(let rate): transfer.bytesPerSecond = rate
+                case .replaceContent(let bytes): try replaceContent(context, with: bytes)
+                }
+            }
+            try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
+            if incoming.header("expect")?.lowercased() == "100-continue" {
+                try await writer.writeInformationalHead(HTTPResponse(status: .continue))
+            }
+            reply = try await perform(context, body: request.body)
+        } catch let error as ServerError {
+            reply = errorReply(error, context: context)
+        } catch let error as UploadCutoff {
+            throw error
+        } catch {
+            logger.error("request failed", metadata: ["request-id": "\(context.requestID)", "error": "\(error)"])
+            reply = errorReply(.internalError(), context: context)
+        }
+        log(context, status: reply.status)
+        if let delayBeforeHeaders { try await Task.sleep(for: delayBeforeHeaders) }
+        try await write(reply, context: context, writer: writer, shaping: transfer)
+    }
+
+    private func log(_ context: Context, status: Int) {
+        logger.info(
+            "request",
+            metadata: [
+                "request-id": "\(context.requestID)", "method": "\(context.request.method)",
+                "operation": "\(context.operation)", "bucket": "\(context.request.bucket ?? "")",
+                "key": "\(context.request.key ?? "")", "dialect": "\(context.dialect)", "status": "\(status)",
+            ]
+        )
+    }
+
+    // MARK: Routing
+
+    static func operation(for request: IncomingRequest) -> Operation {
+        guard request.bucket != nil else { return .listBuckets }
+        guard request.key != nil else {
+            switch request.method {
+            case "PUT": return .createBucket
+            case "DELETE": return .deleteBucket
+            case "HEAD": return .headBucket
+            case "POST": return request.hasQuery("delete") ? .deleteObjects : Operation("PostBucket")
+            default:
+                if request.hasQuery("location") { return .getBucketLocation }
+                if request.hasQuery("uploads") { return .listMultipartUploads }
+                if request.queryValue("list-type") == "2" { return .listObjectsV2 }
+                return .listObjects
+            }
+        }
+        switch request.method {
+        case "PUT":
+            if request.hasQuery("uploadId") { return .uploadPart }
+            let copySource = ["x-amz-copy-source", "x-oss-copy-source", "x-obs-copy-source"]
+            if copySource.contains(where: { request.header($0) != nil }) { return .copyObject }
+            return .putObject
+        case "GET": return request.hasQuery("uploadId") ? .listParts : .getObject
+        case "HEAD": return .headObject
+        case "DELETE": return request.hasQuery("uploadId") ? .abortMultipartUpload : .deleteObject
+        case "POST":
+            if request.hasQuery("uploads") { return .createMultipartUpload }
+            if request.hasQuery("uploadId") { return .completeMultipartUpload }
+            return Operation("PostObject")
+        default: return Operation(request.method)
+        }
+    }
+
+    private func perform(_ context: Context, body: RequestBody) async throws -> Reply {
+        let request = context.request
+        if request.hasQuery("apiversion") {
+            // OBS clients negotiate the signature version with this probe.
+            return Reply(headers: [("x-obs-api", "3.0")])
+        }
+        guard let bucket = request.bucket else {
+            guard request.method == "GET" || request.method == "HEAD" else {
+                throw ServerError.methodNotAllowed(request.method)
+            }
+            return listBuckets(context)
+        }
+        switch context.operation {
+        case .createBucket: return try await createBucket(context, bucket: bucket, body: body)
+        case .deleteBucket: return try deleteBucket(context, bucket: bucket)
+        case .headBucket: return try headBucket(context, bucket: bucket)
+        case .getBucketLocation: return try getBucketLocation(context, bucket: bucket)
+        case .listObjects, .listObjectsV2: return try listObjects(context, bucket: bucket)
+        case .listMultipartUploads: return try listMultipartUploads(context, bucket: bucket)
+        case .deleteObjects: return try await deleteObjects(context, bucket: bucket, body: body)
+        default: break
+        }
+        guard let key = request.key else { throw ServerError.methodNotAllowed(request.method) }
+        switch context.operation {
+        case .putObject: return try await putObject(context, bucket: bucket, key: key, body: body)
+        case .copyObject: return try copyObject(context, bucket: bucket, key: key)
+        case .getObject: return try getObject(context, bucket: bucket, key: key, head: false)
+        case .headObject: return try getObject(context, bucket: bucket, key: key, head: true)
+        case .deleteObject: return try deleteObject(context, bucket: bucket, key: key)
+        case .createMultipartUpload: return try createMultipartUpload(context, bucket: bucket, key: key)
+        case .uploadPart: return try await uploadPart(context, bucket: bucket, key: key, body: body)
+        case .completeMultipartUpload:
+            return try await completeMultipartUpload(context, bucket: bucket, key: key, body: body)
+        case .abortMultipartUpload: return try abortMultipartUpload(context, bucket: bucket, key: key)
+        case .listParts: return try listParts(context, bucket: bucket, key: key)
+        default: throw ServerError.methodNotAllowed(request.method)
+        }
+    }
+
+    // MARK: Bodies
+
+    /// Streams the request body into a new blob, hashing it on the way.
+    func receive(_ body: RequestBody, context: Context, temporaryPath: String?) async throws -> BlobWriter {
+        let sha256Header = context.request.header("x-amz-content-sha256")
+        let checkSHA256 = sha256Header.map { $0.utf8.count == 64 && ByteEncoding.bytes(fromHex: $0) != nil } ?? false
+        let writer = try BlobWriter(temporaryPath: temporaryPath, computeSHA256: checkSHA256)
+        do {
+            for try await buffer in body {
+                try writer.write(buffer)
+                if let cutoff = context.uploadCutoff, writer.count >= cutoff { throw UploadCutoff() }
+            }
+        } catch {
+            writer.abandon()
+            throw error
+        }
+        if let contentMD5 = context.request.header("content-md5") {
+            guard let expected = ByteEncoding.bytes(fromBase64: contentMD5.trimmingWhitespace()), expected.count == 16
+            else {
+                writer.abandon()
+                throw ServerError.invalidDigest
+            }
+            let actual = writer.md5.finalize()
+            guard expected == actual else {
+                writer.abandon()
+                throw ServerError.badDigest(expected: contentMD5, calculated: ByteEncoding.base64(actual))
+            }
+        }
+        if checkSHA256, let sha256Header, let digest = writer.sha256Digest {
+            let actual = ByteEncoding.hex(digest)
+            guard actual == sha256Header.lowercased() else {
+                writer.abandon()
+                throw ServerError.contentSHA256Mismatch(client: sha256Header, server: actual)
+            }
+        }
+        return writer
+    }
+
+    /// Collects a small request body (an XML document).
+    func collect(_ body: RequestBody, limit: Int = 4 << 20) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for try await buffer in body {
+            bytes += buffer.readableBytesView
+            guard bytes.count <= limit else { throw ServerError.malformedXML("document too large") }
+        }
+        return bytes
+    }
+
+    private func replaceContent(_ context: Context, with bytes: [UInt8]) throws {
+        guard let bucket = context.request.bucket, let key = context.request.key else { return }
+        guard var metadata = try? store.object(bucket, key) else { return }
+        let writer = try BlobWriter(temporaryPath: store.temporaryPath(), computeSHA256: false)
+        try writer.write(ByteBuffer(bytes: bytes))
+        metadata.size = writer.count
+        metadata.etag = ByteEncoding.hex(writer.md5.finalize())
+        metadata.crc64 = writer.crc.value
+        metadata.partsCount = nil
+        metadata.lastModified = max(context.now, metadata.lastModified + 1)
+        try store.commit(bucket, metadata: metadata, blob: writer.finish())
+    }
+
+    // MARK: Common headers and errors
+
+    func commonHeaders(_ context: Context) -> [(String, String)] {
+        var headers = [(context.dialect.requestIDHeader, context.requestID), ("Server", context.dialect.serverName)]
+        if let hostID = context.dialect.hostIDHeader { headers.append((hostID, context.requestID.lowercased())) }
+        return headers
+    }
+
+    func errorReply(_ error: ServerError, context: Context) -> Reply {
+        var headers = error.headers
+        var xml = XMLWriter()
+        xml.open("Error")
+        xml.element("Code", error.code)
+        xml.element("Message", error.message)
+        xml.element("RequestId", context.requestID)
+        xml.element("HostId", context.request.host)
+        for (name, value) in error.details { xml.element(name, value) }
+        if context.dialect.kind == .oss, let ec = error.ossEC {
+            xml.element("EC", ec)
+            headers.append(("x-oss-ec", ec))
+        }
+        xml.close("Error")
+        if context.request.method == "HEAD" {
+            if context.dialect.kind == .obs {
+                headers.append(("x-obs-error-code", error.code))
+            }
+            return Reply(status: error.status, headers: headers, body: .empty)
+        }
+        return Reply.xml(xml, status: error.status, headers: headers)
+    }
+
+    // MARK: Writing
+
+    struct TransferShaping: Sendable {
+        var closeAfter: Int64?
+        var delayBetweenChunks: Duration?
+        var bytesPerSecond: Int?
+    }
+
+    private func write(
+        _ reply: Reply,
+        context: Context,
+        writer: consuming ResponseWriter,
+        shaping: TransferShaping
+    ) async throws {
+        var fields = HTTPFields()
+        for (name, value) in commonHeaders(context) + reply.headers {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        fields[.date] = HTTPDate.imfFixdate(context.now)
+        let status = HTTPResponse.Status(code: reply.status)
+        switch reply.body {
+        case .empty:
+            fields[.contentLength] = "0"
+            try await writer.writeResponse(HTTPResponse(status: status, headerFields: fields))
+        case .headOnly(let length):
+            fields[.contentLength] = String(length)
+            try await writer.writeResponse(HTTPResponse(status: status, headerFields: fields))
+        case .bytes(let buffer):
+            fields[.contentLength] = String(buffer.readableBytes)
+            var bodyWriter = try await writer.writeHead(HTTPResponse(status: status, headerFields: fields))
+            if let cutoff = shaping.closeAfter, cutoff < buffer.readableBytes {
+                try await bodyWriter.write(buffer.getSlice(at: buffer.readerIndex, length: Int(cutoff)) ?? ByteBuffer())
+                throw UploadCutoff()
+            }
+            try await bodyWriter.write(buffer)
+            try await bodyWriter.finish(nil)
+        case .blob(let reader, let offset, let length):
+            fields[.contentLength] = String(length)
+            var bodyWriter = try await writer.writeHead(HTTPResponse(status: status, headerFields: fields))
+            let allocator = ByteBufferAllocator()
+            var chunkSize = 1 << 20
+            if let rate = shaping.bytesPerSecond { chunkSize = max(1, min(chunkSize, rate / 10)) }
+            var sent: Int64 = 0
+            while sent < length {
+                var count = Int(min(Int64(chunkSize), length - sent))
+                if let cutoff = shaping.closeAfter { count = Int(min(Int64(count), cutoff - sent)) }
+                if count <= 0 { throw UploadCutoff() }
+                let buffer = try reader.read(offset: offset + sent, count: count, allocator: allocator)
+                guard buffer.readableBytes > 0 else { throw UploadCutoff() }
+                try await bodyWriter.write(buffer)
+                sent += Int64(buffer.readableBytes)
+                if let cutoff = shaping.closeAfter, sent >= cutoff, sent < length { throw UploadCutoff() }
+                if let delay = shaping.delayBetweenChunks, sent < length { try await Task.sleep(for: delay) }
+                if let rate = shaping.bytesPerSecond {
+                    try await Task.sleep(for: .nanoseconds(Int64(buffer.readableBytes) * 1_000_000_000 / Int64(rate)))
+                }
+            }
+            try await bodyWriter.finish(nil)
+        }
+    }
+}
+
+/// Thrown to drop the connection mid-body (a fault, or a short read).
+struct UploadCutoff: Error {}

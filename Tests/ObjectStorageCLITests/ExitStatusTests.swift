@@ -1,0 +1,103 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Testing
+
+/// The CLI's exit-status contract: 64 usage (naming the bad flag), 65 invalid input, 77 no credentials.
+struct ExitStatusTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var arguments: [String]
+        var environment: [String: String]
+        var status: Int32
+        /// Text the error message must contain (the flag or variable at fault).
+        var mentions: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let oss = ["OSS_ACCESS_KEY_ID": "LTAI5tFixedTestAccessKeyId", "OSS_ACCESS_KEY_SECRET": "secret"]
+
+    static let cases: [Case] = [
+        Case(arguments: ["presign", "oss://b/k", "--bogus"], environment: oss, status: 64, mentions: "--bogus"),
+        Case(
+            arguments: ["presign", "oss://b/k", "--method", "PATCH"],
+            environment: oss,
+            status: 64,
+            mentions: "--method"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--signature", "obs"],
+            environment: oss,
+            status: 64,
+            mentions: "--signature"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--expires", "soon"],
+            environment: oss,
+            status: 64,
+            mentions: "--expires"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--date", "yesterday"],
+            environment: oss,
+            status: 64,
+            mentions: "--date"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--header", "NoColon"],
+            environment: oss,
+            status: 64,
+            mentions: "--header"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--endpoint", "https://h/path"],
+            environment: oss,
+            status: 64,
+            mentions: "--endpoint"
+        ),
+        Case(arguments: ["presign", "ftp://b/k"], environment: oss, status: 64, mentions: "ftp://b/k"),
+        Case(arguments: ["presign", "oss://bucket-only"], environment: oss, status: 64, mentions: "no object key"),
+        Case(
+            arguments: ["sign", "s3://b/k", "--payload-hash", "xyz"],
+            environment: oss,
+            status: 64,
+            mentions: "--payload-hash"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--expires", "604801"],
+            environment: oss,
+            status: 65,
+            mentions: "604801"
+        ),
+        Case(
+            arguments: ["presign", "oss://b/k", "--expires", "0"],
+            environment: oss,
+            status: 65,
+            mentions: "--expires"
+        ),
+        Case(arguments: ["presign", "oss://b/k"], environment: [:], status: 77, mentions: "OSS_ACCESS_KEY_ID"),
+        Case(arguments: ["presign", "s3://b/k"], environment: [:], status: 77, mentions: "AWS_ACCESS_KEY_ID"),
+        Case(
+            arguments: ["presign", "obs://b/k"],
+            environment: ["OBS_ACCESS_KEY_ID": "id-without-secret"],
+            status: 77,
+            mentions: "OBS_SECRET_ACCESS_KEY"
+        ),
+    ]
+
+    @Test(arguments: cases)
+    func exitsWithTheDocumentedStatus(_ testCase: Case) throws {
+        let result = try CLIProcess.run(
+            testCase.arguments,
+            environment: CLIProcess.isolatedEnvironment(testCase.environment)
+        )
+        #expect(result.status == testCase.status, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(testCase.mentions), "stderr: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(!result.standardError.contains("secret"), "a secret reached the error output")
+    }
+}

@@ -1,0 +1,145 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import Testing
+
+@Suite("Multipart uploads")
+struct MultipartTests {
+    private func initiate(_ client: TestClient, _ path: String, headers: [(String, String)] = []) async throws -> String
+    {
+        let response = try await client.send("POST", path + "?uploads", headers: headers)
+        #expect(response.status == 200)
+        return try #require(response.element("UploadId"))
+    }
+
+    private func completion(_ parts: [(Int, String)]) -> [UInt8] {
+        let body = parts.map { "<Part><PartNumber>\($0.0)</PartNumber><ETag>\($0.1)</ETag></Part>" }.joined()
+        return Array("<CompleteMultipartUpload>\(body)</CompleteMultipartUpload>".utf8)
+    }
+
+    @Test func happyPathWithReuploadedPart() async throws {
+        try await withServer { client, _ in
+            _ = try await client.send("PUT", "/bkt")
+            let id = try await initiate(client, "/bkt/big", headers: [("Content-Type", "video/mp4")])
+            let part1 = testBytes(5 * 1024 * 1024, seed: 1)
+            let part2 = testBytes(1000, seed: 2)
+            _ = try await client.send(
+                "PUT",
+                "/bkt/big?partNumber=1&uploadId=\(id)",
+                body: testBytes(5 * 1024 * 1024, seed: 9)
+            )
+            let etag1 = try #require(
+                try await client.send("PUT", "/bkt/big?partNumber=1&uploadId=\(id)", body: part1).header("ETag")
+            )
+            let etag2 = try #require(
+                try await client.send("PUT", "/bkt/big?partNumber=2&uploadId=\(id)", body: part2).header("ETag")
+            )
+            #expect(etag1 == "\"\(ByteEncoding.hex(Hashing.MD5.hash(part1)))\"")
+            let listed = try await client.send("GET", "/bkt/big?uploadId=\(id)&max-parts=1")
+            #expect(listed.elements("PartNumber") == ["1"])
+            #expect(listed.element("IsTruncated") == "true")
+            #expect(listed.element("NextPartNumberMarker") == "1")
+            let next = try await client.send("GET", "/bkt/big?uploadId=\(id)&part-number-marker=1")
+            #expect(next.elements("PartNumber") == ["2"])
+            let uploads = try await client.send("GET", "/bkt?uploads")
+            #expect(uploads.elements("UploadId") == [id])
+            let complete = try await client.send(
+                "POST",
+                "/bkt/big?uploadId=\(id)",
+                body: completion([(1, etag1), (2, etag2)])
+            )
+            #expect(complete.status == 200)
+            let expected = ByteEncoding.hex(Hashing.MD5.hash(Hashing.MD5.hash(part1) + Hashing.MD5.hash(part2))) + "-2"
+            #expect(complete.element("ETag") == "&quot;\(expected)&quot;")
+            let get = try await client.send("GET", "/bkt/big")
+            #expect(get.body == part1 + part2)
+            #expect(get.header("ETag") == "\"\(expected)\"")
+            #expect(get.header("Content-Type") == "video/mp4")
+            #expect(try await client.send("GET", "/bkt/big?uploadId=\(id)").element("Code") == "NoSuchUpload")
+        }
+    }
+
+    @Test func completionErrorsKeepTheUpload() async throws {
+        try await withServer { client, _ in
+            _ = try await client.send("PUT", "/bkt")
+            let id = try await initiate(client, "/bkt/o")
+            let etag1 = try #require(
+                try await client.send("PUT", "/bkt/o?partNumber=1&uploadId=\(id)", body: testBytes(1000)).header("ETag")
+            )
+            let etag2 = try #require(
+                try await client.send("PUT", "/bkt/o?partNumber=2&uploadId=\(id)", body: testBytes(10)).header("ETag")
+            )
+            let wrongTag = try await client.send(
+                "POST",
+                "/bkt/o?uploadId=\(id)",
+                body: completion([(1, "\"00\""), (2, etag2)])
+            )
+            #expect(wrongTag.status == 400)
+            #expect(wrongTag.element("Code") == "InvalidPart")
+            let missing = try await client.send(
+                "POST",
+                "/bkt/o?uploadId=\(id)",
+                body: completion([(1, etag1), (3, etag2)])
+            )
+            #expect(missing.element("Code") == "InvalidPart")
+            let order = try await client.send(
+                "POST",
+                "/bkt/o?uploadId=\(id)",
+                body: completion([(2, etag2), (1, etag1)])
+            )
+            #expect(order.element("Code") == "InvalidPartOrder")
+            let small = try await client.send(
+                "POST",
+                "/bkt/o?uploadId=\(id)",
+                body: completion([(1, etag1), (2, etag2)])
+            )
+            #expect(small.element("Code") == "EntityTooSmall")
+            let malformed = try await client.send("POST", "/bkt/o?uploadId=\(id)", body: Array("<Complete".utf8))
+            #expect(malformed.element("Code") == "MalformedXML")
+            #expect(try await client.send("GET", "/bkt/o?uploadId=\(id)").elements("PartNumber") == ["1", "2"])
+            #expect(try await client.send("DELETE", "/bkt/o?uploadId=\(id)").status == 204)
+            let aborted = try await client.send("PUT", "/bkt/o?partNumber=1&uploadId=\(id)", body: [1])
+            #expect(aborted.status == 404)
+            #expect(aborted.element("Code") == "NoSuchUpload")
+            #expect(
+                try await client.send("PUT", "/bkt/o?partNumber=0&uploadId=x", body: [1]).element("Code")
+                    == "InvalidArgument"
+            )
+        }
+    }
+
+    @Test func ossAcceptsSmallPartsAndCombinesCRC() async throws {
+        try await withServer { client, _ in
+            _ = try await client.send("PUT", "/bkt", headers: ossDialect)
+            let id = try await initiate(client, "/bkt/o", headers: ossDialect)
+            let part1 = testBytes(100 * 1024, seed: 3)
+            let part2 = testBytes(7, seed: 4)
+            let etag1 = try #require(
+                try await client.send("PUT", "/bkt/o?partNumber=1&uploadId=\(id)", headers: ossDialect, body: part1)
+                    .header("ETag")
+            )
+            let etag2 = try #require(
+                try await client.send("PUT", "/bkt/o?partNumber=2&uploadId=\(id)", headers: ossDialect, body: part2)
+                    .header("ETag")
+            )
+            #expect(etag1 == etag1.uppercased())
+            let complete = try await client.send(
+                "POST",
+                "/bkt/o?uploadId=\(id)",
+                headers: ossDialect,
+                body: completion([(1, etag1), (2, etag2)])
+            )
+            #expect(complete.status == 200)
+            let head = try await client.send("HEAD", "/bkt/o", headers: ossDialect)
+            #expect(head.header("x-oss-hash-crc64ecma") == String(CRC64.checksum(part1 + part2)))
+            #expect(head.header("x-oss-object-type") == "Multipart")
+        }
+    }
+}
