@@ -130,6 +130,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ObjectStorageCheckpointTests",
+            dependencies: [
+                "ObjectStorageCheckpoint",
+                "ObjectStorageSigning",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "ObjectStorageCLITests",
             dependencies: ["ObjectStorageCLI"]
         ),

@@ -1,0 +1,140 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An error raised by the Checkpoint layer: a bad checkpoint path, a held lock, an I/O failure
+/// while saving, or checkpoint content that is not valid to save.
+///
+/// A checkpoint that fails validation on *load* is not an error: ``CheckpointStore`` returns
+/// ``CheckpointLoadResult/discarded(_:previous:)`` with a ``CheckpointInvalidReason`` instead, so a
+/// transfer always restarts cleanly.
+///
+/// Messages carry context (paths, sizes, `errno` text) and never a secret.
+///
+/// ```swift
+/// do {
+///     let lock = try CheckpointLock.acquire(for: checkpointPath)
+///     defer { lock.release() }
+/// } catch let error as CheckpointError where error.code == .checkpointLocked {
+///     print(error.message)  // "checkpoint /data/big.iso.dcp is in use by another transfer (lock ...)"
+/// }
+/// ```
+public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, as an open set of values (new codes may be added).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: Hashable, Sendable {
+            case invalidPath
+            case parentDirectoryMissing
+            case checkpointLocked
+            case fileSystem
+            case invalidCheckpoint
+            case sensitiveValue
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// A checkpoint path that is empty, a directory, or the same as the transfer's destination,
+        /// source or temp file.
+        public static let invalidPath = Code(.invalidPath)
+        /// The directory that should contain the checkpoint (or its lock) does not exist. It is
+        /// never created implicitly.
+        public static let parentDirectoryMissing = Code(.parentDirectoryMissing)
+        /// Another transfer (in this process or another one) holds the checkpoint's lock.
+        public static let checkpointLocked = Code(.checkpointLocked)
+        /// A system call failed (`open`, `write`, `fsync`, `rename`, `stat`...); the message names
+        /// the call, the path and the `errno` text.
+        public static let fileSystem = Code(.fileSystem)
+        /// Checkpoint content that is inconsistent: a zero part size, a part index out of range, a
+        /// byte range outside the object, a relative path...
+        public static let invalidCheckpoint = Code(.invalidCheckpoint)
+        /// Checkpoint content that could carry a credential: an endpoint with a query or user info,
+        /// or an `Authorization`/security-token/SSE-C key header. Refused, never written.
+        public static let sensitiveValue = Code(.sensitiveValue)
+
+        /// The code's name, e.g. `checkpointLocked`.
+        public var description: String {
+            switch self.base {
+            case .invalidPath: return "invalidPath"
+            case .parentDirectoryMissing: return "parentDirectoryMissing"
+            case .checkpointLocked: return "checkpointLocked"
+            case .fileSystem: return "fileSystem"
+            case .invalidCheckpoint: return "invalidCheckpoint"
+            case .sensitiveValue: return "sensitiveValue"
+            }
+        }
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A description with context (paths, sizes, `errno` text). Never contains a secret.
+    public var message: String
+    /// The file the error is about, when there is one.
+    public var path: String?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What went wrong.
+    ///   - message: A description with context; must not contain secrets.
+    ///   - path: The file the error is about, if any.
+    public init(code: Code, message: String, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
+    /// `CheckpointError.<code>: <message>`.
+    public var description: String { "CheckpointError.\(self.code): \(self.message)" }
+
+    /// The checkpoint at `path` is locked by another transfer.
+    ///
+    /// - Parameters:
+    ///   - path: The checkpoint path.
+    ///   - lockPath: The lock file that is held.
+    /// - Returns: The error.
+    public static func checkpointLocked(path: String, lockPath: String) -> CheckpointError {
+        CheckpointError(
+            code: .checkpointLocked,
+            message: "checkpoint \(path) is in use by another transfer (lock \(lockPath) is held); "
+                + "wait for it to finish or stop it before resuming",
+            path: path
+        )
+    }
+
+    static func invalidPath(_ path: String, _ reason: String) -> CheckpointError {
+        CheckpointError(code: .invalidPath, message: "invalid checkpoint path '\(path)': \(reason)", path: path)
+    }
+
+    static func parentDirectoryMissing(_ path: String, directory: String) -> CheckpointError {
+        CheckpointError(
+            code: .parentDirectoryMissing,
+            message: "directory \(directory) for checkpoint \(path) does not exist (it is not created automatically)",
+            path: path
+        )
+    }
+
+    static func fileSystem(_ call: String, path: String, errno code: Int32) -> CheckpointError {
+        CheckpointError(
+            code: .fileSystem,
+            message: "\(call)(\(path)) failed: \(POSIXFile.errorText(code)) (errno \(code))",
+            path: path
+        )
+    }
+
+    static func invalidCheckpoint(_ reason: String) -> CheckpointError {
+        CheckpointError(code: .invalidCheckpoint, message: reason)
+    }
+
+    static func sensitiveValue(field: String) -> CheckpointError {
+        CheckpointError(
+            code: .sensitiveValue,
+            message: "checkpoint field '\(field)' could carry a credential; checkpoints never store credentials"
+        )
+    }
+}

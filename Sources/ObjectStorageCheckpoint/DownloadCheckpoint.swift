@@ -1,0 +1,260 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The persisted state of a resumable download: which transfer it is, which object version it
+/// reads, how the bytes are cut into parts, where the temp file is, and which parts are already in
+/// the temp file together with their CRC64.
+///
+/// The engine's life cycle:
+/// 1. Probe the object, build an ``Identity`` and ``ObjectState``, and
+///    `CheckpointStore.load(at:expecting:)`. On `.loaded`, keep going with the stored part size
+///    (changing `partSize` between runs never throws progress away); on `.discarded`, delete
+///    `previous?.tempFilePath` if any and create a fresh checkpoint with
+///    ``init(identity:object:partSize:tempFilePath:)``.
+/// 2. Preallocate the temp file to ``expectedTempFileSize`` (`ftruncate`) *before* the first save:
+///    on load the temp file's real size must equal it.
+/// 3. For each missing part (``missingParts``), fetch ``PartLayout/range(ofPart:)`` with
+///    `If-Match`, `pwrite` at ``PartLayout/localRange(ofPart:)``, then ``markPartCompleted(_:crc64:)``
+///    and save. Parts complete in any order; none is lost on a crash.
+/// 4. When ``isComplete``, compare ``combinedCRC64()`` with the object's CRC64, fsync, rename the
+///    temp file over the destination, and remove the checkpoint.
+///
+/// The data model holds no credentials; an endpoint with a query or user info is refused on save.
+public struct DownloadCheckpoint: Codable, Hashable, Sendable {
+    /// Which download this is. Two checkpoints with different identities never resume each other.
+    public struct Identity: Codable, Hashable, Sendable {
+        /// The provider's name (`oss`, `obs`, `s3`...).
+        public var provider: String
+        /// The endpoint, `scheme://host[:port]`: no path query (a signature), no user info.
+        public var endpoint: String
+        /// The bucket (empty for a presigned URL that has none).
+        public var bucket: String
+        /// The object key (for a presigned URL: its path, never its query).
+        public var key: String
+        /// The version asked for, if any.
+        public var versionId: String?
+        /// The byte range asked for, if any.
+        public var range: CheckpointByteRange?
+        /// The destination file: absolute and normalised (see ``CheckpointPaths/absolute(_:)``).
+        public var destinationPath: String
+
+        /// Creates an identity.
+        ///
+        /// - Parameters:
+        ///   - provider: The provider's name.
+        ///   - endpoint: `scheme://host[:port]`.
+        ///   - bucket: The bucket.
+        ///   - key: The object key.
+        ///   - versionId: The version asked for, if any.
+        ///   - range: The byte range asked for, if any.
+        ///   - destinationPath: The absolute destination path.
+        public init(
+            provider: String,
+            endpoint: String,
+            bucket: String,
+            key: String,
+            versionId: String? = nil,
+            range: CheckpointByteRange? = nil,
+            destinationPath: String
+        ) {
+            self.provider = provider
+            self.endpoint = endpoint
+            self.bucket = bucket
+            self.key = key
+            self.versionId = versionId
+            self.range = range
+            self.destinationPath = destinationPath
+        }
+
+        /// The name of the first field that differs from `other`, or `nil` when equal.
+        ///
+        /// - Parameter other: Another identity.
+        /// - Returns: `provider`, `endpoint`, `bucket`, `key`, `versionId`, `range` or `destinationPath`.
+        public func firstDifference(from other: Identity) -> String? {
+            if provider != other.provider { return "provider" }
+            if endpoint != other.endpoint { return "endpoint" }
+            if bucket != other.bucket { return "bucket" }
+            if key != other.key { return "key" }
+            if versionId != other.versionId { return "versionId" }
+            if range != other.range { return "range" }
+            if destinationPath != other.destinationPath { return "destinationPath" }
+            return nil
+        }
+    }
+
+    /// The object as the probe (HEAD, or a `bytes=0-0` GET) described it.
+    public struct ObjectState: Codable, Hashable, Sendable {
+        /// The whole object's size in bytes.
+        public var size: Int64
+        /// The ETag header, verbatim (sent back as `If-Match`).
+        public var etag: String
+        /// The Last-Modified header, verbatim, if the server sent one.
+        public var lastModified: String?
+        /// The whole object's CRC64 (`x-oss-hash-crc64ecma` / `x-obs-checksum-crc64ecma`), if offered.
+        public var crc64: UInt64?
+        /// The version the server reported, if any.
+        public var versionId: String?
+
+        /// Creates an object state.
+        ///
+        /// - Parameters:
+        ///   - size: The object's size.
+        ///   - etag: The ETag header.
+        ///   - lastModified: The Last-Modified header.
+        ///   - crc64: The whole object's CRC64.
+        ///   - versionId: The version the server reported.
+        public init(
+            size: Int64,
+            etag: String,
+            lastModified: String? = nil,
+            crc64: UInt64? = nil,
+            versionId: String? = nil
+        ) {
+            self.size = size
+            self.etag = etag
+            self.lastModified = lastModified
+            self.crc64 = crc64
+            self.versionId = versionId
+        }
+
+        /// The first field showing that `probe` is a different object version: `size` and `etag`
+        /// always; `lastModified`, `versionId` and `crc64` when both sides have them.
+        ///
+        /// - Parameter probe: A fresh probe of the object.
+        /// - Returns: The field name, or `nil` when the probe describes the same version.
+        public func firstDifference(from probe: ObjectState) -> String? {
+            if size != probe.size { return "size" }
+            if etag != probe.etag { return "etag" }
+            if let a = lastModified, let b = probe.lastModified, a != b { return "lastModified" }
+            if let a = versionId, let b = probe.versionId, a != b { return "versionId" }
+            if let a = crc64, let b = probe.crc64, a != b { return "crc64" }
+            return nil
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case size, etag, lastModified, crc64, versionId
+        }
+
+        /// Decodes an object state (`crc64` is a decimal string).
+        ///
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError` for a missing field or a malformed CRC64.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.size = try container.decode(Int64.self, forKey: .size)
+            self.etag = try container.decode(String.self, forKey: .etag)
+            self.lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
+            self.crc64 = try container.decodeCRC64IfPresent(forKey: .crc64)
+            self.versionId = try container.decodeIfPresent(String.self, forKey: .versionId)
+        }
+
+        /// Encodes the object state (`crc64` as a decimal string, absent fields omitted).
+        ///
+        /// - Parameter encoder: The encoder.
+        /// - Throws: Whatever the encoder throws.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(size, forKey: .size)
+            try container.encode(etag, forKey: .etag)
+            try container.encodeIfPresent(lastModified, forKey: .lastModified)
+            try container.encodeCRC64(crc64, forKey: .crc64)
+            try container.encodeIfPresent(versionId, forKey: .versionId)
+        }
+    }
+
+    /// A part whose bytes are in the temp file, with their CRC64.
+    public struct CompletedPart: Codable, Hashable, Sendable {
+        /// The zero-based part index.
+        public var index: Int
+        /// The CRC64 of the part's bytes.
+        public var crc64: UInt64
+
+        /// Creates a completed part.
+        ///
+        /// - Parameters:
+        ///   - index: The zero-based part index.
+        ///   - crc64: The CRC64 of its bytes.
+        public init(index: Int, crc64: UInt64) {
+            self.index = index
+            self.crc64 = crc64
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case index, crc64
+        }
+
+        /// Decodes a part (`crc64` is a decimal string).
+        ///
+        /// - Parameter decoder: The decoder.
+        /// - Throws: `DecodingError` for a missing field or a malformed CRC64.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.index = try container.decode(Int.self, forKey: .index)
+            self.crc64 = try container.decodeCRC64(forKey: .crc64)
+        }
+
+        /// Encodes the part (`crc64` as a decimal string).
+        ///
+        /// - Parameter encoder: The encoder.
+        /// - Throws: Whatever the encoder throws.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encodeCRC64(crc64, forKey: .crc64)
+        }
+    }
+
+    /// Which download this is.
+    public var identity: Identity
+    /// The object version being downloaded.
+    public var object: ObjectState
+    /// The part size in bytes (kept from the first run on resume).
+    public internal(set) var partSize: Int64
+    /// The temp file that receives the parts: absolute, in the destination's directory.
+    public internal(set) var tempFilePath: String
+    /// The parts already in the temp file, sorted by index, without duplicates.
+    public internal(set) var completedParts: [CompletedPart]
+
+    /// Creates the checkpoint of a download that has not fetched anything yet.
+    ///
+    /// - Parameters:
+    ///   - identity: Which download this is.
+    ///   - object: The object as just probed.
+    ///   - partSize: The part size (> 0).
+    ///   - tempFilePath: The temp file (absolute, in the destination's directory, not the
+    ///     destination itself), usually ``CheckpointPaths/downloadTempFile(destination:)``.
+    /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for a part size ≤ 0, a range the object
+    ///   cannot satisfy, or paths that are relative or misplaced.
+    public init(identity: Identity, object: ObjectState, partSize: Int64, tempFilePath: String) throws(CheckpointError)
+    {
+        self.identity = identity
+        self.object = object
+        self.partSize = partSize
+        self.tempFilePath = tempFilePath
+        self.completedParts = []
+        if let problem = self.contentProblem() { throw .invalidCheckpoint(problem) }
+    }
+
+    /// The object offsets this download covers: the resolved range, or the whole object.
+    public var transferRange: Range<Int64> {
+        if let range = identity.range {
+            return range.resolved(objectSize: object.size) ?? 0..<0
+        }
+        return 0..<max(object.size, 0)
+    }
+
+    /// How the transfer is cut into parts.
+    public var layout: PartLayout {
+        let range = transferRange
+        let length = range.upperBound - range.lowerBound
+        return PartLayout(uncheckedStart: range.lowerBound, length: length, partSize: max(partSize, 1))
+    }
+
+    /// The size the temp file must have (the transfer length): preallocate it to this.
+    public var expectedTempFileSize: Int64 { layout.length }
+}
