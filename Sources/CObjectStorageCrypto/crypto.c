@@ -90,24 +90,42 @@ void COSCrypto_digest_free(COSCrypto_digest *digest) {
     free(digest);
 }
 
-/* One reusable context per thread keeps one-shot calls free of allocation. */
+/* Reusable contexts per thread keep one-shot calls and keyed HMACs free of allocation. */
+typedef struct {
+    EVP_MD_CTX *primary;    /* one-shot digests, HMAC pads, the outer hash */
+    EVP_MD_CTX *secondary;  /* the inner hash of a keyed HMAC */
+} scratch_contexts;
+
 static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
 
-static void free_scratch(void *context) { EVP_MD_CTX_free((EVP_MD_CTX *)context); }
+static void free_scratch(void *pointer) {
+    scratch_contexts *scratch = pointer;
+    EVP_MD_CTX_free(scratch->primary);
+    EVP_MD_CTX_free(scratch->secondary);
+    free(scratch);
+}
 static void make_scratch_key(void) { (void)pthread_key_create(&scratch_key, free_scratch); }
 
-static EVP_MD_CTX *scratch_context(void) {
+static scratch_contexts *scratch(void) {
     pthread_once(&scratch_once, make_scratch_key);
-    EVP_MD_CTX *context = pthread_getspecific(scratch_key);
-    if (context == NULL) {
-        context = EVP_MD_CTX_new();
-        if (context != NULL && pthread_setspecific(scratch_key, context) != 0) {
-            EVP_MD_CTX_free(context);
-            return NULL;
-        }
+    scratch_contexts *contexts = pthread_getspecific(scratch_key);
+    if (contexts != NULL) return contexts;
+    contexts = calloc(1, sizeof(scratch_contexts));
+    if (contexts == NULL) return NULL;
+    contexts->primary = EVP_MD_CTX_new();
+    contexts->secondary = EVP_MD_CTX_new();
+    if (contexts->primary == NULL || contexts->secondary == NULL
+        || pthread_setspecific(scratch_key, contexts) != 0) {
+        free_scratch(contexts);
+        return NULL;
     }
-    return context;
+    return contexts;
+}
+
+static EVP_MD_CTX *scratch_context(void) {
+    scratch_contexts *contexts = scratch();
+    return contexts == NULL ? NULL : contexts->primary;
 }
 
 static unsigned digest_with(EVP_MD_CTX *context, const EVP_MD *md,
@@ -220,17 +238,16 @@ unsigned COSCrypto_hmac_final(COSCrypto_hmac *hmac, uint8_t *output) {
 }
 
 unsigned COSCrypto_hmac_authenticate(const COSCrypto_hmac *hmac, const void *bytes, size_t count, uint8_t *output) {
-    EVP_MD_CTX *scratch = scratch_context();
-    if (scratch == NULL) return 0;
-    EVP_MD_CTX *inner = EVP_MD_CTX_new();
-    if (inner == NULL) return 0;
-    unsigned length = 0;
-    if (EVP_MD_CTX_copy_ex(inner, hmac->innerStart) == 1
-        && (count == 0 || EVP_DigestUpdate(inner, bytes, count) == 1)) {
-        length = finish(hmac, inner, scratch, output);
-    }
-    EVP_MD_CTX_free(inner);
-    return length;
+    /* Both working contexts are per thread: a keyed state may be shared by many threads, and the
+       shim allocates nothing per call once the thread's contexts exist. (OpenSSL 3.0's context
+       copy still duplicates the provider's small hash state internally; measured, that is still
+       cheaper than re-initializing and re-absorbing both pad blocks.) */
+    scratch_contexts *contexts = scratch();
+    if (contexts == NULL) return 0;
+    EVP_MD_CTX *inner = contexts->secondary;
+    if (EVP_MD_CTX_copy_ex(inner, hmac->innerStart) != 1) return 0;
+    if (count > 0 && EVP_DigestUpdate(inner, bytes, count) != 1) return 0;
+    return finish(hmac, inner, contexts->primary, output);
 }
 
 unsigned long COSCrypto_openssl_version_number(void) { return OpenSSL_version_num(); }

@@ -19,7 +19,8 @@ func runDigestBenchmarks(compareWithOpenSSL: Bool) {
     for (label, ours, evpName) in rows {
         var remark = ""
         if compareWithOpenSSL, let theirs = opensslSpeed(algorithm: evpName, seconds: 3) {
-            remark = "openssl speed -evp \(evpName): \(Int(theirs.rounded())) MB/s, ours/openssl = "
+            remark =
+                "openssl speed -evp \(evpName): \(Int(theirs.rounded())) MB/s, ours/openssl = "
                 + String(Int((ours / 1e6 / theirs * 100).rounded())) + "%"
         }
         report("  \(label)", ours / 1e6, "MB/s", remark)

@@ -22,18 +22,29 @@ public enum PercentEncoding {
         case component
     }
 
-    /// 0 = encode, 1 = keep in both styles, 2 = keep only in the path style (`/`).
-    private static let table: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
-        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = 1 }
-        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = 1 }
-        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = 1 }
-        for byte in "-_.~".utf8 { table[Int(byte)] = 1 }
-        table[Int(UInt8(ascii: "/"))] = 2
-        return table
-    }()
+    // Constant bit sets rather than a table, so the hot loop reads no lazily initialized global.
+    /// The unreserved bytes below 64 (`-`, `.`, `0-9`).
+    @inline(__always) private static var unreservedLow: UInt64 { 0x03FF_6000_0000_0000 }
+    /// `/` in the low bit set.
+    @inline(__always) private static var slashLow: UInt64 { 0x0000_8000_0000_0000 }
+    /// The unreserved bytes in 64..<128 (`A-Z`, `_`, `a-z`, `~`), offset by 64.
+    @inline(__always) private static var unreservedHigh: UInt64 { 0x47FF_FFFE_87FF_FFFE }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// Whether `byte` stays as is: an RFC 3986 unreserved character, or `/` when `keepingSlash`.
+    @inline(__always)
+    static func isUnreserved(_ byte: UInt8, keepingSlash: Bool) -> Bool {
+        if byte < 64 {
+            let set = keepingSlash ? unreservedLow | slashLow : unreservedLow
+            return set &>> UInt64(byte) & 1 != 0
+        }
+        return byte < 128 && unreservedHigh &>> UInt64(byte &- 64) & 1 != 0
+    }
+
+    /// The uppercase hex digit for a nibble (0...15).
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &- 10 &+ nibble
+    }
 
     /// Percent-encodes `text`.
     ///
@@ -68,34 +79,5 @@ public enum PercentEncoding {
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// Encodes `source` into `destination` from `offset`; returns the end offset. `destination`
-    /// must have room for three bytes per input byte.
-    static func encode(
-        _ source: UnsafeBufferPointer<UInt8>,
-        style: Style,
-        into destination: UnsafeMutableBufferPointer<UInt8>,
-        at offset: Int
-    ) -> Int {
-        let keepSlash: UInt8 = style == .path ? 2 : 1
-        return self.table.withUnsafeBufferPointer { table in
-            self.hexDigits.withUnsafeBufferPointer { hex in
-                var index = offset
-                for byte in source {
-                    let kind = table[Int(byte)]
-                    if kind != 0 && kind <= keepSlash {
-                        destination[index] = byte
-                        index += 1
-                    } else {
-                        destination[index] = UInt8(ascii: "%")
-                        destination[index + 1] = hex[Int(byte >> 4)]
-                        destination[index + 2] = hex[Int(byte & 0x0f)]
-                        index += 3
-                    }
-                }
-                return index
-            }
-        }
     }
 }

@@ -108,50 +108,87 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
 
     /// `YYYYMMDD`: the date of a V4 credential scope.
     public var dateStamp: String {
-        var buffer = SigningBuffer(capacity: 8)
         let fields = self.fields
-        Self.appendDigits(fields.year, count: 4, to: &buffer)
-        Self.appendDigits(fields.month, count: 2, to: &buffer)
-        Self.appendDigits(fields.day, count: 2, to: &buffer)
-        return buffer.string
+        guard (0...9999).contains(fields.year) else {
+            var buffer = SigningBuffer(capacity: 16)
+            Self.appendDateStamp(fields, to: &buffer)
+            return buffer.string
+        }
+        // Eight bytes: a small string, built without a heap allocation.
+        return String(unsafeUninitializedCapacity: 8) { output in
+            let year = Int(fields.year)
+            output[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: year / 1000)
+            output[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: year / 100 % 10)
+            output[2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: year / 10 % 10)
+            output[3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: year % 10)
+            output[4] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fields.month / 10)
+            output[5] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fields.month % 10)
+            output[6] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fields.day / 10)
+            output[7] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fields.day % 10)
+            return 8
+        }
     }
 
     /// RFC 7231 IMF-fixdate, `Tue, 05 Mar 2024 04:05:06 GMT`: the `Date` header.
     public var httpDate: String {
-        let fields = self.fields
-        var buffer = SigningBuffer(capacity: 29)
-        buffer.append(Self.weekdayNames[Int(fields.weekday)])
-        buffer.append(", ")
-        Self.appendDigits(fields.day, count: 2, to: &buffer)
-        buffer.append(UInt8(ascii: " "))
-        buffer.append(Self.monthNames[Int(fields.month - 1)])
-        buffer.append(UInt8(ascii: " "))
-        Self.appendDigits(fields.year, count: 4, to: &buffer)
-        buffer.append(UInt8(ascii: " "))
-        Self.appendTime(fields, to: &buffer, separator: UInt8(ascii: ":"))
-        buffer.append(" GMT")
+        var buffer = SigningBuffer(capacity: 32)
+        Self.appendHTTPDate(self.fields, to: &buffer)
         return buffer.string
     }
 
     func appendISO8601Basic(to buffer: inout SigningBuffer) {
-        let fields = self.fields
-        Self.appendDigits(fields.year, count: 4, to: &buffer)
-        Self.appendDigits(fields.month, count: 2, to: &buffer)
-        Self.appendDigits(fields.day, count: 2, to: &buffer)
+        Self.appendISO8601Basic(self.fields, to: &buffer)
+    }
+
+    /// Writes `YYYYMMDDTHHMMSSZ` for `fields`.
+    static func appendISO8601Basic(_ fields: Fields, to buffer: inout SigningBuffer) {
+        appendDateStamp(fields, to: &buffer)
         buffer.append(UInt8(ascii: "T"))
-        Self.appendTime(fields, to: &buffer, separator: nil)
+        appendTime(fields, to: &buffer, separator: nil)
         buffer.append(UInt8(ascii: "Z"))
     }
 
+    /// Writes `YYYYMMDD` for `fields`.
+    static func appendDateStamp(_ fields: Fields, to buffer: inout SigningBuffer) {
+        appendDigits(fields.year, count: 4, to: &buffer)
+        appendTwoDigits(fields.month, to: &buffer)
+        appendTwoDigits(fields.day, to: &buffer)
+    }
+
+    /// Writes `Tue, 05 Mar 2024 04:05:06 GMT` for `fields`.
+    static func appendHTTPDate(_ fields: Fields, to buffer: inout SigningBuffer) {
+        buffer.append(weekdayNames[Int(fields.weekday)])
+        buffer.append(", ")
+        appendTwoDigits(fields.day, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        buffer.append(monthNames[Int(fields.month - 1)])
+        buffer.append(UInt8(ascii: " "))
+        appendDigits(fields.year, count: 4, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        appendTime(fields, to: &buffer, separator: UInt8(ascii: ":"))
+        buffer.append(" GMT")
+    }
+
     private static func appendTime(_ fields: Fields, to buffer: inout SigningBuffer, separator: UInt8?) {
-        appendDigits(fields.hour, count: 2, to: &buffer)
+        appendTwoDigits(fields.hour, to: &buffer)
         if let separator { buffer.append(separator) }
-        appendDigits(fields.minute, count: 2, to: &buffer)
+        appendTwoDigits(fields.minute, to: &buffer)
         if let separator { buffer.append(separator) }
-        appendDigits(fields.second, count: 2, to: &buffer)
+        appendTwoDigits(fields.second, to: &buffer)
+    }
+
+    @inline(__always)
+    private static func appendTwoDigits(_ value: Int64, to buffer: inout SigningBuffer) {
+        buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
+        buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
     }
 
     private static func appendDigits(_ value: Int64, count: Int, to buffer: inout SigningBuffer) {
+        if count == 4, (0...9999).contains(value) {
+            appendTwoDigits(value / 100, to: &buffer)
+            appendTwoDigits(value % 100, to: &buffer)
+            return
+        }
         var divisor: Int64 = 1
         for _ in 1..<count { divisor *= 10 }
         var value = value

@@ -6,37 +6,81 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The URL parts every scheme shares: the `Host` value and the encoded URL path.
+/// The URL parts every scheme shares: the `Host` value and the encoded URL path, written on
+/// demand straight into the caller's buffer.
 ///
 /// The path is `/KEY` (virtual-hosted) or `/BUCKET/KEY` (path-style), the key encoded with
 /// ``PercentEncoding/Style/path`` and otherwise untouched: `/x` gives `//x`, `a//b` stays `a//b`,
 /// `./..` stay. A bucket-level request is `/` or `/BUCKET/`.
 struct RequestTarget {
-    var host: String
-    var path: String
+    let endpoint: Endpoint
+    let bucket: String?
+    let key: String?
+    let addressing: AddressingStyle
 
     init(validating request: SigningRequest) throws(SigningError) {
         try Self.validate(request)
-        self.host = request.endpoint.hostHeader(bucket: request.bucket, addressing: request.addressing)
-        let key = request.key ?? ""
-        var buffer = SigningBuffer(capacity: key.utf8.count * 3 + (request.bucket?.utf8.count ?? 0) + 2)
+        self.endpoint = request.endpoint
+        self.bucket = request.bucket
+        self.key = request.key
+        self.addressing = request.addressing
+    }
+
+    /// The `Host` header value.
+    var host: String { self.endpoint.hostHeader(bucket: self.bucket, addressing: self.addressing) }
+
+    /// The encoded URL path.
+    var path: String {
+        var buffer = SigningBuffer(capacity: self.pathCapacity)
+        self.appendPath(to: &buffer)
+        return buffer.string
+    }
+
+    /// An upper bound for the encoded path's length.
+    var pathCapacity: Int { (self.key?.utf8.count ?? 0) * 3 + (self.bucket?.utf8.count ?? 0) * 3 + 2 }
+
+    /// An upper bound for `scheme://host/path`.
+    var urlPrefixCapacity: Int {
+        self.endpoint.scheme.utf8.count + self.endpoint.host.utf8.count + (self.bucket?.utf8.count ?? 0) + 12
+            + self.pathCapacity
+    }
+
+    /// Writes the `Host` value: `BUCKET.host[:port]` (virtual-hosted) or `host[:port]`.
+    func appendHost(to buffer: inout SigningBuffer) {
+        if self.addressing == .virtualHosted, let bucket = self.bucket, !bucket.isEmpty {
+            buffer.append(bucket)
+            buffer.append(UInt8(ascii: "."))
+        }
+        buffer.append(self.endpoint.host)
+        if let port = self.endpoint.explicitPort {
+            buffer.append(UInt8(ascii: ":"))
+            buffer.append(Int64(port))
+        }
+    }
+
+    /// Writes the encoded path.
+    func appendPath(to buffer: inout SigningBuffer) {
         buffer.append(UInt8(ascii: "/"))
-        if request.addressing == .path, let bucket = request.bucket, !bucket.isEmpty {
+        if self.addressing == .path, let bucket = self.bucket, !bucket.isEmpty {
             buffer.appendPercentEncoded(bucket, style: .path)
             buffer.append(UInt8(ascii: "/"))
         }
-        buffer.appendPercentEncoded(key, style: .path)
-        self.path = buffer.string
+        if let key = self.key { buffer.appendPercentEncoded(key, style: .path) }
+    }
+
+    /// Writes `scheme://host/path`.
+    func appendURLPrefix(to buffer: inout SigningBuffer) {
+        buffer.append(self.endpoint.scheme)
+        buffer.append("://")
+        self.appendHost(to: &buffer)
+        self.appendPath(to: &buffer)
     }
 
     /// `scheme://host/path?query`, names and values encoded with ``PercentEncoding/Style/component``;
     /// a valueless parameter is written as its bare name.
-    func url(scheme: String, query: [QueryParameter]) -> String {
-        var buffer = SigningBuffer(capacity: 64 + self.host.utf8.count + self.path.utf8.count + query.count * 48)
-        buffer.append(scheme)
-        buffer.append("://")
-        buffer.append(self.host)
-        buffer.append(self.path)
+    func url(query: [QueryParameter]) -> String {
+        var buffer = SigningBuffer(capacity: self.urlPrefixCapacity + query.count * 48)
+        self.appendURLPrefix(to: &buffer)
         var separator = UInt8(ascii: "?")
         for parameter in query {
             buffer.append(separator)
@@ -79,8 +123,15 @@ struct RequestTarget {
 }
 
 extension Array where Element == HTTPHeader {
-    /// The headers without those named in `names` (lowercase), compared case-insensitively.
-    func removing(_ names: Set<String>) -> [HTTPHeader] {
-        self.filter { !names.contains($0.name.asciiLowercased) }
+    /// The headers whose name does not satisfy `isReplaced` (which receives the name as written).
+    func removing(where isReplaced: (String) -> Bool) -> [HTTPHeader] {
+        guard !self.isEmpty else { return [] }
+        return self.filter { !isReplaced($0.name) }
     }
+}
+
+extension String {
+    /// Whether the string equals `lowercaseName` ignoring ASCII case (`lowercaseName` is lowercase).
+    @inline(__always)
+    func isNamed(_ lowercaseName: String) -> Bool { asciiCaseInsensitiveEquals(self, lowercaseName) }
 }

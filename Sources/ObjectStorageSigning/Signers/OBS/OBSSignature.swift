@@ -46,9 +46,17 @@ public enum OBSSignature {
         )
 
         /// The security token header / query parameter: `x-obs-security-token` or `x-amz-security-token`.
-        public var securityTokenName: String { self.headerPrefix + "security-token" }
+        public let securityTokenName: String
         /// The alternative date header: `x-obs-date` or `x-amz-date`.
-        public var dateHeaderName: String { self.headerPrefix + "date" }
+        public let dateHeaderName: String
+
+        private init(headerPrefix: String, authorizationPrefix: String, accessKeyQueryName: String) {
+            self.headerPrefix = headerPrefix
+            self.authorizationPrefix = authorizationPrefix
+            self.accessKeyQueryName = accessKeyQueryName
+            self.securityTokenName = headerPrefix + "security-token"
+            self.dateHeaderName = headerPrefix + "date"
+        }
     }
 
     /// Query parameters signed as sub-resources, lowercase (esdk-obs-python's list).
@@ -91,12 +99,23 @@ public enum OBSSignature {
         query: [QueryParameter],
         to buffer: inout SigningBuffer
     ) {
+        appendResourcePath(bucket: bucket, key: key, to: &buffer)
+        appendSubresources(flavor: flavor, query, to: &buffer)
+    }
+
+    /// Writes `/BUCKET/KEY` (key encoded, `/` kept), or `/`.
+    static func appendResourcePath(bucket: String?, key: String?, to buffer: inout SigningBuffer) {
         buffer.append(UInt8(ascii: "/"))
         if let bucket, !bucket.isEmpty {
             buffer.append(bucket)
             buffer.append(UInt8(ascii: "/"))
             if let key { buffer.appendPercentEncoded(key, style: .path) }
         }
+    }
+
+    /// Writes `?name=value&name...` for the sub-resources in `query`, sorted by name, RAW values.
+    static func appendSubresources(flavor: Flavor, _ query: [QueryParameter], to buffer: inout SigningBuffer) {
+        guard !query.isEmpty else { return }
         var signed = query.filter {
             let name = $0.name.asciiLowercased
             return subresources.contains(name) || name.hasPrefix(flavor.headerPrefix)
@@ -139,26 +158,38 @@ public enum OBSSignature {
         expires: Int64? = nil
     ) -> String {
         var buffer = SigningBuffer(capacity: 128 + (key?.utf8.count ?? 0) * 3)
+        appendStringToSign(flavor: flavor, method: method, headers: headers, expires: expires, to: &buffer)
+        appendResource(flavor: flavor, bucket: bucket, key: key, query: query, to: &buffer)
+        return buffer.string
+    }
+
+    /// Writes the string to sign up to (not including) the canonicalized resource.
+    static func appendStringToSign(
+        flavor: Flavor,
+        method: String,
+        headers: [HTTPHeader],
+        expires: Int64?,
+        to buffer: inout SigningBuffer
+    ) {
         buffer.append(method)
         buffer.append(UInt8(ascii: "\n"))
-        buffer.append(CanonicalHeaders.trim(headers.first(named: "content-md5") ?? ""))
+        if let contentMD5 = headers.first(named: "content-md5") { buffer.appendTrimmed(contentMD5) }
         buffer.append(UInt8(ascii: "\n"))
-        buffer.append(CanonicalHeaders.trim(headers.first(named: "content-type") ?? ""))
+        if let contentType = headers.first(named: "content-type") { buffer.appendTrimmed(contentType) }
         buffer.append(UInt8(ascii: "\n"))
         if let expires {
             buffer.append(expires)
-        } else if headers.first(named: flavor.dateHeaderName) == nil {
-            buffer.append(CanonicalHeaders.trim(headers.first(named: "date") ?? ""))
+        } else if headers.first(named: flavor.dateHeaderName) == nil, let date = headers.first(named: "date") {
+            buffer.appendTrimmed(date)
         }
         buffer.append(UInt8(ascii: "\n"))
+        guard !headers.isEmpty else { return }
         for header in CanonicalHeaders.collect(headers, include: { $0.hasPrefix(flavor.headerPrefix) }) {
             buffer.append(header.name)
             buffer.append(UInt8(ascii: ":"))
             buffer.append(header.value)
             buffer.append(UInt8(ascii: "\n"))
         }
-        appendResource(flavor: flavor, bucket: bucket, key: key, query: query, to: &buffer)
-        return buffer.string
     }
 
     /// The signature: base64 of HMAC-SHA1 of `stringToSign` under `secret`.

@@ -61,6 +61,12 @@ public enum OSSV1Signature {
             buffer.append(UInt8(ascii: "/"))
             if let key { buffer.append(key) }
         }
+        appendSubresources(query, to: &buffer)
+    }
+
+    /// Writes `?name=value&name...` for the sub-resources in `query`, sorted by name, RAW values.
+    static func appendSubresources(_ query: [QueryParameter], to buffer: inout SigningBuffer) {
+        guard !query.isEmpty else { return }
         var signed = query.filter { subresources.contains($0.name) }
         guard !signed.isEmpty else { return }
         signed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -96,11 +102,27 @@ public enum OSSV1Signature {
         expires: Int64? = nil
     ) -> String {
         var buffer = SigningBuffer(capacity: 128 + (key?.utf8.count ?? 0))
+        appendStringToSign(method: method, headers: headers, bucket: bucket, key: key, expires: expires, to: &buffer) {
+            appendSubresources(query, to: &$0)
+        }
+        return buffer.string
+    }
+
+    /// Writes the string to sign; `appendSubresources` writes the resource's `?name=value&...` part.
+    static func appendStringToSign(
+        method: String,
+        headers: [HTTPHeader],
+        bucket: String?,
+        key: String?,
+        expires: Int64?,
+        to buffer: inout SigningBuffer,
+        appendSubresources: (inout SigningBuffer) -> Void
+    ) {
         buffer.append(method)
         buffer.append(UInt8(ascii: "\n"))
-        buffer.append(CanonicalHeaders.trim(headers.first(named: "content-md5") ?? ""))
+        if let contentMD5 = headers.first(named: "content-md5") { buffer.appendTrimmed(contentMD5) }
         buffer.append(UInt8(ascii: "\n"))
-        buffer.append(CanonicalHeaders.trim(headers.first(named: "content-type") ?? ""))
+        if let contentType = headers.first(named: "content-type") { buffer.appendTrimmed(contentType) }
         buffer.append(UInt8(ascii: "\n"))
         if let expires {
             buffer.append(expires)
@@ -109,14 +131,21 @@ public enum OSSV1Signature {
             buffer.append(xOSSDate.isEmpty ? CanonicalHeaders.trim(headers.first(named: "date") ?? "") : xOSSDate)
         }
         buffer.append(UInt8(ascii: "\n"))
-        for header in CanonicalHeaders.collect(headers, include: { $0.hasPrefix("x-oss-") }) {
-            buffer.append(header.name)
-            buffer.append(UInt8(ascii: ":"))
-            buffer.append(header.value)
-            buffer.append(UInt8(ascii: "\n"))
+        if !headers.isEmpty {
+            for header in CanonicalHeaders.collect(headers, include: { $0.hasPrefix("x-oss-") }) {
+                buffer.append(header.name)
+                buffer.append(UInt8(ascii: ":"))
+                buffer.append(header.value)
+                buffer.append(UInt8(ascii: "\n"))
+            }
         }
-        appendResource(bucket: bucket, key: key, query: query, to: &buffer)
-        return buffer.string
+        buffer.append(UInt8(ascii: "/"))
+        if let bucket, !bucket.isEmpty {
+            buffer.append(bucket)
+            buffer.append(UInt8(ascii: "/"))
+            if let key { buffer.append(key) }
+        }
+        appendSubresources(&buffer)
     }
 
     /// The signature: base64 of HMAC-SHA1 of `stringToSign` under `secret`.

@@ -19,32 +19,39 @@ extension RequestSigner {
         timestamp: SigningTimestamp
     ) -> SignedRequest {
         let token = credentials.securityToken
-        var replaced: Set<String> = ["host", "date", "authorization"]
-        if token != nil { replaced.insert("x-oss-security-token") }
         var headers = [HTTPHeader(name: "Host", value: target.host)]
-        headers += request.headers.removing(replaced)
+        headers.reserveCapacity(request.headers.count + 4)
+        headers += request.headers.removing { name in
+            name.isNamed("host") || name.isNamed("date") || name.isNamed("authorization")
+                || (token != nil && name.isNamed("x-oss-security-token"))
+        }
         headers.append(HTTPHeader(name: "Date", value: timestamp.httpDate))
         if let token { headers.append(HTTPHeader(name: "x-oss-security-token", value: token)) }
-        let stringToSign = OSSV1Signature.stringToSign(
+        var stringToSign = SigningBuffer(capacity: 160 + (request.key?.utf8.count ?? 0) + headers.count * 48)
+        OSSV1Signature.appendStringToSign(
             method: request.method,
             headers: headers,
             bucket: request.bucket,
             key: request.key,
-            query: request.query
-        )
-        let signature = OSSV1Signature.signature(secret: credentials.secretAccessKey, stringToSign: stringToSign)
-        headers.append(
-            HTTPHeader(
-                name: "Authorization",
-                value: OSSV1Signature.authorization(accessKeyID: credentials.accessKeyID, signature: signature)
-            )
-        )
+            expires: nil,
+            to: &stringToSign
+        ) { OSSV1Signature.appendSubresources(request.query, to: &$0) }
+        let signature = stringToSign.withUnsafeBytes {
+            SigningMAC.sha1(secret: credentials.secretAccessKey).base64(for: $0)
+        }
+        var authorization = SigningBuffer(capacity: 8 + credentials.accessKeyID.utf8.count + signature.utf8.count)
+        authorization.append("OSS ")
+        authorization.append(credentials.accessKeyID)
+        authorization.append(UInt8(ascii: ":"))
+        authorization.append(signature)
+        headers.append(HTTPHeader(name: "Authorization", value: authorization.string))
+        let stringToSignText = stringToSign.string
         return SignedRequest(
             method: request.method,
-            url: target.url(scheme: request.endpoint.scheme, query: request.query),
+            url: target.url(query: request.query),
             headers: headers,
-            canonicalRequest: stringToSign,
-            stringToSign: stringToSign
+            canonicalRequest: stringToSignText,
+            stringToSign: stringToSignText
         )
     }
 
@@ -58,37 +65,85 @@ extension RequestSigner {
         seconds: Int64
     ) -> PresignedURL {
         let expiration = timestamp.adding(seconds: seconds)
-        var query =
-            request.query.isEmpty ? [] : request.query.filter { !Self.ossV1QueryParameters.contains($0.name) }
-        query.append(QueryParameter(name: "OSSAccessKeyId", value: credentials.accessKeyID))
-        query.append(QueryParameter(name: "Expires", value: String(expiration.secondsSince1970)))
-        if let token = credentials.securityToken {
-            query.append(QueryParameter(name: "security-token", value: token))
+        let token = credentials.securityToken
+        let headers = request.headers.removing {
+            $0.isNamed("host") || $0.isNamed("date") || $0.isNamed("authorization")
         }
-        let headers = request.headers.isEmpty ? [] : request.headers.removing(["host", "date", "authorization"])
-        let stringToSign = OSSV1Signature.stringToSign(
+
+        var stringToSign = SigningBuffer(
+            capacity: 96 + (request.key?.utf8.count ?? 0) + (request.bucket?.utf8.count ?? 0)
+        )
+        OSSV1Signature.appendStringToSign(
             method: request.method,
             headers: headers,
             bucket: request.bucket,
             key: request.key,
-            query: query,
-            expires: expiration.secondsSince1970
-        )
-        let signature = OSSV1Signature.signature(secret: credentials.secretAccessKey, stringToSign: stringToSign)
-        query.append(QueryParameter(name: "Signature", value: signature))
+            expires: expiration.secondsSince1970,
+            to: &stringToSign
+        ) { buffer in
+            if request.query.isEmpty {
+                // Only the token is a sub-resource among the parameters presigning adds.
+                guard let token else { return }
+                buffer.append("?security-token")
+                if !token.isEmpty {
+                    buffer.append(UInt8(ascii: "="))
+                    buffer.append(token)
+                }
+            } else {
+                var signed = request.query.filter { !Self.isOSSV1QueryParameter($0.name) }
+                if let token { signed.append(QueryParameter(name: "security-token", value: token)) }
+                OSSV1Signature.appendSubresources(signed, to: &buffer)
+            }
+        }
+        let signature = stringToSign.withUnsafeBytes {
+            SigningMAC.sha1(secret: credentials.secretAccessKey).base64(for: $0)
+        }
+
+        var url = SigningBuffer(capacity: target.urlPrefixCapacity + 96 + request.query.count * 48)
+        target.appendURLPrefix(to: &url)
+        var separator = UInt8(ascii: "?")
+        for parameter in request.query where !Self.isOSSV1QueryParameter(parameter.name) {
+            url.append(separator)
+            separator = UInt8(ascii: "&")
+            url.appendPercentEncoded(parameter.name, style: .component)
+            if let value = parameter.value {
+                url.append(UInt8(ascii: "="))
+                url.appendPercentEncoded(value, style: .component)
+            }
+        }
+        url.append(separator)
+        url.append("OSSAccessKeyId=")
+        url.appendPercentEncoded(credentials.accessKeyID, style: .component)
+        url.append("&Expires=")
+        url.append(expiration.secondsSince1970)
+        if let token {
+            url.append("&security-token=")
+            url.appendPercentEncoded(token, style: .component)
+        }
+        url.append("&Signature=")
+        url.appendPercentEncoded(signature, style: .component)
+
+        let stringToSignText = stringToSign.string
         return PresignedURL(
-            url: target.url(scheme: request.endpoint.scheme, query: query),
+            url: url.string,
             method: request.method,
             expiration: expiration.date,
-            signedHeaders: headers.filter {
-                let name = $0.name.asciiLowercased
-                return name == "content-type" || name == "content-md5" || name.hasPrefix("x-oss-")
-            },
-            canonicalRequest: stringToSign,
-            stringToSign: stringToSign
+            signedHeaders: headers.isEmpty
+                ? []
+                : headers.filter {
+                    let name = $0.name.asciiLowercased
+                    return name == "content-type" || name == "content-md5" || name.hasPrefix("x-oss-")
+                },
+            canonicalRequest: stringToSignText,
+            stringToSign: stringToSignText
         )
     }
 
-    /// The query parameters OSS V1 presigning writes itself (any given are replaced).
-    static let ossV1QueryParameters: Set<String> = ["OSSAccessKeyId", "Expires", "Signature", "security-token"]
+    /// Whether `name` is a query parameter OSS V1 presigning writes itself (any given are replaced).
+    static func isOSSV1QueryParameter(_ name: String) -> Bool {
+        switch name {
+        case "OSSAccessKeyId", "Expires", "Signature", "security-token": return true
+        default: return false
+        }
+    }
 }

@@ -107,31 +107,9 @@ public enum OSSV4Signature {
     }
 
     static func appendCanonicalQuery(_ query: [QueryParameter], to buffer: inout SigningBuffer) {
-        var encoded: [(name: String, value: String)] = []
-        encoded.reserveCapacity(query.count)
-        for parameter in query {
-            encoded.append(
-                (
-                    PercentEncoding.encode(parameter.name, style: .component),
-                    PercentEncoding.encode(parameter.value ?? "", style: .component)
-                )
-            )
-        }
-        encoded.sort {
-            $0.name == $1.name
-                ? $0.value.utf8.lexicographicallyPrecedes($1.value.utf8)
-                : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
-        }
-        var first = true
-        for parameter in encoded {
-            if !first { buffer.append(UInt8(ascii: "&")) }
-            first = false
-            buffer.append(parameter.name)
-            if !parameter.value.isEmpty {
-                buffer.append(UInt8(ascii: "="))
-                buffer.append(parameter.value)
-            }
-        }
+        var encoded = EncodedQuery(query)
+        encoded.sort()
+        encoded.appendCanonical(to: &buffer, bareEmptyValues: true)
     }
 
     /// The canonical request.
@@ -161,13 +139,34 @@ public enum OSSV4Signature {
         appendCanonicalURI(bucket: bucket, key: key, to: &buffer)
         buffer.append(UInt8(ascii: "\n"))
         appendCanonicalQuery(query, to: &buffer)
+        appendCanonicalRequestTail(
+            headers: headers,
+            additionalHeaders: additionalHeaders,
+            payloadHash: payloadHash,
+            to: &buffer
+        )
+        return buffer.string
+    }
+
+    /// Writes what follows the canonical query: `\n`, the canonical headers, `\n`, the additional
+    /// header names, `\n` and the payload hash.
+    static func appendCanonicalRequestTail(
+        headers: [HTTPHeader],
+        additionalHeaders: [String],
+        payloadHash: String,
+        to buffer: inout SigningBuffer
+    ) {
         buffer.append(UInt8(ascii: "\n"))
-        let signed = CanonicalHeaders.collect(headers) { isDefaultSignedHeader($0) || additionalHeaders.contains($0) }
-        for header in signed {
-            buffer.append(header.name)
-            buffer.append(UInt8(ascii: ":"))
-            buffer.append(header.value)
-            buffer.append(UInt8(ascii: "\n"))
+        if !headers.isEmpty {
+            let signed = CanonicalHeaders.collect(headers) {
+                isDefaultSignedHeader($0) || additionalHeaders.contains($0)
+            }
+            for header in signed {
+                buffer.append(header.name)
+                buffer.append(UInt8(ascii: ":"))
+                buffer.append(header.value)
+                buffer.append(UInt8(ascii: "\n"))
+            }
         }
         buffer.append(UInt8(ascii: "\n"))
         for (index, name) in additionalHeaders.enumerated() {
@@ -176,7 +175,6 @@ public enum OSSV4Signature {
         }
         buffer.append(UInt8(ascii: "\n"))
         buffer.append(payloadHash)
-        return buffer.string
     }
 
     /// The string to sign.
@@ -206,6 +204,11 @@ public enum OSSV4Signature {
     )
         -> [UInt8]
     {
+        preparedKey(secret: secret, date: date, region: region, product: product).bytes
+    }
+
+    /// The derived signing key with its keyed HMAC state (cached).
+    static func preparedKey(secret: String, date: String, region: String, product: String) -> SigningKeyCache.Key {
         SigningMAC.deriveV4Key(
             secretPrefix: "aliyun_v4",
             secret: secret,
@@ -263,12 +266,58 @@ func v4StringToSign(
     -> String
 {
     var buffer = SigningBuffer(capacity: 160)
+    var canonicalRequest = canonicalRequest
+    canonicalRequest.withUTF8 { canonicalRequest in
+        appendV4StringToSign(
+            algorithm: algorithm,
+            canonicalRequest: canonicalRequest,
+            fields: timestamp.fields,
+            to: &buffer
+        ) { $0.append(scope) }
+    }
+    return buffer.string
+}
+
+/// Writes `ALGORITHM\nTIMESTAMP\nSCOPE\nhex(SHA256(canonicalRequest))`; `appendScope` writes the scope.
+func appendV4StringToSign(
+    algorithm: String,
+    canonicalRequest: UnsafeBufferPointer<UInt8>,
+    fields: SigningTimestamp.Fields,
+    to buffer: inout SigningBuffer,
+    appendScope: (inout SigningBuffer) -> Void
+) {
     buffer.append(algorithm)
     buffer.append(UInt8(ascii: "\n"))
-    timestamp.appendISO8601Basic(to: &buffer)
+    SigningTimestamp.appendISO8601Basic(fields, to: &buffer)
     buffer.append(UInt8(ascii: "\n"))
-    buffer.append(scope)
+    appendScope(&buffer)
     buffer.append(UInt8(ascii: "\n"))
-    buffer.append(ByteEncoding.hex(Hashing.SHA256.hash(canonicalRequest)))
-    return buffer.string
+    buffer.append(ByteEncoding.hex(Hashing.SHA256.hash(bufferPointer: UnsafeRawBufferPointer(canonicalRequest))))
+}
+
+/// Writes a V4 credential scope, `DATE/REGION/SERVICE/TERMINATOR`, raw or (`encoded`) as a
+/// query component (each `/` as `%2F`).
+func appendV4Scope(
+    fields: SigningTimestamp.Fields,
+    region: String,
+    service: String,
+    terminator: String,
+    encoded: Bool,
+    to buffer: inout SigningBuffer
+) {
+    SigningTimestamp.appendDateStamp(fields, to: &buffer)
+    appendScopePart(region, encoded: encoded, to: &buffer)
+    appendScopePart(service, encoded: encoded, to: &buffer)
+    appendScopePart(terminator, encoded: encoded, to: &buffer)
+}
+
+@inline(__always)
+private func appendScopePart(_ part: String, encoded: Bool, to buffer: inout SigningBuffer) {
+    if encoded {
+        buffer.append("%2F")
+        buffer.appendPercentEncoded(part, style: .component)
+    } else {
+        buffer.append(UInt8(ascii: "/"))
+        buffer.append(part)
+    }
 }

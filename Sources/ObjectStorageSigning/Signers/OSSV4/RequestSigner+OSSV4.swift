@@ -20,61 +20,87 @@ extension RequestSigner {
         payload: PayloadHash
     ) -> SignedRequest {
         let token = credentials.securityToken
-        var replaced: Set<String> = ["host", "date", "authorization", "x-oss-date", "x-oss-content-sha256"]
-        if token != nil { replaced.insert("x-oss-security-token") }
+        let fields = timestamp.fields
         var headers = [HTTPHeader(name: "Host", value: target.host)]
-        headers += request.headers.removing(replaced)
+        headers.reserveCapacity(request.headers.count + 6)
+        headers += request.headers.removing { name in
+            name.isNamed("host") || name.isNamed("date") || name.isNamed("authorization")
+                || name.isNamed("x-oss-date") || name.isNamed("x-oss-content-sha256")
+                || (token != nil && name.isNamed("x-oss-security-token"))
+        }
         headers.append(HTTPHeader(name: "x-oss-date", value: timestamp.iso8601Basic))
         headers.append(HTTPHeader(name: "Date", value: timestamp.httpDate))
         headers.append(HTTPHeader(name: "x-oss-content-sha256", value: payload.value))
         if let token { headers.append(HTTPHeader(name: "x-oss-security-token", value: token)) }
         let additional = OSSV4Signature.additionalHeaders(self.additionalHeaders, presentIn: headers)
-        let canonicalRequest = OSSV4Signature.canonicalRequest(
-            method: request.method,
-            bucket: request.bucket,
-            key: request.key,
-            query: request.query,
+        let product = self.service ?? OSSV4Signature.defaultProduct
+
+        var query = EncodedQuery(request.query)
+        var url = SigningBuffer(capacity: target.urlPrefixCapacity + query.bytes.count + query.entries.count * 2)
+        target.appendURLPrefix(to: &url)
+        query.appendURLQuery(to: &url)
+        query.sort()
+
+        var canonical = SigningBuffer(capacity: 320 + target.pathCapacity + query.bytes.count + headers.count * 48)
+        canonical.append(request.method)
+        canonical.append(UInt8(ascii: "\n"))
+        OSSV4Signature.appendCanonicalURI(bucket: request.bucket, key: request.key, to: &canonical)
+        canonical.append(UInt8(ascii: "\n"))
+        query.appendCanonical(to: &canonical, bareEmptyValues: true)
+        OSSV4Signature.appendCanonicalRequestTail(
             headers: headers,
             additionalHeaders: additional,
-            payloadHash: payload.value
+            payloadHash: payload.value,
+            to: &canonical
         )
-        let product = self.service ?? OSSV4Signature.defaultProduct
-        let dateStamp = timestamp.dateStamp
-        let scope = OSSV4Signature.scope(date: dateStamp, region: region, product: product)
-        let stringToSign = OSSV4Signature.stringToSign(
-            canonicalRequest: canonicalRequest,
-            timestamp: timestamp,
-            scope: scope
-        )
-        let key = OSSV4Signature.signingKey(
-            secret: credentials.secretAccessKey,
-            date: dateStamp,
+        let signature = Self.signOSSV4(
+            canonical: canonical,
+            fields: fields,
+            dateStamp: timestamp.dateStamp,
             region: region,
-            product: product
+            product: product,
+            secret: credentials.secretAccessKey
         )
-        let signature = OSSV4Signature.signature(signingKey: key, stringToSign: stringToSign)
-        headers.append(
-            HTTPHeader(
-                name: "Authorization",
-                value: OSSV4Signature.authorization(
-                    accessKeyID: credentials.accessKeyID,
-                    scope: scope,
-                    additionalHeaders: additional,
-                    signature: signature
-                )
-            )
+
+        var authorization = SigningBuffer(capacity: 160 + credentials.accessKeyID.utf8.count + region.utf8.count)
+        authorization.append(OSSV4Signature.algorithm)
+        authorization.append(" Credential=")
+        authorization.append(credentials.accessKeyID)
+        authorization.append(UInt8(ascii: "/"))
+        appendV4Scope(
+            fields: fields,
+            region: region,
+            service: product,
+            terminator: OSSV4Signature.scopeTerminator,
+            encoded: false,
+            to: &authorization
         )
+        authorization.append(UInt8(ascii: ","))
+        if !additional.isEmpty {
+            authorization.append("AdditionalHeaders=")
+            for (index, name) in additional.enumerated() {
+                if index > 0 { authorization.append(UInt8(ascii: ";")) }
+                authorization.append(name)
+            }
+            authorization.append(UInt8(ascii: ","))
+        }
+        authorization.append("Signature=")
+        authorization.append(signature.signature)
+        headers.append(HTTPHeader(name: "Authorization", value: authorization.string))
         return SignedRequest(
             method: request.method,
-            url: target.url(scheme: request.endpoint.scheme, query: request.query),
+            url: url.string,
             headers: headers,
-            canonicalRequest: canonicalRequest,
-            stringToSign: stringToSign
+            canonicalRequest: canonical.string,
+            stringToSign: signature.stringToSign
         )
     }
 
     /// OSS V4 presigning: `x-oss-signature-version`, `x-oss-date`, relative `x-oss-expires`,
     /// `x-oss-credential`, `x-oss-security-token`, `x-oss-additional-headers` and `x-oss-signature`.
+    ///
+    /// Built in three byte buffers (URL, canonical request, string to sign), every query parameter
+    /// encoded once and shared by the URL and the canonical query.
     func presignOSSV4(
         _ request: SigningRequest,
         target: RequestTarget,
@@ -84,67 +110,124 @@ extension RequestSigner {
         region: String
     ) -> PresignedURL {
         let product = self.service ?? OSSV4Signature.defaultProduct
-        let dateStamp = timestamp.dateStamp
-        let scope = OSSV4Signature.scope(date: dateStamp, region: region, product: product)
-        let requestHeaders = request.headers.isEmpty ? [] : request.headers.removing(["host", "authorization"])
-        let headers = [HTTPHeader(name: "Host", value: target.host)] + requestHeaders
-        let additional = OSSV4Signature.additionalHeaders(self.additionalHeaders, presentIn: headers)
+        let fields = timestamp.fields
+        let requestHeaders = request.headers.removing { $0.isNamed("host") || $0.isNamed("authorization") }
+        // The canonical headers: Host only counts when listed as an additional header.
+        var headers = requestHeaders
+        var additional: [String] = []
+        if !self.additionalHeaders.isEmpty {
+            headers = [HTTPHeader(name: "Host", value: target.host)] + requestHeaders
+            additional = OSSV4Signature.additionalHeaders(self.additionalHeaders, presentIn: headers)
+        }
 
-        var query =
-            request.query.isEmpty ? [] : request.query.filter { !Self.ossV4QueryParameters.contains($0.name) }
-        query.reserveCapacity(query.count + 7)
-        query.append(QueryParameter(name: "x-oss-signature-version", value: OSSV4Signature.algorithm))
-        query.append(QueryParameter(name: "x-oss-date", value: timestamp.iso8601Basic))
-        query.append(QueryParameter(name: "x-oss-expires", value: String(seconds)))
-        query.append(QueryParameter(name: "x-oss-credential", value: "\(credentials.accessKeyID)/\(scope)"))
+        var query = EncodedQuery(parameterCount: request.query.count + 7, byteCount: 256 + request.query.count * 64)
+        for parameter in request.query where !Self.isOSSV4QueryParameter(parameter.name) {
+            query.append(name: parameter.name, value: parameter.value)
+        }
+        query.append(name: "x-oss-signature-version", value: OSSV4Signature.algorithm)
+        query.append(name: "x-oss-date") { SigningTimestamp.appendISO8601Basic(fields, to: &$0) }
+        query.append(name: "x-oss-expires") { $0.append(seconds) }
+        query.append(name: "x-oss-credential") { value in
+            value.appendPercentEncoded(credentials.accessKeyID, style: .component)
+            value.append("%2F")
+            appendV4Scope(
+                fields: fields,
+                region: region,
+                service: product,
+                terminator: OSSV4Signature.scopeTerminator,
+                encoded: true,
+                to: &value
+            )
+        }
         if let token = credentials.securityToken {
-            query.append(QueryParameter(name: "x-oss-security-token", value: token))
+            query.append(name: "x-oss-security-token", value: token)
         }
         if !additional.isEmpty {
-            query.append(QueryParameter(name: "x-oss-additional-headers", value: additional.joined(separator: ";")))
+            query.append(name: "x-oss-additional-headers", value: additional.joined(separator: ";"))
         }
-        let canonicalRequest = OSSV4Signature.canonicalRequest(
-            method: request.method,
-            bucket: request.bucket,
-            key: request.key,
-            query: query,
+
+        var url = SigningBuffer(capacity: target.urlPrefixCapacity + query.bytes.count + query.entries.count * 2 + 88)
+        target.appendURLPrefix(to: &url)
+        query.appendURLQuery(to: &url)
+        query.sort()
+
+        var canonical = SigningBuffer(capacity: 64 + target.pathCapacity + query.bytes.count + headers.count * 48)
+        canonical.append(request.method)
+        canonical.append(UInt8(ascii: "\n"))
+        OSSV4Signature.appendCanonicalURI(bucket: request.bucket, key: request.key, to: &canonical)
+        canonical.append(UInt8(ascii: "\n"))
+        query.appendCanonical(to: &canonical, bareEmptyValues: true)
+        OSSV4Signature.appendCanonicalRequestTail(
             headers: headers,
             additionalHeaders: additional,
-            payloadHash: PayloadHash.unsigned.value
+            payloadHash: PayloadHash.unsigned.value,
+            to: &canonical
         )
-        let stringToSign = OSSV4Signature.stringToSign(
-            canonicalRequest: canonicalRequest,
-            timestamp: timestamp,
-            scope: scope
-        )
-        let key = OSSV4Signature.signingKey(
-            secret: credentials.secretAccessKey,
-            date: dateStamp,
+        let signature = Self.signOSSV4(
+            canonical: canonical,
+            fields: fields,
+            dateStamp: timestamp.dateStamp,
             region: region,
-            product: product
+            product: product,
+            secret: credentials.secretAccessKey
         )
-        query.append(
-            QueryParameter(
-                name: "x-oss-signature",
-                value: OSSV4Signature.signature(signingKey: key, stringToSign: stringToSign)
-            )
-        )
+        url.append("&x-oss-signature=")
+        url.append(signature.signature)  // lowercase hex: nothing to encode
         return PresignedURL(
-            url: target.url(scheme: request.endpoint.scheme, query: query),
+            url: url.string,
             method: request.method,
             expiration: timestamp.adding(seconds: seconds).date,
-            signedHeaders: requestHeaders.filter {
-                let name = $0.name.asciiLowercased
-                return OSSV4Signature.isDefaultSignedHeader(name) || additional.contains(name)
-            },
-            canonicalRequest: canonicalRequest,
-            stringToSign: stringToSign
+            signedHeaders: requestHeaders.isEmpty
+                ? []
+                : requestHeaders.filter {
+                    let name = $0.name.asciiLowercased
+                    return OSSV4Signature.isDefaultSignedHeader(name) || additional.contains(name)
+                },
+            canonicalRequest: canonical.string,
+            stringToSign: signature.stringToSign
         )
     }
 
-    /// The query parameters OSS V4 presigning writes itself (any given are replaced).
-    static let ossV4QueryParameters: Set<String> = [
-        "x-oss-signature-version", "x-oss-date", "x-oss-expires", "x-oss-credential", "x-oss-security-token",
-        "x-oss-additional-headers", "x-oss-signature",
-    ]
+    /// The string to sign for `canonical` and its signature under the (cached) derived key.
+    private static func signOSSV4(
+        canonical: borrowing SigningBuffer,
+        fields: SigningTimestamp.Fields,
+        dateStamp: String,
+        region: String,
+        product: String,
+        secret: String
+    ) -> (stringToSign: String, signature: String) {
+        var stringToSign = SigningBuffer(capacity: 160 + region.utf8.count + product.utf8.count)
+        canonical.withUnsafeBytes { canonical in
+            appendV4StringToSign(
+                algorithm: OSSV4Signature.algorithm,
+                canonicalRequest: canonical,
+                fields: fields,
+                to: &stringToSign
+            ) { scope in
+                appendV4Scope(
+                    fields: fields,
+                    region: region,
+                    service: product,
+                    terminator: OSSV4Signature.scopeTerminator,
+                    encoded: false,
+                    to: &scope
+                )
+            }
+        }
+        let key = OSSV4Signature.preparedKey(secret: secret, date: dateStamp, region: region, product: product)
+        let signature = stringToSign.withUnsafeBytes { key.mac.hex(for: $0) }
+        return (stringToSign.string, signature)
+    }
+
+    /// Whether `name` is a query parameter OSS V4 presigning writes itself (any given are replaced).
+    static func isOSSV4QueryParameter(_ name: String) -> Bool {
+        switch name {
+        case "x-oss-signature-version", "x-oss-date", "x-oss-expires", "x-oss-credential", "x-oss-security-token",
+            "x-oss-additional-headers", "x-oss-signature":
+            return true
+        default:
+            return false
+        }
+    }
 }

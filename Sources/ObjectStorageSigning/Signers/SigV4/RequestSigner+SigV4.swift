@@ -18,58 +18,77 @@ extension RequestSigner {
         payload: PayloadHash
     ) -> SignedRequest {
         let token = credentials.securityToken
-        var replaced: Set<String> = ["host", "authorization", "x-amz-date", "x-amz-content-sha256"]
-        if token != nil { replaced.insert("x-amz-security-token") }
+        let fields = timestamp.fields
+        let service = self.service ?? SigV4Signature.defaultService
         var headers = [HTTPHeader(name: "Host", value: target.host)]
-        headers += request.headers.removing(replaced)
+        headers.reserveCapacity(request.headers.count + 5)
+        headers += request.headers.removing { name in
+            name.isNamed("host") || name.isNamed("authorization") || name.isNamed("x-amz-date")
+                || name.isNamed("x-amz-content-sha256") || (token != nil && name.isNamed("x-amz-security-token"))
+        }
         headers.append(HTTPHeader(name: "X-Amz-Date", value: timestamp.iso8601Basic))
         headers.append(HTTPHeader(name: "X-Amz-Content-SHA256", value: payload.value))
         if let token { headers.append(HTTPHeader(name: "X-Amz-Security-Token", value: token)) }
         let signedHeaders = SigV4Signature.signedHeaderNames(for: headers)
-        let canonicalRequest = SigV4Signature.canonicalRequest(
-            method: request.method,
-            encodedPath: target.path,
-            query: request.query,
+
+        var query = EncodedQuery(request.query)
+        var url = SigningBuffer(capacity: target.urlPrefixCapacity + query.bytes.count + query.entries.count * 2)
+        target.appendURLPrefix(to: &url)
+        query.appendURLQuery(to: &url)
+        query.sort()
+
+        var canonical = SigningBuffer(capacity: 320 + target.pathCapacity + query.bytes.count + headers.count * 48)
+        canonical.append(request.method)
+        canonical.append(UInt8(ascii: "\n"))
+        target.appendPath(to: &canonical)
+        canonical.append(UInt8(ascii: "\n"))
+        query.appendCanonical(to: &canonical, bareEmptyValues: false)
+        SigV4Signature.appendCanonicalRequestTail(
             headers: headers,
             signedHeaders: signedHeaders,
-            payloadHash: payload.value
+            payloadHash: payload.value,
+            to: &canonical
         )
-        let service = self.service ?? SigV4Signature.defaultService
-        let dateStamp = timestamp.dateStamp
-        let scope = SigV4Signature.scope(date: dateStamp, region: region, service: service)
-        let stringToSign = SigV4Signature.stringToSign(
-            canonicalRequest: canonicalRequest,
-            timestamp: timestamp,
-            scope: scope
-        )
-        let key = SigV4Signature.signingKey(
-            secret: credentials.secretAccessKey,
-            date: dateStamp,
+        let signature = Self.signSigV4(
+            canonical: canonical,
+            fields: fields,
+            dateStamp: timestamp.dateStamp,
             region: region,
-            service: service
+            service: service,
+            secret: credentials.secretAccessKey
         )
-        let signature = SigV4Signature.signature(signingKey: key, stringToSign: stringToSign)
-        headers.append(
-            HTTPHeader(
-                name: "Authorization",
-                value: SigV4Signature.authorization(
-                    accessKeyID: credentials.accessKeyID,
-                    scope: scope,
-                    signedHeaders: signedHeaders,
-                    signature: signature
-                )
-            )
+
+        var authorization = SigningBuffer(capacity: 200 + credentials.accessKeyID.utf8.count + region.utf8.count)
+        authorization.append(SigV4Signature.algorithm)
+        authorization.append(" Credential=")
+        authorization.append(credentials.accessKeyID)
+        authorization.append(UInt8(ascii: "/"))
+        appendV4Scope(
+            fields: fields,
+            region: region,
+            service: service,
+            terminator: SigV4Signature.scopeTerminator,
+            encoded: false,
+            to: &authorization
         )
+        authorization.append(", SignedHeaders=")
+        SigV4Signature.appendSignedHeaderNames(signedHeaders, to: &authorization)
+        authorization.append(", Signature=")
+        authorization.append(signature.signature)
+        headers.append(HTTPHeader(name: "Authorization", value: authorization.string))
         return SignedRequest(
             method: request.method,
-            url: target.url(scheme: request.endpoint.scheme, query: request.query),
+            url: url.string,
             headers: headers,
-            canonicalRequest: canonicalRequest,
-            stringToSign: stringToSign
+            canonicalRequest: canonical.string,
+            stringToSign: signature.stringToSign
         )
     }
 
     /// SigV4 presigning: the `X-Amz-*` parameters in the query, `UNSIGNED-PAYLOAD`.
+    ///
+    /// Built in three byte buffers (URL, canonical request, string to sign), every query parameter
+    /// encoded once and shared by the URL and the canonical query.
     func presignSigV4(
         _ request: SigningRequest,
         target: RequestTarget,
@@ -79,61 +98,132 @@ extension RequestSigner {
         region: String
     ) -> PresignedURL {
         let service = self.service ?? SigV4Signature.defaultService
-        let dateStamp = timestamp.dateStamp
-        let scope = SigV4Signature.scope(date: dateStamp, region: region, service: service)
-        let requestHeaders = request.headers.isEmpty ? [] : request.headers.removing(["host", "authorization"])
-        let headers = [HTTPHeader(name: "Host", value: target.host)] + requestHeaders
-        let signedHeaders = SigV4Signature.signedHeaderNames(for: headers)
-
-        var query =
-            request.query.isEmpty ? [] : request.query.filter { !Self.sigV4QueryParameters.contains($0.name) }
-        query.reserveCapacity(query.count + 7)
-        query.append(QueryParameter(name: "X-Amz-Algorithm", value: SigV4Signature.algorithm))
-        query.append(QueryParameter(name: "X-Amz-Credential", value: "\(credentials.accessKeyID)/\(scope)"))
-        query.append(QueryParameter(name: "X-Amz-Date", value: timestamp.iso8601Basic))
-        query.append(QueryParameter(name: "X-Amz-Expires", value: String(seconds)))
-        query.append(QueryParameter(name: "X-Amz-SignedHeaders", value: signedHeaders.joined(separator: ";")))
-        if let token = credentials.securityToken {
-            query.append(QueryParameter(name: "X-Amz-Security-Token", value: token))
+        let fields = timestamp.fields
+        let requestHeaders = request.headers.removing { $0.isNamed("host") || $0.isNamed("authorization") }
+        // Without request headers only `host` is signed; its value is written straight from the target.
+        let hostOnly = requestHeaders.isEmpty && !target.endpoint.host.utf8.contains(where: CanonicalHeaders.isSpace)
+        var headers: [HTTPHeader] = []
+        var signedHeaders: [String] = []
+        if !hostOnly {
+            headers = [HTTPHeader(name: "Host", value: target.host)] + requestHeaders
+            signedHeaders = SigV4Signature.signedHeaderNames(for: headers)
         }
-        let canonicalRequest = SigV4Signature.canonicalRequest(
-            method: request.method,
-            encodedPath: target.path,
-            query: query,
-            headers: headers,
-            signedHeaders: signedHeaders,
-            payloadHash: PayloadHash.unsigned.value
-        )
-        let stringToSign = SigV4Signature.stringToSign(
-            canonicalRequest: canonicalRequest,
-            timestamp: timestamp,
-            scope: scope
-        )
-        let key = SigV4Signature.signingKey(
-            secret: credentials.secretAccessKey,
-            date: dateStamp,
-            region: region,
-            service: service
-        )
-        query.append(
-            QueryParameter(
-                name: "X-Amz-Signature",
-                value: SigV4Signature.signature(signingKey: key, stringToSign: stringToSign)
+
+        var query = EncodedQuery(parameterCount: request.query.count + 7, byteCount: 256 + request.query.count * 64)
+        for parameter in request.query where !Self.isSigV4QueryParameter(parameter.name) {
+            query.append(name: parameter.name, value: parameter.value)
+        }
+        query.append(name: "X-Amz-Algorithm", value: SigV4Signature.algorithm)
+        query.append(name: "X-Amz-Credential") { value in
+            value.appendPercentEncoded(credentials.accessKeyID, style: .component)
+            value.append("%2F")
+            appendV4Scope(
+                fields: fields,
+                region: region,
+                service: service,
+                terminator: SigV4Signature.scopeTerminator,
+                encoded: true,
+                to: &value
             )
+        }
+        query.append(name: "X-Amz-Date") { SigningTimestamp.appendISO8601Basic(fields, to: &$0) }
+        query.append(name: "X-Amz-Expires") { $0.append(seconds) }
+        if hostOnly {
+            query.append(name: "X-Amz-SignedHeaders", value: "host")
+        } else {
+            query.append(name: "X-Amz-SignedHeaders", value: signedHeaders.joined(separator: ";"))
+        }
+        if let token = credentials.securityToken {
+            query.append(name: "X-Amz-Security-Token", value: token)
+        }
+
+        var url = SigningBuffer(capacity: target.urlPrefixCapacity + query.bytes.count + query.entries.count * 2 + 88)
+        target.appendURLPrefix(to: &url)
+        query.appendURLQuery(to: &url)
+        query.sort()
+
+        var canonical = SigningBuffer(
+            capacity: 96 + target.pathCapacity + query.bytes.count + target.urlPrefixCapacity + headers.count * 48
         )
+        canonical.append(request.method)
+        canonical.append(UInt8(ascii: "\n"))
+        target.appendPath(to: &canonical)
+        canonical.append(UInt8(ascii: "\n"))
+        query.appendCanonical(to: &canonical, bareEmptyValues: false)
+        if hostOnly {
+            canonical.append("\nhost:")
+            target.appendHost(to: &canonical)
+            canonical.append("\n\nhost\n")
+            canonical.append(PayloadHash.unsigned.value)
+        } else {
+            SigV4Signature.appendCanonicalRequestTail(
+                headers: headers,
+                signedHeaders: signedHeaders,
+                payloadHash: PayloadHash.unsigned.value,
+                to: &canonical
+            )
+        }
+        let signature = Self.signSigV4(
+            canonical: canonical,
+            fields: fields,
+            dateStamp: timestamp.dateStamp,
+            region: region,
+            service: service,
+            secret: credentials.secretAccessKey
+        )
+        url.append("&X-Amz-Signature=")
+        url.append(signature.signature)  // lowercase hex: nothing to encode
         return PresignedURL(
-            url: target.url(scheme: request.endpoint.scheme, query: query),
+            url: url.string,
             method: request.method,
             expiration: timestamp.adding(seconds: seconds).date,
-            signedHeaders: requestHeaders.filter { signedHeaders.contains($0.name.asciiLowercased) },
-            canonicalRequest: canonicalRequest,
-            stringToSign: stringToSign
+            signedHeaders: requestHeaders.isEmpty
+                ? [] : requestHeaders.filter { signedHeaders.contains($0.name.asciiLowercased) },
+            canonicalRequest: canonical.string,
+            stringToSign: signature.stringToSign
         )
     }
 
-    /// The query parameters SigV4 presigning writes itself (any given are replaced).
-    static let sigV4QueryParameters: Set<String> = [
-        "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
-        "X-Amz-Security-Token", "X-Amz-Signature",
-    ]
+    /// The string to sign for `canonical` and its signature under the (cached) derived key.
+    private static func signSigV4(
+        canonical: borrowing SigningBuffer,
+        fields: SigningTimestamp.Fields,
+        dateStamp: String,
+        region: String,
+        service: String,
+        secret: String
+    ) -> (stringToSign: String, signature: String) {
+        var stringToSign = SigningBuffer(capacity: 160 + region.utf8.count + service.utf8.count)
+        canonical.withUnsafeBytes { canonical in
+            appendV4StringToSign(
+                algorithm: SigV4Signature.algorithm,
+                canonicalRequest: canonical,
+                fields: fields,
+                to: &stringToSign
+            ) { scope in
+                appendV4Scope(
+                    fields: fields,
+                    region: region,
+                    service: service,
+                    terminator: SigV4Signature.scopeTerminator,
+                    encoded: false,
+                    to: &scope
+                )
+            }
+        }
+        let key = SigV4Signature.preparedKey(secret: secret, date: dateStamp, region: region, service: service)
+        let signature = stringToSign.withUnsafeBytes { key.mac.hex(for: $0) }
+        return (stringToSign.string, signature)
+    }
+
+    /// Whether `name` is a query parameter SigV4 presigning writes itself (any given are replaced).
+    static func isSigV4QueryParameter(_ name: String) -> Bool {
+        switch name {
+        case "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
+            "X-Amz-Security-Token", "X-Amz-Signature":
+            return true
+        default:
+            return false
+        }
+    }
 }

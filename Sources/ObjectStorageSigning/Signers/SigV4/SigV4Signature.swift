@@ -65,28 +65,10 @@ public enum SigV4Signature {
     ///   `X-Amz-Signature`).
     /// - Returns: The canonical query.
     public static func canonicalQuery(_ query: [QueryParameter]) -> String {
-        var encoded: [(name: String, value: String)] = []
-        encoded.reserveCapacity(query.count)
-        for parameter in query {
-            encoded.append(
-                (
-                    PercentEncoding.encode(parameter.name, style: .component),
-                    PercentEncoding.encode(parameter.value ?? "", style: .component)
-                )
-            )
-        }
-        encoded.sort {
-            $0.name == $1.name
-                ? $0.value.utf8.lexicographicallyPrecedes($1.value.utf8)
-                : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
-        }
-        var buffer = SigningBuffer(capacity: query.count * 64)
-        for (index, parameter) in encoded.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: "&")) }
-            buffer.append(parameter.name)
-            buffer.append(UInt8(ascii: "="))
-            buffer.append(parameter.value)
-        }
+        var encoded = EncodedQuery(query)
+        encoded.sort()
+        var buffer = SigningBuffer(capacity: encoded.bytes.count + query.count * 2)
+        encoded.appendCanonical(to: &buffer, bareEmptyValues: false)
         return buffer.string
     }
 
@@ -133,7 +115,26 @@ public enum SigV4Signature {
         buffer.append(UInt8(ascii: "\n"))
         buffer.append(encodedPath)
         buffer.append(UInt8(ascii: "\n"))
-        buffer.append(canonicalQuery(query))
+        var encoded = EncodedQuery(query)
+        encoded.sort()
+        encoded.appendCanonical(to: &buffer, bareEmptyValues: false)
+        appendCanonicalRequestTail(
+            headers: headers,
+            signedHeaders: signedHeaders,
+            payloadHash: payloadHash,
+            to: &buffer
+        )
+        return buffer.string
+    }
+
+    /// Writes what follows the canonical query: `\n`, the canonical headers, `\n`, the signed
+    /// header names, `\n` and the payload hash.
+    static func appendCanonicalRequestTail(
+        headers: [HTTPHeader],
+        signedHeaders: [String],
+        payloadHash: String,
+        to buffer: inout SigningBuffer
+    ) {
         buffer.append(UInt8(ascii: "\n"))
         let canonical = CanonicalHeaders.collect(headers, collapseWhitespace: true) { signedHeaders.contains($0) }
         for name in signedHeaders {
@@ -143,10 +144,17 @@ public enum SigV4Signature {
             buffer.append(UInt8(ascii: "\n"))
         }
         buffer.append(UInt8(ascii: "\n"))
-        buffer.append(signedHeaders.joined(separator: ";"))
+        appendSignedHeaderNames(signedHeaders, to: &buffer)
         buffer.append(UInt8(ascii: "\n"))
         buffer.append(payloadHash)
-        return buffer.string
+    }
+
+    /// Writes the names joined with `;`.
+    static func appendSignedHeaderNames(_ names: [String], to buffer: inout SigningBuffer) {
+        for (index, name) in names.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ";")) }
+            buffer.append(name)
+        }
     }
 
     /// The string to sign.
@@ -176,6 +184,11 @@ public enum SigV4Signature {
     )
         -> [UInt8]
     {
+        preparedKey(secret: secret, date: date, region: region, service: service).bytes
+    }
+
+    /// The derived signing key with its keyed HMAC state (cached).
+    static func preparedKey(secret: String, date: String, region: String, service: String) -> SigningKeyCache.Key {
         SigningMAC.deriveV4Key(
             secretPrefix: "AWS4",
             secret: secret,
