@@ -47,8 +47,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Accept unsigned requests and do not check signatures.")
     var anonymous = false
 
-    @Option(help: "The region the server reports.")
+    @Option(help: "The region the server reports; SigV4 credential scopes must name it.")
     var region = "us-east-1"
+
+    @Option(help: "The region OSS V4 credential scopes must name.")
+    var ossRegion = "cn-hangzhou"
 
     @Option(help: "The base domain of virtual-hosted addressing (BUCKET.DOMAIN).")
     var domain = "localhost"
@@ -93,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
             defaultDialect: Dialect(name: defaultDialect) ?? .s3,
             authentication: anonymous ? .anonymous : .credentials([credentials]),
             region: region,
+            ossRegion: ossRegion,
             domain: domain
         )
         let server = LocalObjectServer(configuration: configuration, logger: logger)

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import NIOCore
 import ObjectStorageSigning
 
 #if canImport(Glibc)
@@ -46,6 +47,47 @@ enum FileIO {
                 throw Failure(operation: "write", path: path, errorNumber: errno)
             }
             offset += written
+        }
+    }
+
+    /// Writes all of `buffers` with as few `writev` calls as the kernel allows.
+    static func writeAll(_ fd: Int32, _ buffers: [ByteBuffer], path: String) throws {
+        var vectors: [iovec] = []
+        vectors.reserveCapacity(buffers.count)
+        try withIOVectors(buffers[...], &vectors) { vectors in
+            var vectors = vectors
+            var index = 0
+            while index < vectors.count {
+                let written = vectors[index...].withUnsafeBufferPointer { pending in
+                    writev(fd, pending.baseAddress, Int32(min(pending.count, 1024)))
+                }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(operation: "write", path: path, errorNumber: errno)
+                }
+                var remaining = written
+                while index < vectors.count, remaining >= vectors[index].iov_len {
+                    remaining -= vectors[index].iov_len
+                    index += 1
+                }
+                if remaining > 0 {
+                    vectors[index].iov_base = vectors[index].iov_base.map { $0 + remaining }
+                    vectors[index].iov_len -= remaining
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with an `iovec` for each buffer, every buffer's bytes pinned for the duration of the call.
+    private static func withIOVectors(
+        _ buffers: ArraySlice<ByteBuffer>,
+        _ vectors: inout [iovec],
+        _ body: ([iovec]) throws -> Void
+    ) throws {
+        guard let first = buffers.first else { return try body(vectors) }
+        try first.withUnsafeReadableBytes { bytes in
+            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count))
+            try withIOVectors(buffers.dropFirst(), &vectors, body)
         }
     }
 

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// A request as it arrived on the wire, with the bucket and key it addresses.
 struct IncomingRequest: Sendable {
     struct QueryItem: Sendable {
@@ -55,20 +57,20 @@ struct IncomingRequest: Sendable {
                 return QueryItem(
                     rawName: rawName,
                     rawValue: rawValue,
-                    name: PercentEncoding.decode(rawName, plusAsSpace: true),
-                    value: PercentEncoding.decode(rawValue, plusAsSpace: true)
+                    name: Self.decodeQueryComponent(rawName[...]),
+                    value: Self.decodeQueryComponent(rawValue[...])
                 )
             }
             return QueryItem(
                 rawName: String(pair),
                 rawValue: nil,
-                name: PercentEncoding.decode(pair, plusAsSpace: true),
+                name: Self.decodeQueryComponent(pair),
                 value: nil
             )
         }
         let hostName = Self.hostWithoutPort(host).lowercased()
         let suffix = "." + domain.lowercased()
-        let path = PercentEncoding.decode(rawPath, plusAsSpace: false)
+        let path = Self.decode(rawPath)
         if !domain.isEmpty, hostName.hasSuffix(suffix), hostName.count > suffix.count {
             virtualHosted = true
             bucket = String(hostName.dropLast(suffix.count))
@@ -111,60 +113,17 @@ struct IncomingRequest: Sendable {
     }
 }
 
-/// Percent-encoding as the object-storage APIs use it.
-enum PercentEncoding {
-    /// Decodes `%XX` escapes (and `+` as a space when asked); invalid escapes are kept literally.
-    static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool) -> String {
-        let utf8 = Array(text.utf8)
-        guard utf8.contains(UInt8(ascii: "%")) || (plusAsSpace && utf8.contains(UInt8(ascii: "+"))) else {
-            return String(text)
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hexValue(utf8[index + 1]),
-                let low = hexValue(utf8[index + 2])
-            {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-                index += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+extension IncomingRequest {
+    /// Percent-decodes a path, key or header value with the signing layer's decoder; text with a malformed
+    /// escape is kept as received.
+    static func decode<Text: StringProtocol>(_ text: Text) -> String {
+        PercentEncoding.decode(text) ?? String(text)
     }
 
-    /// Encodes every byte except the RFC 3986 unreserved characters (and `/` when `keepSlash`),
-    /// with uppercase hex.
-    static func encode(_ text: String, keepSlash: Bool) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
-                UInt8(ascii: "~"):
-                bytes.append(byte)
-            case UInt8(ascii: "/") where keepSlash:
-                bytes.append(byte)
-            default:
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(digits[Int(byte >> 4)])
-                bytes.append(digits[Int(byte & 0xf)])
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+    /// Decodes a query name or value as HTML forms encode it: `+` is a space (an encoded plus is `%2B`).
+    static func decodeQueryComponent(_ text: Substring) -> String {
+        guard text.utf8.contains(UInt8(ascii: "+")) else { return decode(text) }
+        let spaced = text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
+        return decode(String(decoding: spaced, as: UTF8.self))
     }
 }

@@ -27,8 +27,12 @@ extension LocalObjectServer {
         public var defaultDialect: Dialect
         /// The accepted credentials, or anonymous access.
         public var authentication: Authentication
-        /// The region reported by `GetBucketLocation` and in `Location` values.
+        /// The region reported by `GetBucketLocation` and in `Location` values, which SigV4 credential scopes
+        /// must name (another region is answered with S3's `AuthorizationHeaderMalformed`).
         public var region: String
+        /// The region OSS V4 credential scopes must name (OSS region IDs differ from AWS ones, so it is separate
+        /// from ``region``).
+        public var ossRegion: String
         /// The base domain of virtual-hosted addressing: `Host: BUCKET.DOMAIN[:PORT]`.
         public var domain: String
         /// The largest accepted difference between a signed request's time and the server's clock.
@@ -42,7 +46,8 @@ extension LocalObjectServer {
         ///   - storage: Where objects are kept.
         ///   - defaultDialect: The dialect of anonymous requests.
         ///   - authentication: The accepted credentials, or anonymous access.
-        ///   - region: The region the server reports.
+        ///   - region: The region the server reports and SigV4 scopes must name.
+        ///   - ossRegion: The region OSS V4 scopes must name.
         ///   - domain: The base domain of virtual-hosted addressing.
         ///   - clockSkewLimit: The largest accepted clock difference of a signed request.
         public init(
@@ -52,6 +57,7 @@ extension LocalObjectServer {
             defaultDialect: Dialect = .s3,
             authentication: Authentication = .credentials([LocalObjectServer.developmentCredentials]),
             region: String = "us-east-1",
+            ossRegion: String = "cn-hangzhou",
             domain: String = "localhost",
             clockSkewLimit: Duration = .seconds(15 * 60)
         ) {
@@ -61,6 +67,7 @@ extension LocalObjectServer {
             self.defaultDialect = defaultDialect
             self.authentication = authentication
             self.region = region
+            self.ossRegion = ossRegion
             self.domain = domain
             self.clockSkewLimit = clockSkewLimit
         }

@@ -82,7 +82,9 @@ public final class LocalObjectServer: Service, Sendable {
                 faults: faults,
                 verifier: SignatureVerifier(
                     authentication: configuration.authentication,
-                    clockSkewLimit: configuration.clockSkewLimit
+                    clockSkewLimit: configuration.clockSkewLimit,
+                    region: configuration.region,
+                    ossRegion: configuration.ossRegion
                 ),
                 logger: logger,
                 clock: {

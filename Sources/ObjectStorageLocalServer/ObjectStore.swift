@@ -32,7 +32,13 @@ struct ObjectMetadata: Codable, Sendable {
     var storageClass: String?
     var acl: String?
     var partsCount: Int?
-    var dataFile: String?
+    /// The files of the bytes in the bucket's `data` directory, in order (one, or the parts of a multipart object).
+    var dataFiles: [DataFile]?
+
+    struct DataFile: Codable, Sendable {
+        var name: String
+        var size: Int64
+    }
 }
 
 /// The attributes given when an object is created, kept by a multipart upload until completion.
@@ -191,20 +197,26 @@ final class ObjectStore: Sendable {
         }
     }
 
-    /// Makes `blob` (a temporary file or memory) the current version of `metadata.key`.
+    /// Makes `blob` (temporary files or memory) the current version of `metadata.key`.
     func commit(_ bucket: String, metadata: ObjectMetadata, blob: Blob) throws(ServerError) {
         var metadata = metadata
         var finalBlob = blob
-        if case .file(let temporary) = blob, let directory = bucketDirectory(bucket) {
-            let name = FileIO.randomHex()
-            do {
-                try FileIO.rename(temporary, directory + "/data/" + name)
-            } catch {
-                FileIO.remove(temporary)
-                throw .noSuchBucket(bucket)
+        if case .files(let files) = blob, let directory = bucketDirectory(bucket) {
+            var placed: [BlobFile] = []
+            var names: [ObjectMetadata.DataFile] = []
+            for file in files {
+                let name = FileIO.randomHex()
+                do {
+                    try FileIO.rename(file.path, directory + "/data/" + name)
+                } catch {
+                    for path in files.dropFirst(placed.count).map(\.path) + placed.map(\.path) { FileIO.remove(path) }
+                    throw .noSuchBucket(bucket)
+                }
+                placed.append(BlobFile(path: directory + "/data/" + name, size: file.size))
+                names.append(ObjectMetadata.DataFile(name: name, size: file.size))
             }
-            metadata.dataFile = name
-            finalBlob = .file(directory + "/data/" + name)
+            metadata.dataFiles = names
+            finalBlob = .files(placed)
         }
         let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
             guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
@@ -224,7 +236,7 @@ final class ObjectStore: Sendable {
             buckets[bucket]?.objects[metadata.key] = StoredObject(metadata: metadata, blob: finalBlob)
             return previous
         }
-        if let replaced, case .file(let path) = replaced.blob { FileIO.remove(path) }
+        for path in replaced?.blob.paths ?? [] { FileIO.remove(path) }
     }
 
     func deleteObject(_ bucket: String, _ key: String) throws(ServerError) {
@@ -236,7 +248,7 @@ final class ObjectStore: Sendable {
             }
             return removed
         }
-        if let removed, case .file(let path) = removed.blob { FileIO.remove(path) }
+        for path in removed?.blob.paths ?? [] { FileIO.remove(path) }
     }
 
     /// All objects of a bucket, sorted by key (UTF-8 byte order, as the services sort).
@@ -248,18 +260,27 @@ final class ObjectStore: Sendable {
         return objects.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
-    /// A new blob with the bytes of `blob` (a hard link or a kernel copy for files).
+    /// A new blob with the bytes of `blob` (hard links, or kernel copies, for files).
     func duplicate(_ blob: Blob) throws -> Blob {
-        switch blob {
-        case .memory: return blob
-        case .file(let path):
-            guard let temporary = temporaryPath() else { return blob }
-            if FileIO.link(path, temporary) { return .file(temporary) }
-            let fd = try FileIO.openForWriting(temporary)
-            defer { FileIO.closeFile(fd) }
-            try FileIO.append(contentsOf: path, to: fd, destinationPath: temporary)
-            return .file(temporary)
+        guard case .files(let files) = blob, root != nil else { return blob }
+        var copies: [BlobFile] = []
+        do {
+            for file in files {
+                guard let temporary = temporaryPath() else { return blob }
+                if !FileIO.link(file.path, temporary) {
+                    let fd = try FileIO.openForWriting(temporary)
+                    defer { FileIO.closeFile(fd) }
+                    copies.append(BlobFile(path: temporary, size: file.size))
+                    try FileIO.append(contentsOf: file.path, to: fd, destinationPath: temporary)
+                    continue
+                }
+                copies.append(BlobFile(path: temporary, size: file.size))
+            }
+        } catch {
+            for copy in copies { FileIO.remove(copy.path) }
+            throw error
         }
+        return .files(copies)
     }
 
     // MARK: Multipart uploads
@@ -308,7 +329,7 @@ final class ObjectStore: Sendable {
             buckets[bucket]?.uploads[id]?.parts[part.number] = part
             return previous
         }
-        if let replaced, case .file(let path) = replaced.blob { FileIO.remove(path) }
+        for path in replaced?.blob.paths ?? [] { FileIO.remove(path) }
     }
 
     func abortUpload(_ bucket: String, key: String, id: String) throws(ServerError) {
@@ -353,8 +374,13 @@ final class ObjectStore: Sendable {
         }
     }
 
-    /// Concatenates the parts into a new blob.
-    func concatenate(_ parts: [StoredPart]) throws -> Blob {
+    /// The most parts a multipart object keeps as separate files; a reader opens them all at once, so more are
+    /// concatenated into one file when the upload completes.
+    static let maximumSegments = 256
+
+    /// The blob of an object made of `parts`: the part files themselves (no copy), or one new file when
+    /// there are more than ``maximumSegments``.
+    func assemble(_ parts: [StoredPart]) throws -> Blob {
         guard let temporary = temporaryPath() else {
             var buffer = ByteBuffer()
             buffer.reserveCapacity(Int(parts.reduce(0) { $0 + $1.size }))
@@ -363,20 +389,21 @@ final class ObjectStore: Sendable {
             }
             return .memory(buffer)
         }
+        let files = parts.flatMap { part -> [BlobFile] in
+            guard case .files(let files) = part.blob else { return [] }
+            return files
+        }
+        if files.count <= Self.maximumSegments { return .files(files) }
         let fd = try FileIO.openForWriting(temporary)
         defer { FileIO.closeFile(fd) }
-        for part in parts {
-            if case .file(let path) = part.blob {
-                try FileIO.append(contentsOf: path, to: fd, destinationPath: temporary)
-            }
+        for file in files {
+            try FileIO.append(contentsOf: file.path, to: fd, destinationPath: temporary)
         }
-        return .file(temporary)
+        return .file(temporary, size: files.reduce(0) { $0 + $1.size })
     }
 
     func removeUploadFiles(_ upload: StoredUpload) {
-        for part in upload.parts.values {
-            if case .file(let path) = part.blob { FileIO.remove(path) }
-        }
+        for path in upload.parts.values.flatMap(\.blob.paths) { FileIO.remove(path) }
         if let root { FileIO.removeDirectory("\(root)/uploads/\(upload.id)") }
     }
 
@@ -396,11 +423,11 @@ final class ObjectStore: Sendable {
             for file in FileIO.listDirectory(directory + "/meta") where file.hasSuffix(".json") {
                 guard let bytes = FileIO.readFile(directory + "/meta/" + file),
                     let metadata = try? JSONDecoder().decode(ObjectMetadata.self, from: Data(bytes)),
-                    let dataFile = metadata.dataFile
+                    let dataFiles = metadata.dataFiles
                 else { continue }
                 bucket.objects[metadata.key] = StoredObject(
                     metadata: metadata,
-                    blob: .file(directory + "/data/" + dataFile)
+                    blob: .files(dataFiles.map { BlobFile(path: directory + "/data/" + $0.name, size: $0.size) })
                 )
             }
             buckets[name] = bucket

@@ -11,7 +11,7 @@ enum ETagMatching {
     /// The stored form of an entity tag: unquoted, lowercase, without a weak prefix.
     static func normalize(_ tag: String) -> String {
         // esdk-obs-python percent-encodes header values (`%22…%22`); entity tags never contain `%`.
-        var value = Substring(PercentEncoding.decode(tag, plusAsSpace: false).trimmingWhitespace())
+        var value = Substring(IncomingRequest.decode(tag).trimmingWhitespace())
         if value.hasPrefix("W/") { value = value.dropFirst(2) }
         if value.hasPrefix("\"") { value = value.dropFirst() }
         if value.hasSuffix("\"") { value = value.dropLast() }
@@ -20,7 +20,7 @@ enum ETagMatching {
 
     /// Whether a list header (`If-Match`, `If-None-Match`) matches `etag`; `*` matches any.
     static func list(_ header: String, matches etag: String) -> Bool {
-        for member in PercentEncoding.decode(header, plusAsSpace: false).split(separator: ",") {
+        for member in IncomingRequest.decode(header).split(separator: ",") {
             let candidate = String(member).trimmingWhitespace()
             if candidate == "*" || normalize(candidate) == etag { return true }
         }

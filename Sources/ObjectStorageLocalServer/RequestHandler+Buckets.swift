@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import HummingbirdCore
+import ObjectStorageSigning
 
 extension RequestHandler {
     static let ownerID = "local-owner"
@@ -107,7 +108,7 @@ extension RequestHandler {
             try store.deleteObject(bucket, key)
             if !quiet {
                 xml.element("Deleted") {
-                    $0.element("Key", encode ? PercentEncoding.encode(key, keepSlash: true) : key)
+                    $0.element("Key", encode ? PercentEncoding.encode(key, style: .path) : key)
                 }
             }
         }

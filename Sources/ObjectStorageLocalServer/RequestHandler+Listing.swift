@@ -63,7 +63,7 @@ extension RequestHandler {
         let maxKeys = min(requestedMaxKeys, 1000)
         let encodingType = request.queryValue("encoding-type")
         let encode = encodingType?.lowercased() == "url"
-        func text(_ value: String) -> String { encode ? PercentEncoding.encode(value, keepSlash: true) : value }
+        func text(_ value: String) -> String { encode ? PercentEncoding.encode(value, style: .path) : value }
         var marker = request.queryValue("marker") ?? ""
         let continuationToken = request.queryValue("continuation-token")
         let startAfter = request.queryValue("start-after") ?? ""

@@ -40,24 +40,24 @@ extension RequestHandler {
             throw ServerError.notImplemented("UploadPartCopy")
         }
         _ = try store.upload(bucket, key: key, id: id)
-        let writer = try await receive(
+        let received = try await receive(
             body,
             context: context,
             temporaryPath: store.partPath(uploadID: id, number: number)
         )
-        let md5 = writer.md5.finalize()
+        let md5 = received.md5
         let part = StoredPart(
             number: number,
-            size: writer.count,
+            size: received.size,
             md5: md5,
-            crc64: writer.crc.value,
+            crc64: received.crc64,
             lastModified: context.now,
-            blob: writer.finish()
+            blob: received.blob
         )
         do {
             try store.putPart(bucket, key: key, id: id, part: part)
         } catch {
-            if case .file(let path) = part.blob { FileIO.remove(path) }
+            for path in part.blob.paths { FileIO.remove(path) }
             throw error
         }
         var headers = [("ETag", context.dialect.formatETag(part.etag))]
@@ -114,7 +114,7 @@ extension RequestHandler {
         }
         let blob: Blob
         do {
-            blob = try store.concatenate(parts)
+            blob = try store.assemble(parts)
         } catch {
             store.removeUploadFiles(taken)
             throw ServerError.internalError("cannot assemble the parts")
@@ -132,7 +132,7 @@ extension RequestHandler {
             storageClass: taken.attributes.storageClass,
             acl: taken.attributes.acl,
             partsCount: parts.count,
-            dataFile: nil
+            dataFiles: nil
         )
         do {
             try store.commit(bucket, metadata: metadata, blob: blob)
@@ -145,7 +145,7 @@ extension RequestHandler {
         xml.open("CompleteMultipartUploadResult", namespace: context.dialect.xmlNamespace)
         xml.element(
             "Location",
-            "http://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, keepSlash: true))"
+            "http://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, style: .path))"
         )
         xml.element("Bucket", bucket)
         xml.element("Key", key)

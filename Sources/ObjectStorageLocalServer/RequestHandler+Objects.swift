@@ -46,14 +46,14 @@ extension RequestHandler {
             return Reply()
         }
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
-        let writer = try await receive(body, context: context, temporaryPath: store.temporaryPath())
+        let received = try await receive(body, context: context, temporaryPath: store.temporaryPath())
         let attributes = attributes(context)
-        let md5 = writer.md5.finalize()
+        let md5 = received.md5
         let metadata = ObjectMetadata(
             key: key,
-            size: writer.count,
+            size: received.size,
             etag: ByteEncoding.hex(md5),
-            crc64: writer.crc.value,
+            crc64: received.crc64,
             lastModified: context.now,
             lastModifiedMilliseconds: context.nowMilliseconds,
             contentType: attributes.contentType,
@@ -62,9 +62,9 @@ extension RequestHandler {
             storageClass: attributes.storageClass,
             acl: attributes.acl,
             partsCount: nil,
-            dataFile: nil
+            dataFiles: nil
         )
-        try store.commit(bucket, metadata: metadata, blob: writer.finish())
+        try store.commit(bucket, metadata: metadata, blob: received.blob)
         var headers = [("ETag", context.dialect.formatETag(metadata.etag))]
         if context.dialect.kind == .oss {
             headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
@@ -83,7 +83,7 @@ extension RequestHandler {
         }
         var source = raw
         if let mark = source.firstIndex(of: "?") { source = String(source[..<mark]) }
-        source = PercentEncoding.decode(source, plusAsSpace: false)
+        source = IncomingRequest.decode(source)
         if source.hasPrefix("/") { source.removeFirst() }
         guard let slash = source.firstIndex(of: "/"), slash != source.startIndex,
             source.index(after: slash) != source.endIndex
@@ -121,7 +121,7 @@ extension RequestHandler {
         metadata.key = key
         metadata.lastModified = context.now
         metadata.lastModifiedMilliseconds = context.nowMilliseconds
-        metadata.dataFile = nil
+        metadata.dataFiles = nil
         if directive == "REPLACE" {
             let attributes = attributes(context)
             metadata.contentType = attributes.contentType

@@ -71,7 +71,7 @@ struct RequestHandler: Sendable {
                 case .delayBeforeHeaders(let delay): delayBeforeHeaders = delay
                 case .delayBetweenChunks(let delay): transfer.delayBetweenChunks = delay
                 case .bandwidthLimit(let rate): transfer.bytesPerSecond = rate
-                case .replaceContent(let bytes): try replaceContent(context, with: bytes)
+                case .replaceContent(let bytes): try await replaceContent(context, with: bytes)
                 }
             }
             try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
@@ -178,40 +178,45 @@ struct RequestHandler: Sendable {
 
     // MARK: Bodies
 
-    /// Streams the request body into a new blob, hashing it on the way.
-    func receive(_ body: RequestBody, context: Context, temporaryPath: String?) async throws -> BlobWriter {
+    /// A request body stored as a new blob (not yet in place), with its digests.
+    struct ReceivedBody {
+        var blob: Blob
+        var size: Int64
+        var md5: [UInt8]
+        var crc64: UInt64
+    }
+
+    /// Streams the request body into a new blob, hashing it on the way, and checks `Content-MD5` and a hex
+    /// `x-amz-content-sha256` (the SHA-256 is computed only then).
+    func receive(_ body: RequestBody, context: Context, temporaryPath: String?) async throws -> ReceivedBody {
         let sha256Header = context.request.header("x-amz-content-sha256")
         let checkSHA256 = sha256Header.map { $0.utf8.count == 64 && ByteEncoding.bytes(fromHex: $0) != nil } ?? false
         let writer = try BlobWriter(temporaryPath: temporaryPath, computeSHA256: checkSHA256)
         do {
             for try await buffer in body {
-                try writer.write(buffer)
+                try await writer.write(buffer)
                 if let cutoff = context.uploadCutoff, writer.count >= cutoff { throw UploadCutoff() }
             }
+            let md5 = writer.md5.finalize()
+            if let contentMD5 = context.request.header("content-md5") {
+                guard let expected = ByteEncoding.bytes(fromBase64: contentMD5.trimmingWhitespace()),
+                    expected.count == 16
+                else { throw ServerError.invalidDigest }
+                guard expected == md5 else {
+                    throw ServerError.badDigest(expected: contentMD5, calculated: ByteEncoding.base64(md5))
+                }
+            }
+            if checkSHA256, let sha256Header, let digest = writer.sha256Digest {
+                let actual = ByteEncoding.hex(digest)
+                guard actual == sha256Header.lowercased() else {
+                    throw ServerError.contentSHA256Mismatch(client: sha256Header, server: actual)
+                }
+            }
+            return ReceivedBody(blob: try await writer.finish(), size: writer.count, md5: md5, crc64: writer.crc.value)
         } catch {
-            writer.abandon()
+            await writer.abandon()
             throw error
         }
-        if let contentMD5 = context.request.header("content-md5") {
-            guard let expected = ByteEncoding.bytes(fromBase64: contentMD5.trimmingWhitespace()), expected.count == 16
-            else {
-                writer.abandon()
-                throw ServerError.invalidDigest
-            }
-            let actual = writer.md5.finalize()
-            guard expected == actual else {
-                writer.abandon()
-                throw ServerError.badDigest(expected: contentMD5, calculated: ByteEncoding.base64(actual))
-            }
-        }
-        if checkSHA256, let sha256Header, let digest = writer.sha256Digest {
-            let actual = ByteEncoding.hex(digest)
-            guard actual == sha256Header.lowercased() else {
-                writer.abandon()
-                throw ServerError.contentSHA256Mismatch(client: sha256Header, server: actual)
-            }
-        }
-        return writer
     }
 
     /// Collects a small request body (an XML document).
@@ -224,17 +229,18 @@ struct RequestHandler: Sendable {
         return bytes
     }
 
-    private func replaceContent(_ context: Context, with bytes: [UInt8]) throws {
+    private func replaceContent(_ context: Context, with bytes: [UInt8]) async throws {
         guard let bucket = context.request.bucket, let key = context.request.key else { return }
         guard var metadata = try? store.object(bucket, key) else { return }
         let writer = try BlobWriter(temporaryPath: store.temporaryPath(), computeSHA256: false)
-        try writer.write(ByteBuffer(bytes: bytes))
+        try await writer.write(ByteBuffer(bytes: bytes))
+        let blob = try await writer.finish()
         metadata.size = writer.count
         metadata.etag = ByteEncoding.hex(writer.md5.finalize())
         metadata.crc64 = writer.crc.value
         metadata.partsCount = nil
         metadata.lastModified = max(context.now, metadata.lastModified + 1)
-        try store.commit(bucket, metadata: metadata, blob: writer.finish())
+        try store.commit(bucket, metadata: metadata, blob: blob)
     }
 
     // MARK: Common headers and errors

@@ -244,4 +244,35 @@ struct ServerError: Error, Sendable {
     {
         ServerError(status: 500, code: "InternalError", message: message)
     }
+
+    /// A V4 credential scope naming another region than the server's.
+    static func wrongRegion(_ region: String, expected: String, kind: SignatureKind) -> ServerError {
+        switch kind {
+        case .ossV4Header, .ossV4Query:
+            return ServerError(
+                status: 403,
+                code: "SignatureDoesNotMatch",
+                message: "Invalid signing region in the credential: the region '\(region)' is wrong; "
+                    + "expecting '\(expected)'",
+                details: [("Region", expected)],
+                ossEC: "0002-00000226"
+            )
+        case .awsV4Query:
+            return ServerError(
+                status: 400,
+                code: "AuthorizationQueryParametersError",
+                message: "Error parsing the X-Amz-Credential parameter; the region '\(region)' is wrong; "
+                    + "expecting '\(expected)'",
+                details: [("Region", expected)]
+            )
+        default:
+            return ServerError(
+                status: 400,
+                code: "AuthorizationHeaderMalformed",
+                message: "The authorization header is malformed; the region '\(region)' is wrong; "
+                    + "expecting '\(expected)'",
+                details: [("Region", expected)]
+            )
+        }
+    }
 }

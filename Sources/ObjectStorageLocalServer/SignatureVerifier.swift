@@ -17,6 +17,13 @@ import ObjectStorageSigning
 struct SignatureVerifier: Sendable {
     let authentication: LocalObjectServer.Authentication
     let clockSkewLimit: Duration
+    /// The region SigV4 credential scopes must name.
+    let region: String
+    /// The region OSS V4 credential scopes must name.
+    let ossRegion: String
+
+    /// The longest validity of a SigV4 presigned URL: seven days.
+    static let maximumPresignExpiry: Int64 = 7 * 24 * 3600
 
     /// The parts of a request every scheme canonicalizes.
     struct WireParts {
@@ -31,7 +38,7 @@ struct SignatureVerifier: Sendable {
             method = request.method
             bucket = request.bucket
             key = request.key
-            path = PercentEncoding.decode(request.rawPath, plusAsSpace: false)
+            path = IncomingRequest.decode(request.rawPath)
             query = request.query.map { QueryParameter(name: $0.name, value: $0.value) }
             headers = request.headers.map { HTTPHeader(name: $0.name, value: $0.value) }
             if !request.host.isEmpty { headers.append(HTTPHeader(name: "host", value: request.host)) }
@@ -198,6 +205,25 @@ struct SignatureVerifier: Sendable {
         var scope: String { "\(date)/\(region)/\(service)/\(terminator)" }
     }
 
+    /// The steps OSS V4 and SigV4 share in shape after the canonical request: string to sign, signing key
+    /// (secret, date, region, service) and signature.
+    private struct V4Scheme: Sendable {
+        var stringToSign: @Sendable (String, SigningTimestamp, String) -> String
+        var signingKey: @Sendable (String, String, String, String) -> [UInt8]
+        var signature: @Sendable ([UInt8], String) -> String
+
+        static let ossV4 = V4Scheme(
+            stringToSign: OSSV4Signature.stringToSign(canonicalRequest:timestamp:scope:),
+            signingKey: OSSV4Signature.signingKey(secret:date:region:product:),
+            signature: OSSV4Signature.signature(signingKey:stringToSign:)
+        )
+        static let sigV4 = V4Scheme(
+            stringToSign: SigV4Signature.stringToSign(canonicalRequest:timestamp:scope:),
+            signingKey: SigV4Signature.signingKey(secret:date:region:service:),
+            signature: SigV4Signature.signature(signingKey:stringToSign:)
+        )
+    }
+
     private func verifyV4(
         _ wire: WireParts,
         kind: SignatureKind,
@@ -253,10 +279,27 @@ struct SignatureVerifier: Sendable {
         }
         guard let credential = V4Credential(credentialText) else { throw malformedAuthorization() }
         let secretKey = try secret(credential.keyID)
+        let expectedRegion = oss ? ossRegion : region
+        guard credential.region == expectedRegion else {
+            throw ServerError.wrongRegion(credential.region, expected: expectedRegion, kind: kind)
+        }
         guard let requestTime else {
             throw ServerError.accessDenied("The request must contain a valid \(prefix)date.")
         }
         if let expiresIn {
+            guard requestTime <= now + clockSkewLimit.components.seconds else {
+                throw ServerError.accessDenied(
+                    "Request is not valid yet",
+                    details: [("RequestTime", HTTPDate.iso8601(requestTime)), ("ServerTime", HTTPDate.iso8601(now))]
+                )
+            }
+            if !oss && expiresIn > Self.maximumPresignExpiry {
+                throw ServerError(
+                    status: 400,
+                    code: "AuthorizationQueryParametersError",
+                    message: "X-Amz-Expires must be less than a week (in seconds) that is 604800"
+                )
+            }
             guard now <= requestTime + expiresIn else {
                 throw ServerError.accessDenied(
                     "Request has expired",
@@ -271,8 +314,6 @@ struct SignatureVerifier: Sendable {
         }
         let timestamp = SigningTimestamp(secondsSince1970: requestTime)
         let canonical: String
-        let stringToSign: String
-        let expected: String
         if oss {
             let additional = (fields["AdditionalHeaders"] ?? "").split(separator: ";").map { String($0).lowercased() }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -285,18 +326,6 @@ struct SignatureVerifier: Sendable {
                 additionalHeaders: additional,
                 payloadHash: payloadHash
             )
-            stringToSign = OSSV4Signature.stringToSign(
-                canonicalRequest: canonical,
-                timestamp: timestamp,
-                scope: credential.scope
-            )
-            let key = OSSV4Signature.signingKey(
-                secret: secretKey,
-                date: credential.date,
-                region: credential.region,
-                product: credential.service
-            )
-            expected = OSSV4Signature.signature(signingKey: key, stringToSign: stringToSign)
         } else {
             let signed = (fields["SignedHeaders"] ?? "").split(separator: ";").map { String($0).lowercased() }
             canonical = SigV4Signature.canonicalRequest(
@@ -307,19 +336,11 @@ struct SignatureVerifier: Sendable {
                 signedHeaders: signed,
                 payloadHash: payloadHash
             )
-            stringToSign = SigV4Signature.stringToSign(
-                canonicalRequest: canonical,
-                timestamp: timestamp,
-                scope: credential.scope
-            )
-            let key = SigV4Signature.signingKey(
-                secret: secretKey,
-                date: credential.date,
-                region: credential.region,
-                service: credential.service
-            )
-            expected = SigV4Signature.signature(signingKey: key, stringToSign: stringToSign)
         }
+        let scheme = oss ? V4Scheme.ossV4 : V4Scheme.sigV4
+        let stringToSign = scheme.stringToSign(canonical, timestamp, credential.scope)
+        let signingKey = scheme.signingKey(secretKey, credential.date, credential.region, credential.service)
+        let expected = scheme.signature(signingKey, stringToSign)
         guard constantTimeEquals(expected, provided.lowercased()) else {
             throw mismatch(
                 dialect: dialect,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorageLocalServer
 import ObjectStorageSigning
 import Testing
@@ -141,5 +142,51 @@ struct MultipartTests {
             #expect(head.header("x-oss-hash-crc64ecma") == String(CRC64.checksum(part1 + part2)))
             #expect(head.header("x-oss-object-type") == "Multipart")
         }
+    }
+
+    @Test func directoryStorageServesPartsInPlaceAcrossARestart() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("objstore-multipart-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = LocalObjectServer.Configuration(storage: .directory(directory), authentication: .anonymous)
+        let parts = [testBytes(100 * 1024, seed: 3), testBytes(100 * 1024 + 7, seed: 4), testBytes(10, seed: 5)]
+        let whole = parts.flatMap { $0 }
+        try await withServer(configuration) { client, _ in
+            _ = try await client.send("PUT", "/bkt", headers: ossDialect)
+            let id = try await initiate(client, "/bkt/obj", headers: ossDialect)
+            var etags: [(Int, String)] = []
+            for (index, part) in parts.enumerated() {
+                let response = try await client.send(
+                    "PUT",
+                    "/bkt/obj?partNumber=\(index + 1)&uploadId=\(id)",
+                    headers: ossDialect,
+                    body: part
+                )
+                etags.append((index + 1, try #require(response.header("ETag"))))
+            }
+            let complete = try await client.send(
+                "POST",
+                "/bkt/obj?uploadId=\(id)",
+                headers: ossDialect,
+                body: completion(etags)
+            )
+            #expect(complete.status == 200)
+            #expect(try await client.send("GET", "/bkt/obj").body == whole)
+            let across = try await client.send("GET", "/bkt/obj", headers: [("Range", "bytes=102000-204810")])
+            #expect(across.status == 206)
+            #expect(across.body == Array(whole[102_000...204_810]))
+            let copy = try await client.send("PUT", "/bkt/copy", headers: [("x-amz-copy-source", "/bkt/obj")])
+            #expect(copy.status == 200)
+        }
+        try await withServer(configuration) { client, _ in
+            #expect(try await client.send("GET", "/bkt/obj").body == whole)
+            #expect(try await client.send("GET", "/bkt/copy").body == whole)
+            let tail = try await client.send("GET", "/bkt/obj", headers: [("Range", "bytes=-12")])
+            #expect(tail.body == Array(whole.suffix(12)))
+            _ = try await client.send("PUT", "/bkt/obj", body: [1, 2, 3])
+            #expect(try await client.send("GET", "/bkt/obj").body == [1, 2, 3])
+        }
+        let dataFiles = try FileManager.default.contentsOfDirectory(atPath: directory + "/buckets/bkt/data")
+        #expect(dataFiles.count == parts.count + 1)
     }
 }

@@ -198,4 +198,50 @@ struct SignatureVerificationTests {
             #expect(skewed.element("Code") == "RequestTimeTooSkewed")
         }
     }
+
+    static let otherRegions: [(String, RequestSigner, String, String)] = [
+        (
+            "oss-v4", RequestSigner(version: .ossV4, region: "cn-beijing"), "SignatureDoesNotMatch",
+            "SignatureDoesNotMatch"
+        ),
+        (
+            "sigv4", RequestSigner(version: .sigV4, region: "eu-west-1"), "AuthorizationHeaderMalformed",
+            "AuthorizationQueryParametersError"
+        ),
+    ]
+
+    @Test(arguments: otherRegions)
+    func rejectsAScopeForAnotherRegion(
+        name: String,
+        signer: RequestSigner,
+        headerCode: String,
+        queryCode: String
+    )
+        async throws
+    {
+        try await withServer(.init(storage: .memory)) { client, server in
+            let signed = Signed(client: client, port: try #require(server.port), signer: signer)
+            let header = try await signed.send(try signed.request("GET", bucket: "bkt", key: "k"))
+            #expect(header.element("Code") == headerCode)
+            let expected = name == "oss-v4" ? "cn-hangzhou" : "us-east-1"
+            #expect(header.element("Region") == expected)
+            #expect(header.element("Message")?.contains("expecting &apos;\(expected)&apos;") == true)
+            let query = try await client.send("GET", try signed.presigned("GET", bucket: "bkt", key: "k"))
+            #expect(query.element("Code") == queryCode)
+        }
+    }
+
+    @Test(arguments: schemes.filter { $0.0 == "oss-v4" || $0.0 == "sigv4" })
+    func rejectsPresignedURLsDatedInTheFuture(name: String, signer: RequestSigner) async throws {
+        try await withSignedServer(signer) { signed in
+            let future = Date().addingTimeInterval(3600)
+            let early = try await signed.client.send(
+                "GET",
+                try signed.presigned("GET", bucket: "bkt", key: "k", expires: .seconds(7200), at: future)
+            )
+            #expect(early.status == 403)
+            #expect(early.element("Code") == "AccessDenied")
+            #expect(early.element("Message") == "Request is not valid yet")
+        }
+    }
 }
