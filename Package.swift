@@ -75,6 +75,9 @@ let package = Package(
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
                 "ObjectStorageCheckpoint",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -134,6 +137,21 @@ let package = Package(
             dependencies: [
                 "ObjectStorageCheckpoint",
                 "ObjectStorageSigning",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ObjectStorageTests",
+            dependencies: [
+                "ObjectStorage",
+                "ObjectStorageSigning",
+                "ObjectStorageTransport",
+                "ObjectStorageLocalServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]

@@ -1,0 +1,91 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+import NIOCore
+import NIOHTTP1
+import ObjectStorageSigning
+import ObjectStorageTransport
+
+extension ObjectStorageClient {
+    /// Creates a bucket.
+    ///
+    /// - Parameters:
+    ///   - request: The bucket and its options.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The request id.
+    /// - Throws: ``ServiceError`` (e.g. `BucketAlreadyExists`), ``ObjectStorageTransport/TransportError``.
+    @discardableResult
+    public func createBucket(_ request: CreateBucketRequest, logger: Logger? = nil) async throws -> EmptyResponse {
+        var operation = OperationRequest(name: "CreateBucket", method: .PUT, bucket: request.bucket)
+        let prefix = self.configuration.headerPrefix
+        operation.header(prefix == "x-oss-" ? "x-oss-acl" : prefix + "acl", request.acl?.rawValue)
+        var body: [UInt8] = []
+        if request.storageClass != nil || request.locationConstraint != nil {
+            var xml = XMLWriter()
+            xml.open("CreateBucketConfiguration")
+            if let storageClass = request.storageClass { xml.element("StorageClass", storageClass.rawValue) }
+            if let location = request.locationConstraint {
+                xml.element(self.configuration.provider == .obs ? "Location" : "LocationConstraint", location)
+            }
+            xml.close("CreateBucketConfiguration")
+            body = xml.bytes
+            operation.header("Content-Type", "application/xml")
+        }
+        operation.body = .bytes(body)
+        let response = try await self.execute(operation, logger: logger)
+        _ = try? await response.body.collect(upTo: 1 << 16)
+        return EmptyResponse(requestID: response.headers.requestID)
+    }
+
+    /// Deletes an empty bucket.
+    ///
+    /// - Parameters:
+    ///   - request: The bucket.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The request id.
+    /// - Throws: ``ServiceError`` (e.g. `BucketNotEmpty`, `NoSuchBucket`).
+    @discardableResult
+    public func deleteBucket(_ request: DeleteBucketRequest, logger: Logger? = nil) async throws -> EmptyResponse {
+        let operation = OperationRequest(name: "DeleteBucket", method: .DELETE, bucket: request.bucket)
+        let response = try await self.execute(operation, logger: logger)
+        _ = try? await response.body.collect(upTo: 1 << 16)
+        return EmptyResponse(requestID: response.headers.requestID)
+    }
+
+    /// Checks that a bucket exists and is accessible.
+    ///
+    /// - Parameters:
+    ///   - request: The bucket.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The bucket's region when reported.
+    /// - Throws: ``ServiceError`` with ``ServiceError/Code/noSuchBucket`` (404) or
+    ///   ``ServiceError/Code/forbidden`` (403): HEAD answers have no body.
+    public func headBucket(_ request: HeadBucketRequest, logger: Logger? = nil) async throws -> HeadBucketResponse {
+        let operation = OperationRequest(name: "HeadBucket", method: .HEAD, bucket: request.bucket)
+        let response = try await self.execute(operation, logger: logger)
+        let region =
+            response.headers.first(name: "x-oss-bucket-region") ?? response.headers.first(name: "x-amz-bucket-region")
+            ?? response.headers.first(name: "x-obs-bucket-location")
+        return HeadBucketResponse(region: region, requestID: response.headers.requestID)
+    }
+}
+
+extension TransportResponse {
+    /// Reads the body (a small XML document) and parses it.
+    func xml(operation: String) async throws -> XMLNode {
+        let buffer = try await self.body.collect(upTo: 16 << 20)
+        let bytes = Array(buffer.readableBytesView)
+        if let error = ServiceError.embedded(in: bytes, headers: self.headers) { throw error }
+        do {
+            return try XMLNode.parse(bytes)
+        } catch {
+            throw ObjectStorageError.invalidResponse("\(operation): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import ObjectStorageSigning
+public import ObjectStorageTransport
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+extension ObjectStorageClient {
+    /// Where and how the client talks to the service.
+    ///
+    /// ```swift
+    /// var configuration = ObjectStorageClient.Configuration(
+    ///     provider: .oss,
+    ///     endpoint: .oss(region: "cn-hangzhou"),
+    ///     region: "cn-hangzhou",
+    ///     credentials: .environment
+    /// )
+    /// configuration.retry = .exponentialJitter(maxAttempts: 5)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The service dialect: which headers, error codes and checksums to use.
+        public var provider: StorageProvider
+        /// The service endpoint, e.g. `.oss(region: "cn-hangzhou")` or `try Endpoint(url: "http://127.0.0.1:9000")`.
+        public var endpoint: Endpoint
+        /// The region (required by OSS V4 and SigV4 signing).
+        public var region: String?
+        /// Virtual-hosted or path-style addressing; `nil` picks path-style for IP and `localhost`
+        /// endpoints and virtual-hosted otherwise.
+        public var addressing: AddressingStyle?
+        /// The signature scheme (default: OSS V4 for OSS, `OBS` for OBS, SigV4 for S3).
+        public var signatureVersion: SignatureVersion
+        /// Where credentials come from; `nil` sends unsigned (anonymous) requests.
+        public var credentials: (any CredentialsProvider)?
+        /// The retry policy. `RequestTimeTooSkewed` (after a clock correction), throttling, 5xx,
+        /// connection failures and integrity mismatches are retried when the body can be replayed.
+        public var retry: RetryPolicy
+        /// The longest one operation may take, retries and backoff included.
+        public var timeout: Duration
+        /// The signing clock. Leave it alone outside tests; the client adds the learned clock offset to it.
+        public var now: @Sendable () -> Date
+
+        /// Creates a configuration that signs with `credentials`.
+        ///
+        /// - Parameters:
+        ///   - provider: The service dialect.
+        ///   - endpoint: The endpoint.
+        ///   - region: The region (required by OSS V4 and SigV4).
+        ///   - credentials: The credentials provider, e.g. `.environment` or `.static(...)`.
+        ///   - signatureVersion: The signature scheme; `nil` picks the provider's default.
+        public init(
+            provider: StorageProvider,
+            endpoint: Endpoint,
+            region: String? = nil,
+            credentials: some CredentialsProvider,
+            signatureVersion: SignatureVersion? = nil
+        ) {
+            self.init(provider: provider, endpoint: endpoint, region: region, signatureVersion: signatureVersion)
+            self.credentials = credentials
+        }
+
+        /// Creates a configuration that sends anonymous (unsigned) requests, for public buckets.
+        ///
+        /// - Parameters:
+        ///   - provider: The service dialect.
+        ///   - endpoint: The endpoint.
+        ///   - region: The region.
+        ///   - signatureVersion: The signature scheme used if credentials is set later.
+        public init(
+            provider: StorageProvider,
+            endpoint: Endpoint,
+            region: String? = nil,
+            signatureVersion: SignatureVersion? = nil
+        ) {
+            self.provider = provider
+            self.endpoint = endpoint
+            self.region = region
+            self.addressing = nil
+            self.signatureVersion = signatureVersion ?? provider.defaultSignatureVersion
+            self.credentials = nil
+            self.retry = .exponentialJitter(maxAttempts: 3)
+            self.timeout = .seconds(900)
+            self.now = { Date() }
+        }
+
+        /// The addressing style in effect.
+        var effectiveAddressing: AddressingStyle {
+            self.addressing ?? .default(for: self.endpoint)
+        }
+
+        /// The vendor header prefix: `x-oss-`, `x-obs-` (OBS signature) or `x-amz-`.
+        var headerPrefix: String {
+            if self.provider == .oss { return "x-oss-" }
+            if self.provider == .obs && self.signatureVersion == .obs { return "x-obs-" }
+            return "x-amz-"
+        }
+
+        /// Whether responses carry OSS's `x-oss-hash-crc64ecma`.
+        var isOSS: Bool { self.provider == .oss }
+
+        var signer: RequestSigner {
+            RequestSigner(version: self.signatureVersion, region: self.region)
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+import NIOCore
+import NIOHTTP1
+import ObjectStorageSigning
+import ObjectStorageTransport
+
+extension ObjectStorageClient {
+    /// Uploads an object in one request (up to 5 GiB; use multipart beyond).
+    ///
+    /// OSS: the bytes sent are checked against the service's `x-oss-hash-crc64ecma`; a mismatch is
+    /// retried (for bytes and files) and finally thrown.
+    ///
+    /// - Parameters:
+    ///   - request: The object and its options.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The ETag, version id and checksum.
+    /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``ObjectStorageTransport/TransportError``.
+    @discardableResult
+    public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> PutObjectResponse {
+        var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
+        let prefix = self.configuration.headerPrefix
+        operation.header("Content-Type", request.contentType)
+        operation.header("Cache-Control", request.cacheControl)
+        operation.header("Content-Disposition", request.contentDisposition)
+        operation.header("Content-Encoding", request.contentEncoding)
+        try self.addObjectOptions(
+            to: &operation,
+            metadata: request.metadata,
+            acl: request.acl,
+            storageClass: request.storageClass,
+            encryption: request.serverSideEncryption
+        )
+        operation.header(prefix + "website-redirect-location", request.websiteRedirectLocation)
+        if let md5 = request.contentMD5 {
+            operation.header("Content-MD5", md5)
+        } else if request.computesContentMD5 {
+            guard let bytes = request.body.inMemoryBytes else {
+                throw ObjectStorageError.invalidArgument(
+                    "computesContentMD5 needs an in-memory body; pass contentMD5 for files and streams"
+                )
+            }
+            operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(bytes.readableBytesView)))
+        }
+        operation.body = request.body
+        let response = try await self.execute(operation, logger: logger)
+        return PutObjectResponse(
+            etag: response.headers.first(name: "ETag"),
+            versionID: response.headers.first(name: prefix + "version-id"),
+            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
+            requestID: response.headers.requestID
+        )
+    }
+
+    /// Downloads an object as a stream.
+    ///
+    /// - Parameters:
+    ///   - request: The object, range, conditions and overrides.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The headers and the body to iterate (once).
+    /// - Throws: ``ServiceError``: `NoSuchKey` (404), `PreconditionFailed` (412), `NotModified` (304),
+    ///   `InvalidRange` (416)...
+    public func getObject(_ request: GetObjectRequest, logger: Logger? = nil) async throws -> GetObjectResponse {
+        let operation = self.getOperation(request)
+        let response = try await self.execute(operation, logger: logger)
+        return self.getResponse(response, ranged: request.range != nil)
+    }
+
+    func getOperation(_ request: GetObjectRequest) -> OperationRequest {
+        var operation = OperationRequest(name: "GetObject", method: .GET, bucket: request.bucket, key: request.key)
+        operation.header("Range", request.range?.description)
+        operation.header("If-Match", request.ifMatch)
+        operation.header("If-None-Match", request.ifNoneMatch)
+        operation.header("If-Modified-Since", request.ifModifiedSince.map(HTTPDates.format))
+        operation.header("If-Unmodified-Since", request.ifUnmodifiedSince.map(HTTPDates.format))
+        operation.query("response-cache-control", request.responseCacheControl)
+        operation.query("response-content-disposition", request.responseContentDisposition)
+        operation.query("response-content-encoding", request.responseContentEncoding)
+        operation.query("response-content-language", request.responseContentLanguage)
+        operation.query("response-content-type", request.responseContentType)
+        operation.query("response-expires", request.responseExpires)
+        operation.query("versionId", request.versionID)
+        return operation
+    }
+
+    func getResponse(_ response: TransportResponse, ranged: Bool) -> GetObjectResponse {
+        let attributes = ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
+        let checksDigest = self.configuration.isOSS && !ranged && response.status.code == 200
+        return GetObjectResponse(
+            attributes: attributes,
+            body: ObjectBody(
+                base: response.body,
+                expectedCRC: checksDigest ? attributes.crc64 : nil,
+                operation: "GetObject"
+            )
+        )
+    }
+
+    /// Reads an object's headers.
+    ///
+    /// - Parameters:
+    ///   - request: The object.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The headers.
+    /// - Throws: ``ServiceError`` with a code derived from the status (HEAD answers have no body):
+    ///   ``ServiceError/Code/noSuchKey`` for 404.
+    public func headObject(_ request: HeadObjectRequest, logger: Logger? = nil) async throws -> HeadObjectResponse {
+        var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: request.bucket, key: request.key)
+        operation.header("If-Match", request.ifMatch)
+        operation.header("If-None-Match", request.ifNoneMatch)
+        operation.query("versionId", request.versionID)
+        let response = try await self.execute(operation, logger: logger)
+        return HeadObjectResponse(
+            attributes: ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
+        )
+    }
+
+    /// Deletes an object (deleting a missing key succeeds).
+    ///
+    /// - Parameters:
+    ///   - request: The object.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: Version information.
+    /// - Throws: ``ServiceError``.
+    @discardableResult
+    public func deleteObject(_ request: DeleteObjectRequest, logger: Logger? = nil) async throws -> DeleteObjectResponse
+    {
+        var operation = OperationRequest(
+            name: "DeleteObject",
+            method: .DELETE,
+            bucket: request.bucket,
+            key: request.key
+        )
+        operation.query("versionId", request.versionID)
+        let response = try await self.execute(operation, logger: logger)
+        _ = try? await response.body.collect(upTo: 1 << 16)
+        let prefix = self.configuration.headerPrefix
+        return DeleteObjectResponse(
+            versionID: response.headers.first(name: prefix + "version-id"),
+            deleteMarker: response.headers.first(name: prefix + "delete-marker") == "true",
+            requestID: response.headers.requestID
+        )
+    }
+
+    /// Deletes up to 1000 objects in one request.
+    ///
+    /// - Parameters:
+    ///   - request: The bucket and keys.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The keys deleted and the per-key failures.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for 0 or more than 1000 keys; ``ServiceError``.
+    public func deleteObjects(
+        _ request: DeleteObjectsRequest,
+        logger: Logger? = nil
+    ) async throws -> DeleteObjectsResponse {
+        guard (1...1000).contains(request.objects.count) else {
+            throw ObjectStorageError.invalidArgument("deleteObjects takes 1...1000 keys, not \(request.objects.count)")
+        }
+        var xml = XMLWriter()
+        xml.open("Delete")
+        xml.element("Quiet", request.quiet ? "true" : "false")
+        for object in request.objects {
+            xml.open("Object")
+            xml.element("Key", object.key)
+            if let versionID = object.versionID { xml.element("VersionId", versionID) }
+            xml.close("Object")
+        }
+        xml.close("Delete")
+        let body = xml.bytes
+        var operation = OperationRequest(name: "DeleteObjects", method: .POST, bucket: request.bucket)
+        operation.query = [QueryParameter(name: "delete", value: nil)]
+        operation.header("Content-Type", "application/xml")
+        operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
+        operation.body = .bytes(body)
+        let response = try await self.execute(operation, logger: logger)
+        let root = try await response.xml(operation: operation.name)
+        return DeleteObjectsResponse(
+            deleted: root.children("Deleted").compactMap { $0["Key"] },
+            failures: root.children("Error").map {
+                DeleteObjectsResponse.Failure(
+                    key: $0["Key"] ?? "",
+                    versionID: $0["VersionId"],
+                    code: $0["Code"] ?? "",
+                    message: $0["Message"] ?? ""
+                )
+            },
+            requestID: response.headers.requestID
+        )
+    }
+
+    /// Copies an object server-side.
+    ///
+    /// - Parameters:
+    ///   - request: The source, the destination and options.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The copy's ETag.
+    /// - Throws: ``ServiceError`` (also when the service answers 200 with an error document).
+    @discardableResult
+    public func copyObject(_ request: CopyObjectRequest, logger: Logger? = nil) async throws -> CopyObjectResponse {
+        var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: request.bucket, key: request.key)
+        let prefix = self.configuration.headerPrefix
+        var source = "/" + request.sourceBucket + "/" + PercentEncoding.encode(request.sourceKey, style: .path)
+        if let version = request.sourceVersionID { source += "?versionId=" + version }
+        operation.header(prefix + "copy-source", source)
+        operation.header(prefix + "metadata-directive", request.metadataDirective?.value)
+        operation.header(prefix + "copy-source-if-match", request.sourceIfMatch)
+        operation.header(prefix + "copy-source-if-none-match", request.sourceIfNoneMatch)
+        operation.header("Content-Type", request.contentType)
+        try self.addObjectOptions(
+            to: &operation,
+            metadata: request.metadata,
+            acl: request.acl,
+            storageClass: request.storageClass,
+            encryption: request.serverSideEncryption
+        )
+        let response = try await self.execute(operation, logger: logger)
+        let root = try await response.xml(operation: operation.name)
+        return CopyObjectResponse(
+            etag: root["ETag"],
+            lastModified: root["LastModified"].flatMap(HTTPDates.parse),
+            versionID: response.headers.first(name: prefix + "version-id"),
+            requestID: response.headers.requestID
+        )
+    }
+
+    /// Adds metadata, ACL, storage class and encryption headers in the provider's dialect.
+    func addObjectOptions(
+        to operation: inout OperationRequest,
+        metadata: [String: String],
+        acl: ObjectACL?,
+        storageClass: StorageClass?,
+        encryption: ServerSideEncryption?
+    ) throws(ObjectStorageError) {
+        let prefix = self.configuration.headerPrefix
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }) else {
+                throw .invalidArgument("invalid metadata name '\(name)'")
+            }
+            operation.header(prefix + "meta-" + name.lowercased(), value)
+        }
+        operation.header(prefix == "x-oss-" ? "x-oss-object-acl" : prefix + "acl", acl?.rawValue)
+        operation.header(prefix + "storage-class", storageClass?.rawValue)
+        for (name, value) in encryption?.headers(prefix: prefix) ?? [] {
+            operation.header(name, value)
+        }
+    }
+}

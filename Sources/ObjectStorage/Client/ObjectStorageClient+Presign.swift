@@ -1,0 +1,51 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+public import ObjectStorageSigning
+
+extension ObjectStorageClient {
+    /// Presigns a request as a URL anyone can use until it expires, with the same endpoint,
+    /// addressing and canonicalization as the client's own requests, at the clock-corrected time.
+    ///
+    /// ```swift
+    /// let url = try await client.presign(PresignRequest(bucket: "b", key: "report.pdf", expires: .seconds(3600)))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The method, object, expiry, query and headers.
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The URL and the headers that must accompany it.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for an anonymous client;
+    ///   ``ObjectStorageSigning/SigningError`` for an expiry the scheme does not accept; credentials errors.
+    public func presign(_ request: PresignRequest, logger: Logger? = nil) async throws -> PresignedURL {
+        guard let provider = self.configuration.credentials else {
+            throw ObjectStorageError.invalidArgument("presigning needs credentials; this client is anonymous")
+        }
+        var logger = logger ?? self.logger
+        logger[metadataKey: "os.operation"] = "Presign"
+        let credentials = try await provider.credentials(logger: logger)
+        let signingRequest = SigningRequest(
+            method: request.method,
+            endpoint: self.configuration.endpoint,
+            addressing: self.configuration.effectiveAddressing,
+            bucket: request.bucket,
+            key: request.key,
+            query: request.query,
+            headers: request.headers
+        )
+        let presigned = try self.configuration.signer.presign(
+            signingRequest,
+            credentials: credentials,
+            expires: request.expires,
+            at: self.signingDate(offsetMilliseconds: self.clock.offsetMilliseconds)
+        )
+        logger.debug("presigned a URL", metadata: ["os.expires_s": "\(request.expires.components.seconds)"])
+        return presigned
+    }
+}

@@ -1,0 +1,90 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import AsyncHTTPClient
+public import Logging
+public import ObjectStorageTransport
+import Synchronization
+
+/// A client for Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible object storage.
+///
+/// One `Sendable` value: copy it freely and share it across tasks. It owns nothing (it sends
+/// through the app's `HTTPClient`, `.shared` by default), so it needs no shutdown.
+///
+/// ```swift
+/// let client = ObjectStorageClient(
+///     configuration: .init(provider: .oss, endpoint: .oss(region: "cn-hangzhou"), region: "cn-hangzhou",
+///                          credentials: .environment)
+/// )
+/// _ = try await client.putObject(PutObjectRequest(bucket: "b", key: "hello.txt", body: .bytes(Array("hi".utf8))))
+/// let object = try await client.getObject(GetObjectRequest(bucket: "b", key: "hello.txt"))
+/// let bytes = try await object.body.collect(upTo: 1 << 20)
+/// ```
+///
+/// Every attempt of every operation fetches credentials from the provider and signs with a fresh
+/// time corrected by the clock offset learned from the service (`RequestTimeTooSkewed`), which all
+/// copies of the client share.
+public struct ObjectStorageClient: Sendable {
+    /// The configuration.
+    public let configuration: Configuration
+    let transport: any HTTPTransport
+    let logger: Logger
+    let clock: ClockCorrection
+
+    /// Creates a client that sends through an AsyncHTTPClient `HTTPClient`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - httpClient: The HTTP client (the shared one by default; the caller owns its lifetime).
+    ///   - logger: The logger for operations that are not given one.
+    public init(configuration: Configuration, httpClient: HTTPClient = .shared, logger: Logger? = nil) {
+        self.init(
+            configuration: configuration,
+            transport: AsyncHTTPClientTransport(httpClient: httpClient),
+            logger: logger
+        )
+    }
+
+    /// Creates a client that sends through any transport (a custom stack or a test double).
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - transport: The transport; the client adds signing, retries and checks on top.
+    ///   - logger: The logger for operations that are not given one.
+    public init(configuration: Configuration, transport: any HTTPTransport, logger: Logger? = nil) {
+        self.configuration = configuration
+        self.transport = transport
+        self.logger = logger ?? Logger(label: "ObjectStorage", factory: { _ in SwiftLogNoOpLogHandler() })
+        self.clock = ClockCorrection()
+    }
+
+    /// The offset added to the local clock when signing, learned from the service's answers
+    /// (zero until a `RequestTimeTooSkewed` or a skewed bodiless 403 is seen).
+    public var clockOffset: Duration {
+        .milliseconds(self.clock.offsetMilliseconds)
+    }
+}
+
+/// The client-wide clock offset, shared by all copies of one client.
+final class ClockCorrection: Sendable {
+    private let milliseconds = Mutex<Int64>(0)
+
+    /// Drift smaller than this is noise, not skew (the AWS SDKs use a similar threshold).
+    static let noiseThresholdMilliseconds: Int64 = 5 * 60 * 1000
+
+    var offsetMilliseconds: Int64 { self.milliseconds.withLock { $0 } }
+
+    /// Stores `offset`; returns whether it changed.
+    @discardableResult
+    func set(_ offset: Int64) -> Bool {
+        self.milliseconds.withLock { current in
+            defer { current = offset }
+            return current != offset
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A failure detected by the client itself, not reported by the service.
+///
+/// ```swift
+/// do {
+///     _ = try await client.getObject(request)
+/// } catch let error as ObjectStorageError where error.code == .integrityMismatch {
+///     // retry later
+/// }
+/// ```
+public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. An open set: new codes may be added.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: Hashable, Sendable {
+            case invalidArgument
+            case integrityMismatch
+            case invalidResponse
+            case fileSystem
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
+        /// A request value the client refuses before sending anything.
+        public static let invalidArgument = Code(.invalidArgument)
+        /// The bytes sent or received do not match the checksum the service reported (retryable).
+        public static let integrityMismatch = Code(.integrityMismatch)
+        /// The service answered with a document the client cannot read.
+        public static let invalidResponse = Code(.invalidResponse)
+        /// A local file could not be read, written or renamed.
+        public static let fileSystem = Code(.fileSystem)
+
+        /// The code's name, e.g. `integrityMismatch`.
+        public var description: String {
+            switch self.base {
+            case .invalidArgument: return "invalidArgument"
+            case .integrityMismatch: return "integrityMismatch"
+            case .invalidResponse: return "invalidResponse"
+            case .fileSystem: return "fileSystem"
+            }
+        }
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// A human-readable explanation (never contains a secret).
+    public var message: String
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: A human-readable explanation.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`.
+    public var description: String { "\(self.code): \(self.message)" }
+
+    /// A request value the client refuses.
+    ///
+    /// - Parameter message: What is wrong.
+    /// - Returns: The error.
+    public static func invalidArgument(_ message: String) -> ObjectStorageError {
+        ObjectStorageError(code: .invalidArgument, message: message)
+    }
+
+    /// A checksum mismatch between the bytes transferred and the service's value.
+    ///
+    /// - Parameters:
+    ///   - checksum: The checksum's name, e.g. `CRC-64/XZ`.
+    ///   - expected: The service's value.
+    ///   - actual: The value computed by the client.
+    ///   - operation: The operation, e.g. `PutObject`.
+    /// - Returns: The error.
+    public static func integrityMismatch(
+        checksum: String,
+        expected: String,
+        actual: String,
+        operation: String
+    ) -> ObjectStorageError {
+        ObjectStorageError(
+            code: .integrityMismatch,
+            message:
+                "\(operation): \(checksum) mismatch: the service reported \(expected), the client computed \(actual)"
+        )
+    }
+
+    /// A response the client cannot read.
+    ///
+    /// - Parameter message: What is wrong.
+    /// - Returns: The error.
+    public static func invalidResponse(_ message: String) -> ObjectStorageError {
+        ObjectStorageError(code: .invalidResponse, message: message)
+    }
+
+    /// A local file operation failed.
+    ///
+    /// - Parameters:
+    ///   - operation: What was attempted, e.g. `open`.
+    ///   - path: The file.
+    ///   - errno: The system error number, if any.
+    /// - Returns: The error.
+    public static func fileSystem(_ operation: String, path: String, errno: Int32? = nil) -> ObjectStorageError {
+        let suffix = errno.map { " (errno \($0))" } ?? ""
+        return ObjectStorageError(code: .fileSystem, message: "cannot \(operation) '\(path)'\(suffix)")
+    }
+}

@@ -1,0 +1,71 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import ObjectStorageSigning
+import Synchronization
+
+/// A CRC-64/XZ (OSS's `crc64ecma`) of the bytes that went through a body, shared with the code
+/// that checks it once the transfer ends.
+final class CRC64Accumulator: Sendable {
+    private let state = Mutex(CRC64())
+
+    init() {}
+
+    func update(_ buffer: ByteBuffer) {
+        buffer.withUnsafeReadableBytes { bytes in
+            self.state.withLock { $0.update(bufferPointer: bytes) }
+        }
+    }
+
+    var value: UInt64 { self.state.withLock { $0.value } }
+}
+
+/// Passes buffers through unchanged while feeding them to a CRC64Accumulator.
+struct ChecksummingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
+    typealias Element = ByteBuffer
+
+    let base: Base
+    let accumulator: CRC64Accumulator
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let accumulator: CRC64Accumulator
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await self.base.next() else { return nil }
+            self.accumulator.update(chunk)
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: self.base.makeAsyncIterator(), accumulator: self.accumulator)
+    }
+}
+
+enum Integrity {
+    static let crc64Header = "x-oss-hash-crc64ecma"
+
+    /// Compares a transferred CRC with the service's header value.
+    static func check(
+        computed: UInt64,
+        reported: String?,
+        operation: String
+    ) throws(ObjectStorageError) {
+        guard let reported, let expected = UInt64(reported.filter { $0 != " " }) else { return }
+        guard expected == computed else {
+            throw .integrityMismatch(
+                checksum: "CRC-64/XZ",
+                expected: String(expected),
+                actual: String(computed),
+                operation: operation
+            )
+        }
+    }
+}

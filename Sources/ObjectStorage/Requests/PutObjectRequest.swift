@@ -1,0 +1,69 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Uploads an object in one request.
+///
+/// ```swift
+/// var request = PutObjectRequest(bucket: "photos", key: "2024/cat.jpg", body: .file(path: "/tmp/cat.jpg"))
+/// request.contentType = "image/jpeg"
+/// request.metadata = ["camera": "x100"]
+/// ```
+public struct PutObjectRequest: Sendable {
+    /// The bucket.
+    public var bucket: String
+    /// The object key.
+    public var key: String
+    /// The content.
+    public var body: RequestBody
+    /// The media type.
+    public var contentType: String?
+    /// User metadata, sent as `x-oss-meta-*` / `x-obs-meta-*` / `x-amz-meta-*`.
+    public var metadata: [String: String] = [:]
+    /// `Cache-Control`.
+    public var cacheControl: String?
+    /// `Content-Disposition`.
+    public var contentDisposition: String?
+    /// `Content-Encoding`.
+    public var contentEncoding: String?
+    /// A canned ACL.
+    public var acl: ObjectACL?
+    /// The storage class.
+    public var storageClass: StorageClass?
+    /// Server-side encryption.
+    public var serverSideEncryption: ServerSideEncryption?
+    /// OBS (and S3) website redirect location (`x-obs-website-redirect-location`).
+    public var websiteRedirectLocation: String?
+    /// An explicit `Content-MD5` (base64 of the MD5 digest); the service rejects a mismatch.
+    public var contentMD5: String?
+    /// Computes and sends `Content-MD5` for an in-memory body.
+    public var computesContentMD5 = false
+
+    /// Creates the request.
+    ///
+    /// - Parameters:
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - body: The content.
+    public init(bucket: String, key: String, body: RequestBody) {
+        self.bucket = bucket
+        self.key = key
+        self.body = body
+    }
+}
+
+/// The answer to ``ObjectStorageClient/putObject(_:logger:)``.
+public struct PutObjectResponse: Sendable {
+    /// The new object's entity tag.
+    public var etag: String?
+    /// The version id, if versioning is on.
+    public var versionID: String?
+    /// OSS's CRC-64 of the object (already checked against the bytes sent).
+    public var crc64: UInt64?
+    /// The request id.
+    public var requestID: String?
+}

@@ -1,0 +1,118 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import NIOCore
+import ObjectStorageSigning
+import ObjectStorageTransport
+
+/// The answer to ``ObjectStorageClient/getObject(_:logger:)``: the headers, and the body to stream.
+///
+/// Read the body once, soon (it holds a connection until then):
+/// ```swift
+/// let response = try await client.getObject(GetObjectRequest(bucket: "b", key: "k"))
+/// for try await chunk in response.body { ... }
+/// ```
+@dynamicMemberLookup
+public struct GetObjectResponse: Sendable {
+    /// The object's headers.
+    public var attributes: ObjectAttributes
+    /// The content.
+    public var body: ObjectBody
+
+    /// Reads an attribute, e.g. `response.etag`.
+    ///
+    /// - Parameter keyPath: The attribute.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ObjectAttributes, Value>) -> Value {
+        self.attributes[keyPath: keyPath]
+    }
+}
+
+/// The answer to ``ObjectStorageClient/headObject(_:logger:)``.
+@dynamicMemberLookup
+public struct HeadObjectResponse: Sendable {
+    /// The object's headers.
+    public var attributes: ObjectAttributes
+
+    /// Reads an attribute, e.g. `response.contentLength`.
+    ///
+    /// - Parameter keyPath: The attribute.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ObjectAttributes, Value>) -> Value {
+        self.attributes[keyPath: keyPath]
+    }
+}
+
+/// An object's content as an async sequence of buffers, with backpressure.
+///
+/// For a whole-object OSS read, the bytes are checked against `x-oss-hash-crc64ecma` as they pass;
+/// a mismatch is thrown by the iteration that reaches the end
+/// (``ObjectStorageError/Code/integrityMismatch``).
+public struct ObjectBody: AsyncSequence, Sendable {
+    /// A buffer of bytes.
+    public typealias Element = ByteBuffer
+
+    let base: TransportResponse.Body
+    let expectedCRC: UInt64?
+    let operation: String
+
+    /// The iterator.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: TransportResponse.Body.AsyncIterator
+        var crc: CRC64?
+        let expectedCRC: UInt64?
+        let operation: String
+
+        /// The next buffer, or `nil` at the end.
+        ///
+        /// - Returns: The next buffer.
+        /// - Throws: A ``ObjectStorageTransport/TransportError`` when the connection fails, an
+        ///   ``ObjectStorageError`` with ``ObjectStorageError/Code/integrityMismatch`` at the end when
+        ///   the checksum does not match.
+        public mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await self.base.next() else {
+                if let expected = self.expectedCRC, let crc = self.crc {
+                    self.crc = nil
+                    try Integrity.check(computed: crc.value, reported: String(expected), operation: self.operation)
+                }
+                return nil
+            }
+            if self.crc != nil {
+                chunk.withUnsafeReadableBytes { self.crc?.update(bufferPointer: $0) }
+            }
+            return chunk
+        }
+    }
+
+    /// Makes the iterator (iterate once).
+    ///
+    /// - Returns: The iterator.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            base: self.base.makeAsyncIterator(),
+            crc: self.expectedCRC == nil ? nil : CRC64(),
+            expectedCRC: self.expectedCRC,
+            operation: self.operation
+        )
+    }
+
+    /// Reads the whole body into one buffer.
+    ///
+    /// - Parameter maxBytes: The most bytes accepted.
+    /// - Returns: The bytes.
+    /// - Throws: ``ObjectStorageTransport/TransportError/Code/bodyTooLarge`` past `maxBytes`, or what the
+    ///   iteration throws.
+    public func collect(upTo maxBytes: Int) async throws -> ByteBuffer {
+        var result = ByteBuffer()
+        for try await var chunk in self {
+            guard result.readableBytes + chunk.readableBytes <= maxBytes else {
+                throw TransportError(code: .bodyTooLarge, message: "the object exceeds the limit of \(maxBytes) bytes")
+            }
+            result.writeBuffer(&chunk)
+        }
+        return result
+    }
+}

@@ -1,0 +1,83 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOHTTP1
+
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// What the service says about an object version in the headers of a GET or HEAD.
+public struct ObjectAttributes: Sendable {
+    /// The body length of this response (the range's length for a ranged GET).
+    public var contentLength: Int64?
+    /// The media type.
+    public var contentType: String?
+    /// The entity tag, quotes included as the service sent it.
+    public var etag: String?
+    /// When the object was last modified.
+    public var lastModified: Date?
+    /// User metadata (`x-oss-meta-*`...), names lowercased without the prefix.
+    public var metadata: [String: String]
+    /// The storage class, when the service reports it.
+    public var storageClass: String?
+    /// The version id, if versioning is on.
+    public var versionID: String?
+    /// OSS's CRC-64 of the whole object (`x-oss-hash-crc64ecma`).
+    public var crc64: UInt64?
+    /// `Content-Range` of a ranged GET, e.g. `bytes 0-99/1000`.
+    public var contentRange: String?
+    /// `Cache-Control`, `Content-Disposition`, `Content-Encoding`, `Content-Language`, `Expires`.
+    public var cacheControl: String?
+    /// `Content-Disposition`.
+    public var contentDisposition: String?
+    /// `Content-Encoding`.
+    public var contentEncoding: String?
+    /// `Content-Language`.
+    public var contentLanguage: String?
+    /// `Expires`.
+    public var expires: String?
+    /// The request id.
+    public var requestID: String?
+    /// Every response header, for anything not modelled here.
+    public var headers: [(name: String, value: String)]
+
+    init(headers: HTTPHeaders, prefix: String) {
+        self.contentLength = headers.first(name: "Content-Length").flatMap { Int64($0) }
+        self.contentType = headers.first(name: "Content-Type")
+        self.etag = headers.first(name: "ETag")
+        self.lastModified = headers.first(name: "Last-Modified").flatMap(HTTPDates.parse)
+        let metaPrefix = prefix + "meta-"
+        var metadata: [String: String] = [:]
+        for header in headers where header.name.lowercased().hasPrefix(metaPrefix) {
+            metadata[String(header.name.lowercased().dropFirst(metaPrefix.count))] = header.value
+        }
+        self.metadata = metadata
+        self.storageClass = headers.first(name: prefix + "storage-class")
+        self.versionID = headers.first(name: prefix + "version-id")
+        self.crc64 = headers.first(name: "x-oss-hash-crc64ecma").flatMap { UInt64($0) }
+        self.contentRange = headers.first(name: "Content-Range")
+        self.cacheControl = headers.first(name: "Cache-Control")
+        self.contentDisposition = headers.first(name: "Content-Disposition")
+        self.contentEncoding = headers.first(name: "Content-Encoding")
+        self.contentLanguage = headers.first(name: "Content-Language")
+        self.expires = headers.first(name: "Expires")
+        self.requestID = headers.requestID
+        self.headers = headers.map { (name: $0.name, value: $0.value) }
+    }
+}
+
+extension HTTPHeaders {
+    /// The vendor request id header, whichever dialect.
+    var requestID: String? {
+        self.first(name: "x-oss-request-id") ?? self.first(name: "x-obs-request-id")
+            ?? self.first(name: "x-amz-request-id")
+    }
+}

@@ -1,0 +1,259 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A parsed XML element: the small subset the storage services answer with (elements, text,
+/// character and entity references, CDATA; attributes and namespaces are read and ignored).
+///
+/// A hand-written parser rather than `XMLParser`: on Linux that lives in FoundationXML, which
+/// pulls in full Foundation and needs libxml2 at run time, for documents this simple.
+struct XMLNode: Sendable {
+    /// The local name (any `prefix:` removed).
+    var name: String
+    /// The concatenated text directly inside this element.
+    var text: String
+    /// The child elements, in document order.
+    var children: [XMLNode]
+
+    /// The first child named `name`.
+    func child(_ name: String) -> XMLNode? {
+        self.children.first { $0.name == name }
+    }
+
+    /// Every child named `name`.
+    func children(_ name: String) -> [XMLNode] {
+        self.children.filter { $0.name == name }
+    }
+
+    /// The text of the first child named `name`.
+    subscript(_ name: String) -> String? {
+        self.child(name)?.text
+    }
+
+    /// Parses a document and returns its root element.
+    ///
+    /// - Throws: ObjectStorageError/Code/invalidResponse for malformed XML.
+    static func parse<Bytes: Collection>(_ bytes: Bytes) throws(ObjectStorageError) -> XMLNode
+    where Bytes.Element == UInt8 {
+        var parser = XMLTreeParser(bytes: Array(bytes))
+        return try parser.parseDocument()
+    }
+}
+
+/// A recursive-descent parser over UTF-8 bytes.
+private struct XMLTreeParser {
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(ObjectStorageError) -> XMLNode {
+        // Skip a BOM, the declaration, comments, processing instructions and whitespace.
+        if self.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { self.index = 3 }
+        while true {
+            self.skipWhitespace()
+            if self.hasPrefix("<?") {
+                try self.skip(past: "?>")
+            } else if self.hasPrefix("<!--") {
+                try self.skip(past: "-->")
+            } else if self.hasPrefix("<!") {
+                try self.skip(past: ">")
+            } else {
+                break
+            }
+        }
+        guard self.peek() == UInt8(ascii: "<") else { throw Self.error("no root element") }
+        return try self.parseElement()
+    }
+
+    private mutating func parseElement() throws(ObjectStorageError) -> XMLNode {
+        self.depth += 1
+        defer { self.depth -= 1 }
+        guard self.depth < 64 else { throw Self.error("elements nested too deeply") }
+        self.index += 1  // <
+        let qualifiedName = self.readName()
+        guard !qualifiedName.isEmpty else { throw Self.error("an element without a name") }
+        var node = XMLNode(name: Self.localName(qualifiedName), text: "", children: [])
+        // Attributes: read and ignored.
+        while true {
+            self.skipWhitespace()
+            guard let byte = self.peek() else { throw Self.error("unterminated start tag") }
+            if byte == UInt8(ascii: "/") {
+                guard self.hasPrefix("/>") else { throw Self.error("malformed start tag") }
+                self.index += 2
+                return node
+            }
+            if byte == UInt8(ascii: ">") {
+                self.index += 1
+                break
+            }
+            _ = self.readName()
+            self.skipWhitespace()
+            guard self.peek() == UInt8(ascii: "=") else { throw Self.error("malformed attribute") }
+            self.index += 1
+            self.skipWhitespace()
+            guard let quote = self.peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+                throw Self.error("unquoted attribute value")
+            }
+            self.index += 1
+            while let next = self.peek(), next != quote { self.index += 1 }
+            guard self.peek() == quote else { throw Self.error("unterminated attribute value") }
+            self.index += 1
+        }
+        var text: [UInt8] = []
+        while true {
+            guard let byte = self.peek() else { throw Self.error("unterminated element <\(qualifiedName)>") }
+            if byte == UInt8(ascii: "<") {
+                if self.hasPrefix("</") {
+                    self.index += 2
+                    let closing = self.readName()
+                    guard closing == qualifiedName else {
+                        throw Self.error("</\(closing)> closes <\(qualifiedName)>")
+                    }
+                    self.skipWhitespace()
+                    guard self.peek() == UInt8(ascii: ">") else { throw Self.error("malformed end tag") }
+                    self.index += 1
+                    node.text = String(decoding: text, as: UTF8.self)
+                    return node
+                } else if self.hasPrefix("<![CDATA[") {
+                    self.index += 9
+                    let start = self.index
+                    try self.skip(past: "]]>")
+                    text.append(contentsOf: self.bytes[start..<(self.index - 3)])
+                } else if self.hasPrefix("<!--") {
+                    try self.skip(past: "-->")
+                } else if self.hasPrefix("<?") {
+                    try self.skip(past: "?>")
+                } else {
+                    node.children.append(try self.parseElement())
+                }
+            } else if byte == UInt8(ascii: "&") {
+                try self.readReference(into: &text)
+            } else {
+                text.append(byte)
+                self.index += 1
+            }
+        }
+    }
+
+    private mutating func readReference(into text: inout [UInt8]) throws(ObjectStorageError) {
+        let start = self.index + 1
+        guard let end = self.bytes[start...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
+            throw Self.error("unterminated entity reference")
+        }
+        let name = String(decoding: self.bytes[start..<end], as: UTF8.self)
+        self.index = end + 1
+        switch name {
+        case "lt": text.append(UInt8(ascii: "<"))
+        case "gt": text.append(UInt8(ascii: ">"))
+        case "amp": text.append(UInt8(ascii: "&"))
+        case "quot": text.append(UInt8(ascii: "\""))
+        case "apos": text.append(UInt8(ascii: "'"))
+        default:
+            guard name.hasPrefix("#") else { throw Self.error("unknown entity &\(name);") }
+            let digits = name.dropFirst()
+            let value: UInt32? =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            guard let value, let scalar = Unicode.Scalar(value) else {
+                throw Self.error("invalid character reference &\(name);")
+            }
+            text.append(contentsOf: Array(String(Character(scalar)).utf8))
+        }
+    }
+
+    private mutating func readName() -> String {
+        let start = self.index
+        while let byte = self.peek(),
+            !(byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+                || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/")
+                || byte == UInt8(ascii: "="))
+        {
+            self.index += 1
+        }
+        return String(decoding: self.bytes[start..<self.index], as: UTF8.self)
+    }
+
+    private static func localName(_ name: String) -> String {
+        guard let colon = name.lastIndex(of: ":") else { return name }
+        return String(name[name.index(after: colon)...])
+    }
+
+    private func peek() -> UInt8? {
+        self.index < self.bytes.count ? self.bytes[self.index] : nil
+    }
+
+    private func hasPrefix(_ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard self.index + count <= self.bytes.count else { return false }
+        return prefix.withUTF8Buffer { prefixBytes in
+            prefixBytes.elementsEqual(self.bytes[self.index..<(self.index + count)])
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = self.peek(),
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+                || byte == UInt8(ascii: "\r")
+        {
+            self.index += 1
+        }
+    }
+
+    private mutating func skip(past terminator: StaticString) throws(ObjectStorageError) {
+        while self.index < self.bytes.count {
+            if self.hasPrefix(terminator) {
+                self.index += terminator.utf8CodeUnitCount
+                return
+            }
+            self.index += 1
+        }
+        throw Self.error("unterminated construct")
+    }
+
+    private static func error(_ message: String) -> ObjectStorageError {
+        .invalidResponse("malformed XML: \(message)")
+    }
+}
+
+/// Builds a small XML request body with escaped text.
+struct XMLWriter {
+    private(set) var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+
+    mutating func open(_ name: String) { self.text += "<\(name)>" }
+
+    mutating func close(_ name: String) { self.text += "</\(name)>" }
+
+    mutating func element(_ name: String, _ value: String) {
+        self.text += "<\(name)>\(Self.escape(value))</\(name)>"
+    }
+
+    var bytes: [UInt8] { Array(self.text.utf8) }
+
+    static func escape(_ value: String) -> String {
+        var result = ""
+        result.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\r": result += "&#13;"
+            default:
+                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" {
+                    result += "&#\(scalar.value);"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,21 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// Fetches a URL with plain AsyncHTTPClient (no signing), as a browser would a presigned URL.
+enum HTTPClientFetch {
+    static func get(_ url: String) async throws -> (status: Int, body: [UInt8]) {
+        let request = HTTPClientRequest(url: url)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), Array(body.readableBytesView))
+    }
+}

@@ -1,0 +1,58 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import InMemoryLogging
+import Logging
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import Testing
+
+@Suite("No secret in logs or errors")
+struct LogRedactionTests {
+    @Test("a trace-level run of operations logs no secret, signature or Authorization", arguments: ClientDialect.all)
+    func redaction(_ dialect: ClientDialect) async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "redaction", factory: { _ in handler })
+        logger.logLevel = .trace
+        let faults = FaultInjector()
+        faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .internalError))
+        let secret = LocalObjectServer.developmentCredentials.secretAccessKey
+        var descriptions: [String] = []
+        try await withClient(dialect, faults: faults, logger: logger) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "logs"))
+            try await client.putObject(PutObjectRequest(bucket: "logs", key: "k", body: .bytes([1])))
+            _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "k")).body.collect(upTo: 10)
+            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: "logs")) {}
+            _ = try await client.presign(PresignRequest(bucket: "logs", key: "k"))
+            do {
+                _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "missing"))
+            } catch {
+                descriptions.append("\(error)")
+            }
+        }
+        let wrong = Credentials(accessKeyID: "LOCALDEVACCESSKEY", secretAccessKey: "wrong-secret-value")
+        try await withClient(dialect, credentials: wrong, logger: logger) { client, _ in
+            do {
+                try await client.createBucket(CreateBucketRequest(bucket: "logs"))
+            } catch {
+                descriptions.append("\(error)")
+                descriptions.append(String(reflecting: error))
+            }
+        }
+        let entries = handler.entries
+        #expect(entries.count > 10)
+        let text = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n") + descriptions.joined()
+        for forbidden in [
+            secret, "wrong-secret-value", "Authorization", "Signature=", "signature=", "OSS4-HMAC", "AWS4-HMAC",
+        ] {
+            #expect(!text.contains(forbidden), "found \(forbidden)")
+        }
+    }
+}

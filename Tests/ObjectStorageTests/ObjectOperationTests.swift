@@ -1,0 +1,220 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NIOCore
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import Testing
+
+@Suite("Object operations against the local server")
+struct ObjectOperationTests {
+    @Test("bucket and object round trip", arguments: ClientDialect.all)
+    func roundTrip(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "bucket"))
+            _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
+            let content = testBytes(3000)
+            var put = PutObjectRequest(bucket: "bucket", key: "dir/hello world+.txt", body: .bytes(content))
+            put.contentType = "text/plain"
+            put.metadata = ["Color": "blue"]
+            put.computesContentMD5 = true
+            let putResponse = try await client.putObject(put)
+            #expect(putResponse.etag != nil)
+
+            let head = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "dir/hello world+.txt"))
+            #expect(head.contentLength == 3000)
+            #expect(head.contentType == "text/plain")
+            #expect(head.metadata["color"] == "blue")
+            #expect(head.etag == putResponse.etag)
+
+            let get = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "dir/hello world+.txt"))
+            #expect(try await get.body.collect(upTo: 1 << 20).bytes == content)
+
+            var ranged = GetObjectRequest(bucket: "bucket", key: "dir/hello world+.txt")
+            ranged.range = .bytes(10...19)
+            ranged.responseContentType = "application/x-test"
+            let part = try await client.getObject(ranged)
+            #expect(part.contentType == "application/x-test")
+            #expect(try await part.body.collect(upTo: 1 << 20).bytes == Array(content[10...19]))
+
+            var copy = CopyObjectRequest(
+                sourceBucket: "bucket",
+                sourceKey: "dir/hello world+.txt",
+                bucket: "bucket",
+                key: "copy"
+            )
+            copy.metadataDirective = .copy
+            let copied = try await client.copyObject(copy)
+            #expect(copied.etag != nil)
+            let copyBody = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "copy")).body
+            #expect(try await copyBody.collect(upTo: 1 << 20).bytes == content)
+
+            let deleted = try await client.deleteObjects(
+                DeleteObjectsRequest(bucket: "bucket", keys: ["copy", "dir/hello world+.txt"])
+            )
+            #expect(Set(deleted.deleted) == ["copy", "dir/hello world+.txt"])
+            try await client.deleteObject(DeleteObjectRequest(bucket: "bucket", key: "never-existed"))
+            _ = await expectServiceError(.noSuchKey, status: 404) {
+                _ = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            }
+            try await client.deleteBucket(DeleteBucketRequest(bucket: "bucket"))
+            _ = await expectServiceError(.noSuchBucket, status: 404) {
+                _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
+            }
+        }
+    }
+
+    @Test("error paths: 404, 412, 304, 416", arguments: ClientDialect.all)
+    func errorPaths(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "errors"))
+            let put = try await client.putObject(
+                PutObjectRequest(bucket: "errors", key: "k", body: .bytes(testBytes(100)))
+            )
+            let missing = await expectServiceError(.noSuchKey, status: 404) {
+                _ = try await client.getObject(GetObjectRequest(bucket: "errors", key: "missing"))
+            }
+            #expect(missing?.requestID != nil)
+            #expect(missing?.message.isEmpty == false)
+            _ = await expectServiceError(.noSuchBucket, status: 404) {
+                _ = try await client.getObject(GetObjectRequest(bucket: "nobucket", key: "k"))
+            }
+            var ifMatch = GetObjectRequest(bucket: "errors", key: "k")
+            ifMatch.ifMatch = "\"0123456789abcdef0123456789abcdef\""
+            _ = await expectServiceError(.preconditionFailed, status: 412) { _ = try await client.getObject(ifMatch) }
+            var ifNoneMatch = GetObjectRequest(bucket: "errors", key: "k")
+            ifNoneMatch.ifNoneMatch = put.etag
+            _ = await expectServiceError(.notModified, status: 304) { _ = try await client.getObject(ifNoneMatch) }
+            var modifiedSince = GetObjectRequest(bucket: "errors", key: "k")
+            modifiedSince.ifModifiedSince = Date().addingTimeInterval(3600)
+            _ = await expectServiceError(.notModified, status: 304) { _ = try await client.getObject(modifiedSince) }
+            var unmodifiedSince = GetObjectRequest(bucket: "errors", key: "k")
+            unmodifiedSince.ifUnmodifiedSince = Date(timeIntervalSince1970: 1_000_000)
+            _ = await expectServiceError(.preconditionFailed, status: 412) {
+                _ = try await client.getObject(unmodifiedSince)
+            }
+            var pastEnd = GetObjectRequest(bucket: "errors", key: "k")
+            pastEnd.range = .bytes(500...600)
+            if dialect.provider == .oss {
+                // OSS's documented legacy behaviour: an unsatisfiable range returns the whole object.
+                let whole = try await client.getObject(pastEnd)
+                #expect(try await whole.body.collect(upTo: 1 << 20).readableBytes == 100)
+            } else {
+                _ = await expectServiceError(.invalidRange, status: 416) { _ = try await client.getObject(pastEnd) }
+            }
+        }
+    }
+
+    @Test("a wrong secret gives SignatureDoesNotMatch with the server's string-to-sign", arguments: ClientDialect.all)
+    func wrongSecret(_ dialect: ClientDialect) async throws {
+        let wrong = Credentials(
+            accessKeyID: LocalObjectServer.developmentCredentials.accessKeyID,
+            secretAccessKey: "wrong"
+        )
+        try await withClient(dialect, credentials: wrong) { client, _ in
+            let error = await expectServiceError(.signatureDoesNotMatch, status: 403) {
+                try await client.createBucket(CreateBucketRequest(bucket: "b"))
+            }
+            #expect(error?.stringToSign?.isEmpty == false)
+            #expect(error.map { "\($0)" }?.contains("wrong") == false)
+        }
+    }
+
+    @Test("listing pages with prefix and delimiter", arguments: ClientDialect.all)
+    func listing(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "list"))
+            let keys = ["a/1", "a/2", "b/1", "c", "d", "e f", "g"]
+            for key in keys {
+                try await client.putObject(PutObjectRequest(bucket: "list", key: key, body: .bytes(Array(key.utf8))))
+            }
+            var request = ListObjectsV2Request(bucket: "list")
+            request.maxKeys = 2
+            var pages = 0
+            var listed: [String] = []
+            for try await page in client.listObjectsV2(request) {
+                pages += 1
+                listed += page.contents.map(\.key)
+            }
+            #expect(listed == keys.sorted())
+            #expect(pages == 4)
+
+            var grouped = ListObjectsV2Request(bucket: "list", delimiter: "/")
+            grouped.maxKeys = 3
+            var objects: [String] = []
+            var prefixes: [String] = []
+            for try await page in client.listObjectsV2(grouped) {
+                objects += page.contents.map(\.key)
+                prefixes += page.commonPrefixes
+            }
+            #expect(prefixes == ["a/", "b/"])
+            #expect(objects == ["c", "d", "e f", "g"])
+
+            var prefixed = ListObjectsV2Request(bucket: "list", prefix: "a/")
+            prefixed.maxKeys = 1
+            var prefixedKeys: [String] = []
+            for try await page in client.listObjectsV2(prefixed) { prefixedKeys += page.contents.map(\.key) }
+            #expect(prefixedKeys == ["a/1", "a/2"])
+
+            await #expect(throws: ServiceError.self) {
+                for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: "missing")) {}
+            }
+        }
+    }
+
+    @Test("get to a file, and upload from a file", arguments: [ClientDialect.ossV4, .s3])
+    func files(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "files"))
+            let content = testBytes(700_000)
+            let source = temporaryPath("source")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            defer { try? FileManager.default.removeItem(atPath: source) }
+            try await client.putObject(PutObjectRequest(bucket: "files", key: "big", body: .file(path: source)))
+            try await client.putObject(
+                PutObjectRequest(bucket: "files", key: "slice", body: .file(path: source, offset: 1000, length: 5000))
+            )
+            let destination = temporaryPath("dest")
+            defer { try? FileManager.default.removeItem(atPath: destination) }
+            let head = try await client.getObject(GetObjectRequest(bucket: "files", key: "big"), toFile: destination)
+            #expect(head.contentLength == 700_000)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data(content))
+            let slice = try await client.getObject(GetObjectRequest(bucket: "files", key: "slice")).body
+            #expect(try await slice.collect(upTo: 1 << 20).bytes == Array(content[1000..<6000]))
+
+            // A failed download leaves the existing file alone and no temporary file behind.
+            try Data("keep".utf8).write(to: URL(fileURLWithPath: destination))
+            await #expect(throws: ServiceError.self) {
+                try await client.getObject(GetObjectRequest(bucket: "files", key: "missing"), toFile: destination)
+            }
+            #expect(try String(contentsOfFile: destination, encoding: .utf8) == "keep")
+            let directory = (destination as NSString).deletingLastPathComponent
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { $0.hasPrefix((destination as NSString).lastPathComponent + ".download-") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test("presigned GET works with plain AsyncHTTPClient", arguments: ClientDialect.all)
+    func presignedGet(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "presign"))
+            try await client.putObject(
+                PutObjectRequest(bucket: "presign", key: "a b/c", body: .bytes(Array("hello".utf8)))
+            )
+            let presigned = try await client.presign(
+                PresignRequest(bucket: "presign", key: "a b/c", expires: .seconds(300))
+            )
+            let response = try await HTTPClientFetch.get(presigned.url)
+            #expect(response.status == 200)
+            #expect(response.body == Array("hello".utf8))
+        }
+    }
+}
