@@ -15,7 +15,11 @@ struct ObjectStorageCommand: AsyncParsableCommand {
         commandName: "objstore",
         abstract:
             "Presign, sign and transfer objects on Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible storage.",
-        subcommands: [PresignCommand.self, SignCommand.self, ServeCommand.self, DemoCommand.self]
+        subcommands: [
+            ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, RemoveCommand.self,
+            MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, SignCommand.self,
+            ServeCommand.self, DemoCommand.self,
+        ]
     )
 
     /// Runs the command and maps failures to the documented exit statuses: 64 usage, 65 invalid

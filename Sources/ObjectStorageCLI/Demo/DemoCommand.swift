@@ -34,7 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
         let port = try await server.start()
         let rows: [DemoRow]
         do {
-            rows = try await walkThroughSchemes(port: port, credentials: credentials)
+            rows = try await walkThroughSchemes(port: port, server: server.configuration, credentials: credentials)
         } catch {
             await server.shutdown()
             throw error
@@ -49,7 +49,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// Creates a bucket per scheme, uploads an object, and fetches presigned GET and HEAD URLs
     /// (and a tampered one) with plain HTTP.
-    private func walkThroughSchemes(port: Int, credentials: Credentials) async throws -> [DemoRow] {
+    private func walkThroughSchemes(
+        port: Int,
+        server: LocalObjectServer.Configuration,
+        credentials: Credentials
+    ) async throws -> [DemoRow] {
         let endpoint = try Endpoint(url: "http://127.0.0.1:\(port)")
         print("Embedded object server listening on http://127.0.0.1:\(port)\n")
 
@@ -62,7 +66,10 @@ struct DemoCommand: AsyncParsableCommand {
         for scheme in schemes {
             let client = DemoHTTP(
                 endpoint: endpoint,
-                signer: RequestSigner(version: scheme.version, region: "us-east-1"),
+                signer: RequestSigner(
+                    version: scheme.version,
+                    region: scheme.version == .ossV4 ? server.ossRegion : server.region
+                ),
                 credentials: credentials
             )
             let key = "greetings/hello world.txt"

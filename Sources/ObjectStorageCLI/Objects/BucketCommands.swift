@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import ObjectStorage
+
+/// `objstore mb URL`: creates a bucket.
+struct MakeBucketCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(commandName: "mb", abstract: "Create a bucket.")
+
+    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
+    var url: String
+
+    @OptionGroup var remote: RemoteOptions
+
+    func run() async throws {
+        let location = try RemoteLocation.bucket(url)
+        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        try await RemoteFailure.run {
+            try await client.createBucket(CreateBucketRequest(bucket: location.bucket))
+            print("make_bucket: \(location.bucket)")
+        }
+    }
+}
+
+/// `objstore rb URL`: deletes an empty bucket.
+struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "rb",
+        abstract: "Delete an empty bucket.",
+        discussion: "Empty it first with `objstore rm --recursive URL`."
+    )
+
+    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
+    var url: String
+
+    @OptionGroup var remote: RemoteOptions
+
+    func run() async throws {
+        let location = try RemoteLocation.bucket(url)
+        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        try await RemoteFailure.run {
+            try await client.deleteBucket(DeleteBucketRequest(bucket: location.bucket))
+            print("remove_bucket: \(location.bucket)")
+        }
+    }
+}

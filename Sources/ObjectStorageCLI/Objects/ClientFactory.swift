@@ -1,0 +1,81 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import ObjectStorage
+import ObjectStorageSigning
+
+/// Builds an ``ObjectStorageClient`` from ``RemoteOptions``, the environment and the credentials chain.
+struct ClientFactory {
+    var options: RemoteOptions
+    var environment: [String: String]
+
+    init(options: RemoteOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.options = options
+        self.environment = environment
+    }
+
+    /// A client for `provider`'s dialect. Credentials are loaded here, once, so a missing key
+    /// fails (status 77) before anything is sent.
+    func makeClient(for provider: StorageProvider) async throws(CLIError) -> ObjectStorageClient {
+        let version = try SigningContext.signatureVersion(options.signature, for: provider)
+        let defaults = ProviderDefaults(provider: provider, environment: environment)
+        let endpoint: Endpoint
+        do {
+            endpoint = try options.endpoint.map { try Endpoint(url: $0) } ?? defaults.endpoint(region: options.region)
+        } catch {
+            throw .usage("--endpoint: \(error)")
+        }
+        let region = options.region ?? defaults.region(for: endpoint)
+        var configuration: ObjectStorageClient.Configuration
+        if options.noSignRequest {
+            guard options.profile == nil else { throw .usage("--profile cannot be combined with --no-sign-request") }
+            configuration = .init(provider: provider, endpoint: endpoint, region: region, signatureVersion: version)
+        } else {
+            let credentials = try await loadCredentials(for: provider)
+            configuration = .init(
+                provider: provider,
+                endpoint: endpoint,
+                region: region,
+                credentials: StaticCredentialsProvider(credentials),
+                signatureVersion: version
+            )
+        }
+        if options.pathStyle { configuration.addressing = .path }
+        return ObjectStorageClient(configuration: configuration)
+    }
+
+    /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI
+    /// lets `--profile` win over environment keys).
+    private func credentialsProvider(for provider: StorageProvider) throws(CLIError) -> ChainCredentialsProvider {
+        guard let profile = options.profile else { return CommandCredentials.provider(for: provider) }
+        guard !profile.isEmpty else { throw .usage("--profile: the profile name is empty") }
+        switch provider {
+        case .oss:
+            return .chain(.profile(.alibabaCloud(), name: profile), .profile(.aliyunCLI(), name: profile))
+        case .obs:
+            throw .usage("--profile: obs has no profile files; set OBS_ACCESS_KEY_ID and OBS_SECRET_ACCESS_KEY")
+        default:
+            return .chain(.profile(.aws(), name: profile))
+        }
+    }
+
+    /// Loads credentials, mapping failures as ``CommandCredentials/load(for:)`` does: 77 when none are
+    /// found or they are half set, 65 for a malformed file.
+    private func loadCredentials(for provider: StorageProvider) async throws(CLIError) -> Credentials {
+        let chain = try credentialsProvider(for: provider)
+        do {
+            return try await chain.credentials(logger: Logger(label: "objstore"))
+        } catch let error as CredentialsError where error.code == .notFound || error.code == .incomplete {
+            throw .noCredentials("\(error)")
+        } catch {
+            throw .invalidInput("\(error)")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import ObjectStorage
+import ObjectStorageSigning
+
+/// `objstore cp SRC DST`: local → remote, remote → local or remote → remote (same service).
+struct CopyCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "cp",
+        abstract: "Copy a file to an object, an object to a file, or an object to another object.",
+        discussion: """
+            A destination ending in '/' (or a bucket URL, or an existing local directory) receives the \
+            source's last path component as its name. Downloads land in a temporary file that is renamed \
+            into place only when complete. Remote → remote copies are server-side and need both URLs in \
+            the same service.
+            """
+    )
+
+    @Argument(help: "A local file or oss://BUCKET/KEY, obs://BUCKET/KEY, s3://BUCKET/KEY")
+    var source: String
+
+    @Argument(help: "A local path or a remote URL")
+    var destination: String
+
+    @Option(help: "The Content-Type of an uploaded object (default: set by the service).")
+    var contentType: String?
+
+    @OptionGroup var remote: RemoteOptions
+
+    func run() async throws {
+        let plan = try CopyPlan(source: source, destination: destination)
+        let client = try await ClientFactory(options: remote).makeClient(for: plan.provider)
+        let contentType = self.contentType
+        try await RemoteFailure.run {
+            switch plan.direction {
+            case .upload(let path, let target):
+                try await CopyTransfer.upload(file: path, to: target, contentType: contentType, client: client)
+                print("upload: \(path) to \(RemoteLocation.text(target))")
+            case .download(let origin, let path):
+                try await CopyTransfer.download(from: origin, toFile: path, client: client)
+                print("download: \(RemoteLocation.text(origin)) to \(path)")
+            case .copy(let origin, let target):
+                try await CopyTransfer.copy(from: origin, to: target, client: client)
+                print("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
+            }
+        }
+    }
+}
+
+/// What `cp` will do, with destination names resolved and local paths checked.
+struct CopyPlan: Sendable {
+    enum Direction: Sendable {
+        case upload(path: String, to: ObjectURL)
+        case download(from: ObjectURL, path: String)
+        case copy(from: ObjectURL, to: ObjectURL)
+    }
+
+    var direction: Direction
+
+    var provider: StorageProvider {
+        switch direction {
+        case .upload(_, let target): target.provider
+        case .download(let origin, _): origin.provider
+        case .copy(let origin, _): origin.provider
+        }
+    }
+
+    init(source: String, destination: String, fileManager: FileManager = .default) throws(CLIError) {
+        let remoteSource = try ObjectURL(parsing: source)
+        let remoteDestination = try ObjectURL(parsing: destination)
+        switch (remoteSource, remoteDestination) {
+        case (nil, nil):
+            throw .usage("cp: neither '\(source)' nor '\(destination)' is a remote URL; use cp(1) for local copies")
+        case (nil, let target?):
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: source, isDirectory: &isDirectory) else {
+                throw CLIError(status: .notFound, message: "cp: '\(source)': no such file")
+            }
+            guard !isDirectory.boolValue else { throw .usage("cp: '\(source)' is a directory") }
+            guard fileManager.isReadableFile(atPath: source) else {
+                throw .invalidInput("cp: '\(source)': permission denied")
+            }
+            direction = .upload(path: source, to: Self.named(target, after: source))
+        case (let origin?, nil):
+            let key = try Self.objectKey(origin, source)
+            var path = destination
+            var isDirectory: ObjCBool = false
+            if destination.hasSuffix("/")
+                || (fileManager.fileExists(atPath: destination, isDirectory: &isDirectory) && isDirectory.boolValue)
+            {
+                let name = RemoteLocation.lastComponent(key)
+                guard !name.isEmpty, name != ".", name != ".." else {
+                    throw .usage("cp: '\(source)' has no file name to use in '\(destination)'")
+                }
+                path = destination.hasSuffix("/") ? destination + name : destination + "/" + name
+            }
+            direction = .download(from: origin, path: path)
+        case (let origin?, let target?):
+            let key = try Self.objectKey(origin, source)
+            guard origin.provider == target.provider else {
+                throw .usage("cp: '\(source)' and '\(destination)' are in different services; copy through a file")
+            }
+            direction = .copy(from: origin, to: Self.named(target, after: key))
+        }
+    }
+
+    /// The key of a remote source, which must name an object.
+    private static func objectKey(_ location: ObjectURL, _ text: String) throws(CLIError) -> String {
+        guard let key = location.key, !key.hasSuffix("/") else {
+            throw .usage("cp: '\(text)' names no object (copying prefixes is not supported yet)")
+        }
+        return key
+    }
+
+    /// The destination itself, or, for a bucket or a key ending in '/', with `name`'s last component added.
+    private static func named(_ target: ObjectURL, after name: String) -> ObjectURL {
+        let key = target.key ?? ""
+        guard key.isEmpty || key.hasSuffix("/") else { return target }
+        return ObjectURL(
+            provider: target.provider,
+            bucket: target.bucket,
+            key: key + RemoteLocation.lastComponent(name)
+        )
+    }
+}

@@ -1,0 +1,72 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import ObjectStorage
+import ObjectStorageSigning
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Maps what the SDK throws to a ``CLIError``: one line, no stack trace, no secret.
+enum RemoteFailure {
+    /// `NoSuchKey: The specified key does not exist. (request id 5F...)`, with status 2 for a missing
+    /// object or bucket (any 404) and 1 otherwise.
+    static func cliError(_ error: ServiceError) -> CLIError {
+        var text = error.code.rawValue
+        if !error.message.isEmpty { text += ": \(error.message)" }
+        if let requestID = error.requestID, !requestID.isEmpty { text += " (request id \(requestID))" }
+        let notFound =
+            error.statusCode == 404 || error.code == .noSuchKey || error.code == .noSuchBucket
+            || error.code == .notFound
+        return CLIError(status: notFound ? .notFound : .failure, message: text)
+    }
+
+    /// Maps any error; `interrupted` says the user pressed Ctrl-C, whatever the error became.
+    static func cliError(_ error: any Error, interrupted: Bool = false) -> CLIError {
+        if interrupted || error is CancellationError { return CLIError(status: .interrupted, message: "interrupted") }
+        switch error {
+        case let error as CLIError:
+            return error
+        case let error as ServiceError:
+            return cliError(error)
+        case let error as ObjectStorageError:
+            let status: CLIError.Status = error.code == .invalidArgument ? .invalidInput : .failure
+            return CLIError(status: status, message: "\(error)")
+        case let error as CredentialsError:
+            let missing = error.code == .notFound || error.code == .incomplete
+            return CLIError(status: missing ? .noCredentials : .failure, message: "\(error)")
+        default:
+            return CLIError(status: .failure, message: "\(error)")
+        }
+    }
+
+    /// Runs a command's work in a task that SIGINT cancels (so transfers clean up their temporary
+    /// files), and maps its failures.
+    static func run(_ work: @escaping @Sendable () async throws -> Void) async throws(CLIError) {
+        let task = Task { try await work() }
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { task.cancel() }
+        source.resume()
+        defer {
+            source.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        do {
+            try await task.value
+        } catch {
+            throw cliError(error, interrupted: task.isCancelled)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+
+/// The flags every command that talks to a service shares.
+struct RemoteOptions: ParsableArguments, Sendable {
+    @Option(
+        help: """
+            The endpoint URL (default: OSS_ENDPOINT, OBS_ENDPOINT or AWS_ENDPOINT_URL, else the vendor's \
+            public endpoint for the region).
+            """
+    )
+    var endpoint: String?
+
+    @Option(help: "The region (default: OSS_REGION, OBS_REGION or AWS_REGION, the endpoint's, or the vendor's).")
+    var region: String?
+
+    @Option(help: "Signature: v1 or v4 for oss; obs, v2 or v4 for obs; sigv4 or v2 for s3.")
+    var signature: String?
+
+    @Flag(help: "Use path-style addressing (default for IP addresses and localhost).")
+    var pathStyle = false
+
+    @Option(
+        help: """
+            The credentials profile (AWS_PROFILE for s3, ALIBABA_CLOUD_PROFILE for oss); when given, \
+            credentials come from that profile only, not from the environment.
+            """
+    )
+    var profile: String?
+
+    @Flag(help: "Send unsigned (anonymous) requests: public buckets, servers without authentication.")
+    var noSignRequest = false
+}

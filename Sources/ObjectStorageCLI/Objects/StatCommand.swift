@@ -1,0 +1,85 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import ObjectStorage
+
+/// `objstore stat URL`: an object's headers (HEAD).
+struct StatCommand: AsyncParsableCommand, Sendable {
+    static let configuration = CommandConfiguration(
+        commandName: "stat",
+        abstract: "Show an object's size, ETag, content type, last-modified time, metadata, version and CRC-64."
+    )
+
+    @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
+    var url: String
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var remote: RemoteOptions
+
+    func run() async throws {
+        let location = try RemoteArgument.object(url)
+        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        try await RemoteFailure.run {
+            let head = try await client.headObject(HeadObjectRequest(bucket: location.bucket, key: location.key ?? ""))
+            let output = ObjectStat(location: location, attributes: head.attributes)
+            if json {
+                try JSONOutput.print(output)
+            } else {
+                output.printText()
+            }
+        }
+    }
+}
+
+/// What `stat` prints. The CRC-64 is a decimal string, as the service sends it: it does not fit a
+/// JSON number without loss.
+private struct ObjectStat: Encodable {
+    var url: String
+    var bucket: String
+    var key: String
+    var size: Int64?
+    var etag: String?
+    var contentType: String?
+    var lastModified: String?
+    var metadata: [String: String]
+    var versionId: String?
+    var crc64: String?
+    var storageClass: String?
+
+    init(location: ObjectURL, attributes: ObjectAttributes) {
+        url = RemoteLocation.text(location)
+        bucket = location.bucket
+        key = location.key ?? ""
+        size = attributes.contentLength
+        etag = attributes.etag
+        contentType = attributes.contentType
+        lastModified = attributes.lastModified.map(JSONOutput.iso8601)
+        metadata = attributes.metadata
+        versionId = attributes.versionID
+        crc64 = attributes.crc64.map { String($0) }
+        storageClass = attributes.storageClass
+    }
+
+    func printText() {
+        let rows: [(String, String?)] = [
+            ("URL", url), ("Size", size.map { String($0) }), ("ETag", etag), ("Content-Type", contentType),
+            ("Last-Modified", lastModified), ("Storage-Class", storageClass), ("Version-Id", versionId),
+            ("CRC64", crc64),
+        ]
+        for case let (name, value?) in rows {
+            print("\(name): \(value)")
+        }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            print("Metadata: \(name): \(value)")
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+/// `mb`, `cp`, `ls`, `stat`, `cat`, `rm` and `rb` run as processes against `objstore serve`.
+struct ObjectsCommandTests {
+    /// 70,000 bytes that are not text, so a download that mangles bytes shows.
+    static let payload = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+
+    @Test(arguments: ObjectsDialect.all)
+    func transfersListsAndDeletesObjects(_ dialect: ObjectsDialect) throws {
+        let server = try ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: dialect)
+        let scratch = try ObjectsScratch()
+        let data = scratch.path("data.bin")
+        let note = scratch.path("note.txt")
+        try Self.payload.write(to: URL(fileURLWithPath: data))
+        try Data("hello, objects\n".utf8).write(to: URL(fileURLWithPath: note))
+
+        #expect(try cli.succeed(["mb", dialect.url("bkt")]) == "make_bucket: bkt\n")
+        #expect(
+            try cli.succeed(["cp", data, dialect.url("bkt/dir/")])
+                == "upload: \(data) to \(dialect.url("bkt/dir/data.bin"))\n"
+        )
+        try cli.succeed(["cp", note, dialect.url("bkt/dir/sub/note.txt"), "--content-type", "text/plain"])
+        try cli.succeed(["cp", note, dialect.url("bkt/top?#%.txt")])
+
+        let shallow = try cli.succeed(["ls", dialect.url("bkt")])
+        #expect(shallow.contains("PRE dir/\n"))
+        #expect(shallow.contains(" 15 top?#%.txt\n"))
+        #expect(!shallow.contains("data.bin"))
+
+        let listed = try Self.jsonLines(try cli.succeed(["ls", dialect.url("bkt"), "--recursive", "--json"]))
+        #expect(listed.compactMap { $0["key"] as? String } == ["dir/data.bin", "dir/sub/note.txt", "top?#%.txt"])
+        #expect(listed.first?["size"] as? Int == 70_000)
+
+        let stat = try #require(
+            Self.jsonLines(try cli.succeed(["stat", dialect.url("bkt/dir/sub/note.txt"), "--json"])).first
+        )
+        #expect(stat["size"] as? Int == 15)
+        #expect(stat["contentType"] as? String == "text/plain")
+        // The MD5 of "hello, objects\n" (md5sum); OSS spells it in upper case.
+        #expect((stat["etag"] as? String)?.lowercased() == "\"a667a0f645783a6750409092811575cc\"")
+        #expect(stat["lastModified"] is String)
+        if dialect.scheme == "oss" {
+            #expect(stat["crc64"] is String)
+        }
+
+        #expect(try cli.succeed(["cat", dialect.url("bkt/dir/sub/note.txt")]) == "hello, objects\n")
+        #expect(try cli.succeed(["cat", dialect.url("bkt/dir/sub/note.txt"), "--range", "7-13"]) == "objects")
+        #expect(try cli.succeed(["cat", dialect.url("bkt/top?#%.txt"), "--range=-8"]) == "objects\n")
+
+        let downloaded = scratch.path("down.bin")
+        try cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), downloaded])
+        #expect(FileManager.default.contents(atPath: downloaded) == Self.payload)
+
+        try cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), dialect.url("bkt/copies/")])
+        let copied = scratch.path("copied.bin")
+        try cli.succeed(["cp", dialect.url("bkt/copies/data.bin"), copied])
+        #expect(FileManager.default.contents(atPath: copied) == Self.payload)
+
+        #expect(
+            try cli.succeed(["rm", dialect.url("bkt/copies/data.bin")])
+                == "delete: \(dialect.url("bkt/copies/data.bin"))\n"
+        )
+        #expect(try cli.run(["stat", dialect.url("bkt/copies/data.bin")]).status == 2)
+
+        let removed = try cli.succeed(["rm", "--recursive", dialect.url("bkt/dir")])
+        #expect(removed.split(separator: "\n").count == 2)
+        #expect(try cli.succeed(["ls", dialect.url("bkt"), "--recursive"]).hasSuffix(" top?#%.txt\n"))
+
+        let notEmpty = try cli.run(["rb", dialect.url("bkt")])
+        #expect(notEmpty.status == 1)
+        #expect(notEmpty.standardError.contains("BucketNotEmpty"))
+
+        try cli.succeed(["rm", "-r", dialect.url("bkt")])
+        #expect(try cli.succeed(["rb", dialect.url("bkt")]) == "remove_bucket: bkt\n")
+        let gone = try cli.run(["ls", dialect.url("bkt")])
+        #expect(gone.status == 2)
+        #expect(gone.standardError.contains("NoSuchBucket"))
+    }
+
+    @Test(arguments: ObjectsDialect.all)
+    func missingKeyExitsWithStatus2(_ dialect: ObjectsDialect) throws {
+        let server = try ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: dialect)
+        let scratch = try ObjectsScratch()
+        try cli.succeed(["mb", dialect.url("bkt")])
+        let target = scratch.path("never.bin")
+        for arguments in [
+            ["stat", dialect.url("bkt/missing")], ["cat", dialect.url("bkt/missing")],
+            ["cp", dialect.url("bkt/missing"), target],
+        ] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 2, "\(arguments[0]): \(result.standardError)")
+            #expect(result.standardError.hasPrefix("objstore: NoSuchKey"), "\(arguments[0]): \(result.standardError)")
+            #expect(result.standardError.contains("(request id "), "\(arguments[0]): \(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty, "no partial file")
+    }
+
+    @Test(arguments: ObjectsDialect.all)
+    func wrongSecretExitsWithStatus1WithoutTheSecret(_ dialect: ObjectsDialect) throws {
+        let server = try ObjectsLocalServer.start()
+        defer { server.stop() }
+        try ObjectsCLI(server: server, dialect: dialect).succeed(["mb", dialect.url("bkt")])
+        let wrong = ObjectsCLI(server: server, dialect: dialect, secret: "wrong-secret-value-0123456789")
+        for arguments in [["ls", dialect.url("bkt")], ["cat", dialect.url("bkt/key")]] {
+            let result = try wrong.run(arguments)
+            #expect(result.status == 1, "\(arguments[0]): \(result.standardError)")
+            #expect(result.standardError.hasPrefix("objstore: SignatureDoesNotMatch: "), "\(result.standardError)")
+            #expect(result.standardError.contains("(request id "))
+            #expect(!result.standardError.contains("wrong-secret-value"))
+            #expect(!result.standardError.contains(ObjectsLocalServer.secret))
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+
+    @Test
+    func anonymousRequestsAreRefusedByAnAuthenticatingServer() throws {
+        let server = try ObjectsLocalServer.start()
+        defer { server.stop() }
+        let result = try CLIProcess.run(
+            ["ls", "s3://bkt", "--no-sign-request", "--endpoint", server.endpoint],
+            environment: CLIProcess.isolatedEnvironment()
+        )
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("objstore: AccessDenied: "))
+    }
+
+    struct UsageCase: CustomTestStringConvertible, Sendable {
+        var arguments: [String]
+        var status: Int32
+        var mentions: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let usageCases: [UsageCase] = [
+        UsageCase(arguments: ["ls", "s3://b", "--bogus"], status: 64, mentions: "--bogus"),
+        UsageCase(arguments: ["ls", "ftp://b"], status: 64, mentions: "ftp://b"),
+        UsageCase(arguments: ["stat", "oss://b"], status: 64, mentions: "no object key"),
+        UsageCase(arguments: ["cat", "oss://b/k", "--range", "9-2"], status: 64, mentions: "--range"),
+        UsageCase(arguments: ["cat", "oss://b/k", "--range", "x"], status: 64, mentions: "--range"),
+        UsageCase(arguments: ["ls", "s3://b", "--signature", "v1"], status: 64, mentions: "--signature"),
+        UsageCase(arguments: ["ls", "s3://b", "--endpoint", "http://h/path"], status: 64, mentions: "--endpoint"),
+        UsageCase(arguments: ["mb", "s3://b/key"], status: 64, mentions: "names an object"),
+        UsageCase(arguments: ["rm"], status: 64, mentions: "<urls>"),
+        UsageCase(arguments: ["rm", "s3://b"], status: 64, mentions: "no object key"),
+        UsageCase(arguments: ["cp", "a", "b"], status: 64, mentions: "remote URL"),
+        UsageCase(arguments: ["cp", "oss://b/k", "s3://b/k"], status: 64, mentions: "different services"),
+        UsageCase(arguments: ["cp", "/nonexistent/objstore-file", "s3://b/k"], status: 2, mentions: "no such file"),
+        UsageCase(arguments: ["ls", "obs://b", "--profile", "p"], status: 64, mentions: "--profile"),
+        UsageCase(arguments: ["ls", "s3://b", "--profile", "absent"], status: 77, mentions: "absent"),
+        UsageCase(arguments: ["ls", "oss://b"], status: 77, mentions: "OSS_ACCESS_KEY_ID"),
+    ]
+
+    /// Usage errors and missing credentials fail before any request (no server is running).
+    @Test(arguments: usageCases)
+    func rejectsBadArgumentsBeforeSending(_ testCase: UsageCase) throws {
+        let result = try CLIProcess.run(testCase.arguments, environment: CLIProcess.isolatedEnvironment())
+        #expect(result.status == testCase.status, "stderr: \(result.standardError)")
+        #expect(result.standardError.contains(testCase.mentions), "stderr: \(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    static func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+}
