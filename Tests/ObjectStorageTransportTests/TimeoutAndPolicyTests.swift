@@ -91,22 +91,6 @@ struct TimeoutAndPolicyTests {
         }
     }
 
-    @Test func selfSignedServerIsRefusedByDefault() async throws {
-        // Any TLS server with a certificate not chained to the system roots will do; nothing listens with a
-        // valid chain on 127.0.0.1, so the handshake must fail (or the connection be refused), never succeed.
-        let server = try await TestHTTPServer.start()
-        try await withAsyncHTTPClientTransport { transport in
-            await #expect(throws: TransportError.self) {
-                _ = try await transport.execute(
-                    TransportRequest(url: "https://127.0.0.1:\(server.port)/echo"),
-                    timeout: .seconds(20),
-                    logger: logger
-                )
-            }
-        }
-        try await server.stop()
-    }
-
     @Test(arguments: [UInt64(1), 42, 0xDEAD_BEEF])
     func backoffStaysWithinFullJitterBounds(seed: UInt64) {
         let policy = RetryPolicy.exponentialJitter(maxAttempts: 10, base: .milliseconds(200), cap: .seconds(5))

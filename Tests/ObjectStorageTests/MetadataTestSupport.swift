@@ -1,0 +1,96 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import InMemoryLogging
+import Logging
+import ObjectStorageSigning
+import Synchronization
+import Testing
+
+/// A trace-level logger whose lines the test can search, and helpers shared by the metadata provider tests.
+enum MetadataTestSupport {
+    static func logger() -> (Logger, InMemoryLogHandler) {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        let logger = Logger(label: "metadata-tests") { _ in handler }
+        return (logger, handler)
+    }
+
+    /// Every logged line, message and metadata, as text.
+    static func lines(_ handler: InMemoryLogHandler) -> [String] {
+        handler.entries.map { entry in
+            let metadata = entry.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let error = entry.error.map { "\($0)" } ?? ""
+            return "\(entry.level) \(entry.message) \(metadata.joined(separator: " ")) \(error)"
+        }
+    }
+
+    /// The strings that must never appear in a log line or an error: the metadata token and every secret and
+    /// security token the fake server may have handed out.
+    static var secrets: [String] {
+        [MetadataTestServer.issuedToken]
+            + (1...5).flatMap {
+                [MetadataTestServer.secret($0), MetadataTestServer.securityToken($0)]
+            }
+    }
+
+    /// Asserts that nothing logged (and no given text) contains a secret.
+    static func expectNoSecrets(
+        in handler: InMemoryLogHandler,
+        and texts: [String] = [],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let all = Self.lines(handler) + texts
+        #expect(!all.isEmpty, sourceLocation: sourceLocation)
+        for secret in Self.secrets {
+            for text in all {
+                #expect(!text.contains(secret), "leaked into: \(text)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// `date` formatted as `2030-01-02T03:04:05Z` (whole seconds).
+    static func rfc3339(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    /// Runs `body` and returns the ``CredentialsError`` it throws.
+    static func credentialsError(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
+    ) async -> CredentialsError? {
+        do {
+            try await body()
+            Issue.record("expected a CredentialsError, got success", sourceLocation: sourceLocation)
+            return nil
+        } catch let error as CredentialsError {
+            return error
+        } catch {
+            Issue.record("expected a CredentialsError, got \(error)", sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+}
+
+/// A clock the test moves by hand.
+final class MetadataTestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date) {
+        self.current = Mutex(start)
+    }
+
+    var now: Date {
+        self.current.withLock { $0 }
+    }
+
+    func advance(by seconds: TimeInterval) {
+        self.current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
