@@ -1,0 +1,45 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A snapshot of a transfer's progress, delivered to a progress closure.
+///
+/// Reports never go backwards, and on a resumed transfer the first report already counts the
+/// bytes kept from the earlier run (`resumedBytes`).
+public struct TransferProgress: Sendable, Hashable {
+    /// Bytes transferred and kept so far, including bytes kept from an earlier run.
+    public var completedBytes: Int64
+    /// The transfer's total size in bytes.
+    public var totalBytes: Int64
+    /// Bytes that were already done when this run started (reused from a checkpoint).
+    public var resumedBytes: Int64
+    /// Average bytes per second over this run (excluding resumed bytes); 0 until measurable.
+    public var bytesPerSecond: Double
+
+    /// Creates a snapshot.
+    public init(completedBytes: Int64, totalBytes: Int64, resumedBytes: Int64, bytesPerSecond: Double) {
+        self.completedBytes = completedBytes
+        self.totalBytes = totalBytes
+        self.resumedBytes = resumedBytes
+        self.bytesPerSecond = bytesPerSecond
+    }
+
+    /// The completed fraction from 0 to 1 (1 for an empty transfer).
+    public var fractionCompleted: Double {
+        totalBytes > 0 ? Double(completedBytes) / Double(totalBytes) : 1
+    }
+
+    /// The estimated seconds remaining at the current rate, or `nil` when no rate is known yet.
+    public var estimatedSecondsRemaining: Double? {
+        guard bytesPerSecond > 0 else { return nil }
+        return Double(max(totalBytes - completedBytes, 0)) / bytesPerSecond
+    }
+}
+
+/// The closure type transfers report progress through. It is called from the transfer's tasks,
+/// serially, at most every ``TransferProgressReporter/minimumInterval`` (plus a final report).
+public typealias TransferProgressHandler = @Sendable (TransferProgress) -> Void

@@ -1,0 +1,84 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Synchronization
+
+/// Turns byte counts from concurrent part transfers into throttled, monotonic progress reports.
+///
+/// Parts call ``add(_:)`` as bytes land (and ``remove(_:)`` when a part's bytes are discarded, for
+/// example after a dropped connection that restarts the part); reports never go backwards, because the
+/// reported value is the high-water mark of the kept bytes.
+final class TransferProgressReporter: Sendable {
+    /// The shortest interval between two reports (the final report is always delivered).
+    static let minimumInterval: Duration = .milliseconds(100)
+
+    private struct State {
+        var completedBytes: Int64
+        var reportedBytes: Int64
+        var lastReport: ContinuousClock.Instant?
+    }
+
+    private let handler: TransferProgressHandler?
+    private let totalBytes: Int64
+    private let resumedBytes: Int64
+    private let start = ContinuousClock.now
+    private let state: Mutex<State>
+
+    /// - Parameters:
+    ///   - totalBytes: The transfer's size.
+    ///   - resumedBytes: Bytes already done before this run; the first report includes them.
+    ///   - handler: The caller's closure, or `nil` for no reports.
+    init(totalBytes: Int64, resumedBytes: Int64, handler: TransferProgressHandler?) {
+        self.totalBytes = totalBytes
+        self.resumedBytes = resumedBytes
+        self.handler = handler
+        self.state = Mutex(State(completedBytes: resumedBytes, reportedBytes: -1, lastReport: nil))
+    }
+
+    /// Counts `count` more bytes as done and reports if the throttle interval has passed.
+    func add(_ count: Int64) {
+        report(force: false) { $0.completedBytes += count }
+    }
+
+    /// Takes back bytes counted by ``add(_:)`` that will be transferred again.
+    func remove(_ count: Int64) {
+        report(force: false) { $0.completedBytes -= count }
+    }
+
+    /// Delivers the first report (resumed bytes) immediately.
+    func begin() { report(force: true) { _ in } }
+
+    /// Delivers a final report regardless of the throttle.
+    func finish() { report(force: true) { _ in } }
+
+    /// Updates the count and, when due, calls the handler while holding the lock: reports are
+    /// therefore delivered one at a time and in order, so they can never appear to go backwards.
+    /// Handlers must be quick (update a counter or a progress bar).
+    private func report(force: Bool, _ update: (inout State) -> Void) {
+        guard let handler else { return }
+        let now = ContinuousClock.now
+        state.withLock { state in
+            update(&state)
+            let due = state.lastReport.map { now - $0 >= Self.minimumInterval } ?? true
+            guard force || due, state.completedBytes > state.reportedBytes || state.reportedBytes < 0 else { return }
+            let reported = max(state.completedBytes, state.reportedBytes, resumedBytes)
+            state.reportedBytes = reported
+            state.lastReport = now
+            let elapsed = (now - start) / .seconds(1)
+            let transferred = Double(reported - resumedBytes)
+            handler(
+                TransferProgress(
+                    completedBytes: reported,
+                    totalBytes: totalBytes,
+                    resumedBytes: resumedBytes,
+                    bytesPerSecond: elapsed > 0.05 && transferred > 0 ? transferred / elapsed : 0
+                )
+            )
+        }
+    }
+}

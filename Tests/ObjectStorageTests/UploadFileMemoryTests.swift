@@ -1,0 +1,72 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import ObjectStorageTransport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opt-in (`UPLOADFILE_MEMORY_MIB=<file size in MiB>`): uploads a large sparse file at the default
+/// settings to a directory-backed local server in this process and prints the peak RSS of the
+/// whole process (client and server together, unless `UPLOADFILE_MEMORY_ENDPOINT` is set).
+@Suite("uploadFile memory (opt-in)")
+struct UploadFileMemoryTests {
+    static let sizeMiB = ProcessInfo.processInfo.environment["UPLOADFILE_MEMORY_MIB"].flatMap { Int64($0) }
+
+    @Test("peak RSS while uploading a large file", .enabled(if: sizeMiB != nil))
+    func peakRSS() async throws {
+        let size = (Self.sizeMiB ?? 0) << 20
+        let directory = temporaryPath("server")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = temporaryPath("big.bin")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        defer { UploadFileFixture.cleanUp(path) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+
+        let server = LocalObjectServer(
+            configuration: .init(storage: .directory(directory)),
+            logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        // UPLOADFILE_MEMORY_ENDPOINT points at an `objstore serve` in another process, so the
+        // peak RSS is the client's alone.
+        let external = ProcessInfo.processInfo.environment["UPLOADFILE_MEMORY_ENDPOINT"]
+        var endpoint = external ?? ""
+        if external == nil { endpoint = "http://127.0.0.1:\(try await server.start())" }
+        defer { Task { await server.shutdown() } }
+        let credentials = LocalObjectServer.developmentCredentials
+        let configuration = ObjectStorageClient.Configuration(
+            provider: .oss,
+            endpoint: try Endpoint(url: endpoint),
+            region: server.configuration.ossRegion,
+            credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
+        )
+        let client = ObjectStorageClient(configuration: configuration)
+        _ = try? await client.createBucket(CreateBucketRequest(bucket: UploadFileFixture.bucket))
+        var request = UploadFileRequest(bucket: UploadFileFixture.bucket, key: "big", filePath: path)
+        request.enableCheckpoint = true
+        let start = ContinuousClock.now
+        let result = try await client.uploadFile(request)
+        let elapsed = ContinuousClock.now - start
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        print(
+            "uploadFile \(size >> 20) MiB in \(elapsed), parts \(result.partsUploaded), peak RSS \(usage.ru_maxrss / 1024) MiB"
+        )
+        #expect(result.partsUploaded > 1)
+    }
+}
