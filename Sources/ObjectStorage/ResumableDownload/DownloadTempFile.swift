@@ -1,0 +1,141 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import ObjectStorageSigning
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The preallocated file a resumable download writes its parts into (with `pwrite`, at each part's
+/// offset) before it is renamed over the destination. Shared by the part tasks: `pwrite` at
+/// disjoint offsets needs no lock.
+final class DownloadTempFile: Sendable {
+    let path: String
+    let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        _ = close(self.descriptor)
+    }
+
+    /// Creates (or truncates) `path` and sizes it to `size` bytes.
+    static func create(_ path: String, size: Int64) throws(ObjectStorageError) -> DownloadTempFile {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw .fileSystem("create", path: path, errno: errno) }
+        let file = DownloadTempFile(path: path, descriptor: descriptor)
+        guard ftruncate(descriptor, off_t(size)) == 0 else {
+            throw .fileSystem("preallocate", path: path, errno: errno)
+        }
+        return file
+    }
+
+    /// Opens an existing temp file whose size was checked by the checkpoint load.
+    static func reopen(_ path: String) throws(ObjectStorageError) -> DownloadTempFile {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .fileSystem("open", path: path, errno: errno) }
+        return DownloadTempFile(path: path, descriptor: descriptor)
+    }
+
+    /// Writes all of `buffer` at `offset`.
+    func write(_ buffer: ByteBuffer, at offset: Int64) throws(ObjectStorageError) {
+        let failure: Int32 = buffer.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            var done = 0
+            while done < bytes.count {
+                let written = pwrite(self.descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += written
+            }
+            return 0
+        }
+        if failure != 0 { throw .fileSystem("write", path: self.path, errno: failure) }
+    }
+
+    /// Flushes the written bytes to disk (data only).
+    func syncData() throws(ObjectStorageError) {
+        #if canImport(Darwin)
+        let result = fsync(self.descriptor)
+        #else
+        let result = fdatasync(self.descriptor)
+        #endif
+        guard result == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+    }
+
+    /// Flushes data and metadata to disk.
+    func sync() throws(ObjectStorageError) {
+        guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+    }
+
+    /// The MD5 of the first `length` bytes, read in 1 MiB chunks.
+    func md5(length: Int64) throws(ObjectStorageError) -> [UInt8] {
+        var hash = Hashing.MD5()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while offset < length {
+            let wanted = Int(min(Int64(buffer.count), length - offset))
+            let count = buffer.withUnsafeMutableBytes { pread(self.descriptor, $0.baseAddress, wanted, off_t(offset)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem("read", path: self.path, errno: errno)
+            }
+            if count == 0 { throw .fileSystem("read (file shorter than expected)", path: self.path) }
+            buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            offset += Int64(count)
+        }
+        return hash.finalize()
+    }
+
+    /// Renames the file over `destination` and syncs the directory so the rename is durable.
+    func commit(to destination: String) throws(ObjectStorageError) {
+        guard rename(self.path, destination) == 0 else {
+            throw .fileSystem("rename into", path: destination, errno: errno)
+        }
+        Self.syncDirectory(of: destination)
+    }
+
+    /// Deletes `path` (a missing file is fine).
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
+    /// `fsync`s the directory containing `path` (best effort).
+    static func syncDirectory(of path: String) {
+        let directory = Self.directory(of: path)
+        let descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// What is at `path`: nothing, a directory, or something else.
+    enum Kind { case missing, directory, other }
+
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
+    }
+}
