@@ -65,6 +65,25 @@ struct ResilienceTests {
         }
     }
 
+    @Test("an XML answer cut off mid-body is retried", arguments: ClientDialect.all)
+    func cutOffXMLAnswerIsRetried(_ dialect: ClientDialect) async throws {
+        let faults = FaultInjector()
+        try await withClient(dialect, faults: faults) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "cut-off"))
+            for key in ["a", "b", "c"] {
+                try await client.putObject(PutObjectRequest(bucket: "cut-off", key: key, body: .bytes([1])))
+            }
+            faults.add(
+                FaultRule(operations: [.listObjectsV2], trigger: .nth(1), fault: .closeConnection(afterBodyBytes: 40))
+            )
+            var keys: [String] = []
+            for try await page in client.listObjectsV2(ListObjectsV2Request(bucket: "cut-off")) {
+                keys += page.contents.map(\.key)
+            }
+            #expect(keys == ["a", "b", "c"])
+        }
+    }
+
     @Test("cancelling the task stops a GET mid-stream")
     func cancellationMidStream() async throws {
         let faults = FaultInjector()

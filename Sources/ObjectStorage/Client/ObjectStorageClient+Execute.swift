@@ -57,6 +57,22 @@ extension ObjectStorageClient {
         }
     }
 
+    /// Sends `operation` and reads its XML answer inside the retry loop, so an answer cut off
+    /// mid-body is retried like any other transient failure (reading it after ``execute(_:logger:checksUploadCRC:)``
+    /// returned would put the body outside the retries).
+    func executeXML(
+        _ operation: OperationRequest,
+        logger: Logger?,
+        checksUploadCRC: Bool = true
+    ) async throws -> (headers: HTTPHeaders, root: XMLNode) {
+        let logger = self.operationLogger(operation, logger)
+        let prepared = try PreparedBody(operation.body, configuration: self.configuration, checksCRC: checksUploadCRC)
+        return try await self.withRetries(replayable: prepared.isReplayable, logger: logger) { attempt in
+            let response = try await self.attempt(operation, body: prepared, attempt: attempt, logger: logger)
+            return (response.headers, try await response.xml(operation: operation.name))
+        }
+    }
+
     /// Runs `body` under the configured policy, with the client's classification of its errors.
     func withRetries<Result>(
         replayable: Bool,

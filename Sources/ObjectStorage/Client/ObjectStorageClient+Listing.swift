@@ -34,8 +34,7 @@ extension ObjectStorageClient {
             operation.query("max-keys", request.maxKeys.map { String($0) })
             operation.query("prefix", request.prefix)
             operation.query("start-after", request.startAfter)
-            let response = try await self.execute(operation, logger: logger)
-            let root = try await response.xml(operation: operation.name)
+            let (headers, root) = try await self.executeXML(operation, logger: logger)
             let encoded = root["EncodingType"] == "url"
             func text(_ value: String?) -> String? {
                 guard let value else { return nil }
@@ -56,7 +55,7 @@ extension ObjectStorageClient {
                 isTruncated: root["IsTruncated"] == "true",
                 nextContinuationToken: root["NextContinuationToken"],
                 keyCount: root["KeyCount"].flatMap { Int($0) },
-                requestID: response.headers.requestID
+                requestID: headers.requestID
             )
             return (page, page.isTruncated ? page.nextContinuationToken : nil)
         }

@@ -179,8 +179,7 @@ extension ObjectStorageClient {
         operation.header("Content-Type", "application/xml")
         operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
         operation.body = .bytes(body)
-        let response = try await self.execute(operation, logger: logger)
-        let root = try await response.xml(operation: operation.name)
+        let (headers, root) = try await self.executeXML(operation, logger: logger)
         return DeleteObjectsResponse(
             deleted: root.children("Deleted").compactMap { $0["Key"] },
             failures: root.children("Error").map {
@@ -191,7 +190,7 @@ extension ObjectStorageClient {
                     message: $0["Message"] ?? ""
                 )
             },
-            requestID: response.headers.requestID
+            requestID: headers.requestID
         )
     }
 
@@ -220,13 +219,12 @@ extension ObjectStorageClient {
             storageClass: request.storageClass,
             encryption: request.serverSideEncryption
         )
-        let response = try await self.execute(operation, logger: logger)
-        let root = try await response.xml(operation: operation.name)
+        let (headers, root) = try await self.executeXML(operation, logger: logger)
         return CopyObjectResponse(
             etag: root["ETag"],
             lastModified: root["LastModified"].flatMap(HTTPDates.parse),
-            versionID: response.headers.first(name: prefix + "version-id"),
-            requestID: response.headers.requestID
+            versionID: headers.first(name: prefix + "version-id"),
+            requestID: headers.requestID
         )
     }
 

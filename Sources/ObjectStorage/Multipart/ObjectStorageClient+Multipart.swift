@@ -39,8 +39,7 @@ extension ObjectStorageClient {
             encryption: request.serverSideEncryption
         )
         operation.body = .empty
-        let response = try await self.execute(operation, logger: logger)
-        let root = try await response.xml(operation: operation.name)
+        let (headers, root) = try await self.executeXML(operation, logger: logger)
         guard let uploadID = root["UploadId"], !uploadID.isEmpty else {
             throw ObjectStorageError.invalidResponse("CreateMultipartUpload: no UploadId in the answer")
         }
@@ -48,7 +47,7 @@ extension ObjectStorageClient {
             bucket: root["Bucket"] ?? request.bucket,
             key: root["Key"] ?? request.key,
             uploadID: uploadID,
-            requestID: response.headers.requestID
+            requestID: headers.requestID
         )
     }
 
@@ -117,15 +116,14 @@ extension ObjectStorageClient {
         operation.header("Content-Type", "application/xml")
         operation.body = .bytes(xml.bytes)
         // The CRC header of the answer is the whole object's, not the XML's: do not check it here.
-        let response = try await self.execute(operation, logger: logger, checksUploadCRC: false)
-        let root = try await response.xml(operation: operation.name)
+        let (headers, root) = try await self.executeXML(operation, logger: logger, checksUploadCRC: false)
         let prefix = self.configuration.headerPrefix
         return CompleteMultipartUploadResponse(
             location: root["Location"],
             etag: root["ETag"],
-            versionID: response.headers.first(name: prefix + "version-id"),
-            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
-            requestID: response.headers.requestID
+            versionID: headers.first(name: prefix + "version-id"),
+            crc64: headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
+            requestID: headers.requestID
         )
     }
 
@@ -165,8 +163,7 @@ extension ObjectStorageClient {
             operation.query("max-parts", request.maxParts.map { String($0) })
             operation.query("part-number-marker", token)
             operation.query("uploadId", request.uploadID)
-            let response = try await self.execute(operation, logger: logger)
-            let root = try await response.xml(operation: operation.name)
+            let (headers, root) = try await self.executeXML(operation, logger: logger)
             let page = ListPartsResponse(
                 parts: root.children("Part").map { node in
                     ListPartsResponse.Part(
@@ -179,7 +176,7 @@ extension ObjectStorageClient {
                 },
                 isTruncated: root["IsTruncated"] == "true",
                 nextPartNumberMarker: root["NextPartNumberMarker"].flatMap { Int($0) },
-                requestID: response.headers.requestID
+                requestID: headers.requestID
             )
             return (page, page.isTruncated ? page.nextPartNumberMarker.map { String($0) } : nil)
         }
@@ -204,8 +201,7 @@ extension ObjectStorageClient {
             operation.query("max-uploads", request.maxUploads.map { String($0) })
             operation.query("prefix", request.prefix)
             operation.query("upload-id-marker", markers?.uploadID)
-            let response = try await self.execute(operation, logger: logger)
-            let root = try await response.xml(operation: operation.name)
+            let (headers, root) = try await self.executeXML(operation, logger: logger)
             let page = ListMultipartUploadsResponse(
                 uploads: root.children("Upload").map { node in
                     ListMultipartUploadsResponse.Upload(
@@ -219,7 +215,7 @@ extension ObjectStorageClient {
                 isTruncated: root["IsTruncated"] == "true",
                 nextKeyMarker: root["NextKeyMarker"],
                 nextUploadIDMarker: root["NextUploadIdMarker"],
-                requestID: response.headers.requestID
+                requestID: headers.requestID
             )
             let next = MultipartMarker(key: page.nextKeyMarker ?? "", uploadID: page.nextUploadIDMarker ?? "")
             return (page, page.isTruncated ? next.token : nil)

@@ -433,8 +433,7 @@ struct UploadFileOperation: Sendable {
             request.websiteRedirectLocation
         )
         operation.body = .empty
-        let response = try await client.execute(operation, logger: logger)
-        let root = try await response.xml(operation: operation.name)
+        let (_, root) = try await client.executeXML(operation, logger: logger)
         guard let uploadID = root["UploadId"], !uploadID.isEmpty else {
             throw ObjectStorageError.invalidResponse("CreateMultipartUpload: no UploadId in the answer")
         }
