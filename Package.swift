@@ -108,6 +108,20 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "ObjectStorageInteropRunner",
+            dependencies: [
+                "ObjectStorage",
+                "ObjectStorageSigning",
+                "ObjectStorageTransport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Scripts/interop-peers/Runner"
+        ),
+
         // MARK: Tests
         .testTarget(
             name: "ObjectStorageLocalServerTests",
@@ -133,15 +147,6 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "ObjectStorageCheckpointTests",
-            dependencies: [
-                "ObjectStorageCheckpoint",
-                "ObjectStorageSigning",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
-            ]
-        ),
-        .testTarget(
             name: "ObjectStorageTests",
             dependencies: [
                 "ObjectStorage",
@@ -159,6 +164,15 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageCLITests",
             dependencies: ["ObjectStorageCLI"]
+        ),
+        .testTarget(
+            name: "ObjectStorageCheckpointTests",
+            dependencies: [
+                "ObjectStorageCheckpoint",
+                "ObjectStorageSigning",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ObjectStorageSigningTests",

@@ -1,0 +1,83 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What a third-party server does, so each check asserts only what that server promises
+/// (see /work/shared/PEERS.md, "Quirks that matter for tests").
+struct Peer: Sendable {
+    /// The peer's name on the command line.
+    var name: String
+    /// Whether it checks SigV4 (so a wrong secret must be refused).
+    var verifiesSignatures: Bool
+    /// Whether the client may create buckets and write objects.
+    var writable: Bool
+    /// Whether a Range GET answers 206 with `Content-Range` (rclone answers 200 with the right bytes).
+    var answersRangesWith206: Bool
+    /// Whether a Range past the end answers 416.
+    var answersUnsatisfiableRangesWith416: Bool
+    /// Whether `If-Match` / `If-None-Match` are honoured (rclone ignores them).
+    var honoursConditionals: Bool
+    /// Whether presigned URLs can be checked (moto with auth on answers them with 500).
+    var verifiesPresignedURLs: Bool
+    /// Whether HEAD after a multipart upload reports the `…-N` ETag that Complete returned.
+    var keepsMultipartETag: Bool
+    /// Whether non-final parts under 5 MiB are refused with `EntityTooSmall`.
+    var enforcesMinimumPartSize: Bool
+    /// Whether a failed Complete (`InvalidPart`) leaves the upload usable.
+    var keepsUploadAfterFailedComplete: Bool
+    /// Whether a `/` in a query value (a listing's prefix or delimiter) passes its signature check;
+    /// moto 5 with auth on refuses it with SignatureDoesNotMatch, from boto3 as well.
+    var acceptsSlashInSignedQuery = true
+    /// Whether repeating a Complete that already succeeded answers 200 again, as S3 does; rclone answers
+    /// NoSuchUpload, so a Complete whose answer was lost cannot be retried there.
+    var repeatsCompleteIdempotently = false
+
+    static let rclone = Peer(
+        name: "rclone",
+        verifiesSignatures: true,
+        writable: true,
+        answersRangesWith206: false,
+        answersUnsatisfiableRangesWith416: false,
+        honoursConditionals: false,
+        verifiesPresignedURLs: true,
+        keepsMultipartETag: false,
+        enforcesMinimumPartSize: false,
+        keepsUploadAfterFailedComplete: false
+    )
+
+    static let moto = Peer(
+        name: "moto",
+        verifiesSignatures: true,
+        writable: true,
+        answersRangesWith206: true,
+        answersUnsatisfiableRangesWith416: true,
+        honoursConditionals: true,
+        verifiesPresignedURLs: false,
+        keepsMultipartETag: true,
+        enforcesMinimumPartSize: true,
+        keepsUploadAfterFailedComplete: true,
+        acceptsSlashInSignedQuery: false,
+        repeatsCompleteIdempotently: true
+    )
+
+    static let nginx = Peer(
+        name: "nginx",
+        verifiesSignatures: false,
+        writable: false,
+        answersRangesWith206: true,
+        answersUnsatisfiableRangesWith416: true,
+        honoursConditionals: true,
+        verifiesPresignedURLs: false,
+        keepsMultipartETag: false,
+        enforcesMinimumPartSize: false,
+        keepsUploadAfterFailedComplete: false
+    )
+
+    static func named(_ name: String) -> Peer? {
+        [Peer.rclone, .moto, .nginx].first { $0.name == name }
+    }
+}
