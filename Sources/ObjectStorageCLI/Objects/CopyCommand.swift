@@ -21,6 +21,10 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
             source's last path component as its name. Downloads land in a temporary file that is renamed \
             into place only when complete. Remote → remote copies are server-side and need both URLs in \
             the same service.
+
+            Uploads and downloads run in parallel parts and keep a checkpoint by default: Ctrl-C pauses \
+            (exit 130) and rerunning the same command resumes. On a terminal a progress bar is drawn on \
+            standard error; otherwise one summary line is written there at the end.
             """
     )
 
@@ -33,19 +37,35 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
     @Option(help: "The Content-Type of an uploaded object (default: set by the service).")
     var contentType: String?
 
+    @OptionGroup(title: "Transfer Options")
+    var transfer: TransferFlags
+
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
         let plan = try CopyPlan(source: source, destination: destination)
+        if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
+            throw CLIError.usage("cp: \(flag) applies to uploads only")
+        }
         let client = try await ClientFactory(options: remote).makeClient(for: plan.provider)
         let contentType = self.contentType
+        let flags = self.transfer
         try await RemoteFailure.run {
             switch plan.direction {
             case .upload(let path, let target):
-                try await CopyTransfer.upload(file: path, to: target, contentType: contentType, client: client)
+                let bar = ProgressBar(label: "upload")
+                try await CopyTransfer.upload(
+                    file: path,
+                    to: target,
+                    contentType: contentType,
+                    flags: flags,
+                    client: client,
+                    bar: bar
+                )
                 print("upload: \(path) to \(RemoteLocation.text(target))")
             case .download(let origin, let path):
-                try await CopyTransfer.download(from: origin, toFile: path, client: client)
+                let bar = ProgressBar(label: "download")
+                try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
                 print("download: \(RemoteLocation.text(origin)) to \(path)")
             case .copy(let origin, let target):
                 try await CopyTransfer.copy(from: origin, to: target, client: client)
@@ -64,6 +84,11 @@ struct CopyPlan: Sendable {
     }
 
     var direction: Direction
+
+    var isUpload: Bool {
+        if case .upload = direction { return true }
+        return false
+    }
 
     var provider: StorageProvider {
         switch direction {

@@ -6,26 +6,72 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorage
 
-/// The transfer engine `cp` uses, one function per direction, so each can move to the resumable
-/// engines (`uploadFile`, `resumableDownload`, multipart copy) on its own.
+/// The transfer engine `cp` uses, one function per direction: the resumable `uploadFile` and
+/// `resumableDownload` engines for files, a server-side `CopyObject` between objects.
 enum CopyTransfer {
-    /// Local file → object: one `PutObject` streamed from the file.
+    /// Local file → object with the resumable upload engine, reporting progress on `bar`.
+    ///
+    /// A cancelled task (Ctrl-C) keeps the checkpoint, so rerunning the same command resumes.
     static func upload(
         file path: String,
         to destination: ObjectURL,
         contentType: String?,
-        client: ObjectStorageClient
+        flags: TransferFlags,
+        client: ObjectStorageClient,
+        bar: ProgressBar
     ) async throws {
-        var request = PutObjectRequest(bucket: destination.bucket, key: destination.key ?? "", body: .file(path: path))
+        var request = UploadFileRequest(bucket: destination.bucket, key: destination.key ?? "", filePath: path)
         request.contentType = contentType
-        try await client.putObject(request)
+        request.enableCheckpoint = flags.checkpoint
+        request.checkpointFilePath = flags.checkpointFile
+        request.enableMD5Check = flags.md5
+        request.storageClass = flags.storageClass.map { StorageClass(rawValue: $0) }
+        request.acl = flags.acl.map { ObjectACL(rawValue: $0) }
+        request.metadata = Dictionary(flags.metadata.map { ($0.key, $0.value) }) { first, _ in first }
+        if let partSize = flags.partSize { request.partSize = partSize.bytes }
+        if let concurrency = flags.concurrency { request.concurrency = concurrency }
+        let size = try fileSize(path)
+        let result = try await reporting(bar) { try await client.uploadFile(request, progress: bar.handler) }
+        let totalParts = result.isMultipart ? result.partsUploaded + result.partsReused : 1
+        bar.finish(
+            totalBytes: size,
+            reusedBytes: result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0,
+            parts: (result.partsReused, totalParts)
+        )
     }
 
-    /// Object → local file: one `GetObject` into a temporary file renamed over `path` when complete.
-    static func download(from source: ObjectURL, toFile path: String, client: ObjectStorageClient) async throws {
-        try await client.getObject(GetObjectRequest(bucket: source.bucket, key: source.key ?? ""), toFile: path)
+    /// Object → local file with the resumable download engine, reporting progress on `bar`. The file
+    /// appears only when complete; a cancelled task (Ctrl-C) keeps the checkpoint for a rerun.
+    static func download(
+        from source: ObjectURL,
+        toFile path: String,
+        flags: TransferFlags,
+        client: ObjectStorageClient,
+        bar: ProgressBar
+    ) async throws {
+        var options = ResumableDownloadOptions()
+        options.enableCheckpoint = flags.checkpoint
+        options.checkpointFilePath = flags.checkpointFile
+        if let partSize = flags.partSize { options.partSize = partSize.bytes }
+        if let concurrency = flags.concurrency { options.concurrency = concurrency }
+        let result = try await reporting(bar) {
+            try await client.resumableDownload(
+                bucket: source.bucket,
+                key: source.key ?? "",
+                to: path,
+                options: options,
+                progress: bar.handler
+            )
+        }
+        let reusedParts = result.partSize > 0 ? Int((result.bytesReused + result.partSize - 1) / result.partSize) : 0
+        bar.finish(
+            totalBytes: Int64(result.range.count),
+            reusedBytes: result.bytesReused,
+            parts: (min(reusedParts, result.partCount), result.partCount)
+        )
     }
 
     /// Object → object in the same service: one server-side `CopyObject`.
@@ -38,5 +84,20 @@ enum CopyTransfer {
                 key: destination.key ?? ""
             )
         )
+    }
+
+    /// Runs a transfer, ending the bar's line if it fails or is interrupted.
+    private static func reporting<T>(_ bar: ProgressBar, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            bar.interrupt()
+            throw error
+        }
+    }
+
+    private static func fileSize(_ path: String) throws -> Int64 {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

@@ -1,0 +1,110 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import ObjectStorage
+
+/// The `cp` options that tune the resumable upload and download engines.
+struct TransferFlags: ParsableArguments, Sendable {
+    @Option(help: "The part size in bytes, or with a K, M or G suffix (1024-based), e.g. 8M.")
+    var partSize: ByteCount?
+
+    @Option(help: "How many parts to transfer at once (1–\(UploadFileRequest.maximumConcurrency)).")
+    var concurrency: Int?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Keep a checkpoint so that an interrupted transfer (Ctrl-C) resumes when rerun."
+    )
+    var checkpoint = true
+
+    @Option(help: "Where to keep the checkpoint (default: beside the local file).")
+    var checkpointFile: String?
+
+    @Flag(help: "Upload only: send each part's Content-MD5 so the service verifies it.")
+    var md5 = false
+
+    @Option(help: "Upload only: the object's storage class (e.g. STANDARD, IA).")
+    var storageClass: String?
+
+    @Option(help: "Upload only: the object's canned ACL (e.g. private, public-read).")
+    var acl: String?
+
+    @Option(name: .customLong("meta"), help: "Upload only: user metadata KEY=VALUE (repeatable).")
+    var metadata: [MetadataPair] = []
+
+    func validate() throws {
+        if let concurrency, !(1...UploadFileRequest.maximumConcurrency).contains(concurrency) {
+            throw ValidationError("--concurrency must be between 1 and \(UploadFileRequest.maximumConcurrency)")
+        }
+        var seen: Set<String> = []
+        for pair in metadata where !seen.insert(pair.key.lowercased()).inserted {
+            throw ValidationError("--meta '\(pair.key)' is given more than once")
+        }
+    }
+
+    /// The options that only apply to uploads, by flag name, when any is set.
+    var uploadOnlyFlags: [String] {
+        var flags: [String] = []
+        if md5 { flags.append("--md5") }
+        if storageClass != nil { flags.append("--storage-class") }
+        if acl != nil { flags.append("--acl") }
+        if !metadata.isEmpty { flags.append("--meta") }
+        return flags
+    }
+}
+
+/// A byte count written as digits with an optional K, M or G (1024-based) suffix: `65536`, `64K`, `8M`, `1G`.
+struct ByteCount: ExpressibleByArgument, Sendable, Hashable {
+    var bytes: Int64
+
+    init(bytes: Int64) {
+        self.bytes = bytes
+    }
+
+    init?(argument: String) {
+        var digits = Substring(argument.uppercased())
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits = digits.dropLast(suffix.count)
+            break
+        }
+        var multiplier: Int64 = 1
+        switch digits.last {
+        case "K": multiplier = 1 << 10
+        case "M": multiplier = 1 << 20
+        case "G": multiplier = 1 << 30
+        default: break
+        }
+        if multiplier != 1 { digits = digits.dropLast() }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let value = Int64(digits), value > 0 else {
+            return nil
+        }
+        let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
+        guard !overflow else { return nil }
+        bytes = product
+    }
+}
+
+/// One `--meta KEY=VALUE`.
+struct MetadataPair: ExpressibleByArgument, Sendable, Hashable {
+    var key: String
+    var value: String
+
+    init?(argument: String) {
+        guard let equals = argument.firstIndex(of: "=") else { return nil }
+        let key = String(argument[..<equals])
+        guard !key.isEmpty, key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { return nil }
+        self.key = key
+        value = String(argument[argument.index(after: equals)...])
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}
