@@ -181,7 +181,7 @@ struct ResumableDownloadTests {
             options.restartsOnChange = 0
             await #expect {
                 _ = try await client.resumableDownload(bucket: "change", key: "k", to: destination, options: options)
-            } throws: { ($0 as? ResumableDownloadError)?.code == .objectChanged }
+            } throws: { ($0 as? ObjectStorageError)?.code == .objectChanged }
             #expect(try fileBytes(destination) == new)
             #expect(!fileExists(destination + ".part"))
             #expect(!fileExists(destination + ".dcp"))
@@ -453,8 +453,8 @@ struct ResumableDownloadTests {
             for await _ in started { break }
             await #expect {
                 _ = try await client.resumableDownload(bucket: "abandon", key: "k", to: destination)
-            } throws: { ($0 as? ResumableDownloadError)?.code == .checkpointLocked }
-            #expect(throws: ResumableDownloadError.self) { try client.abandonResumableDownload(to: destination) }
+            } throws: { ($0 as? ObjectStorageError)?.code == .checkpointLocked }
+            #expect(throws: ObjectStorageError.self) { try client.abandonResumableDownload(to: destination) }
             running.cancel()
             _ = await running.result
             faults.removeAll()

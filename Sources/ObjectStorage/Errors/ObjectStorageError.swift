@@ -23,6 +23,9 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
             case integrityMismatch
             case invalidResponse
             case fileSystem
+            case checkpointLocked
+            case checkpointFailed
+            case objectChanged
         }
 
         private let base: Base
@@ -37,6 +40,13 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         public static let invalidResponse = Code(.invalidResponse)
         /// A local file could not be read, written or renamed.
         public static let fileSystem = Code(.fileSystem)
+        /// Another transfer (in this process or another one) holds the checkpoint's lock.
+        public static let checkpointLocked = Code(.checkpointLocked)
+        /// The checkpoint could not be written (disk full, permissions...).
+        public static let checkpointFailed = Code(.checkpointFailed)
+        /// The object kept changing during a download, more often than
+        /// ``ResumableDownloadOptions/restartsOnChange`` allows.
+        public static let objectChanged = Code(.objectChanged)
 
         /// The code's name, e.g. `integrityMismatch`.
         public var description: String {
@@ -45,6 +55,9 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
             case .integrityMismatch: return "integrityMismatch"
             case .invalidResponse: return "invalidResponse"
             case .fileSystem: return "fileSystem"
+            case .checkpointLocked: return "checkpointLocked"
+            case .checkpointFailed: return "checkpointFailed"
+            case .objectChanged: return "objectChanged"
             }
         }
     }

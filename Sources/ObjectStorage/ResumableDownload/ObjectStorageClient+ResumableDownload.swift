@@ -47,8 +47,7 @@ extension ObjectStorageClient {
     ///   - progress: Called with monotonic, throttled progress; the first report counts resumed bytes.
     /// - Returns: The object's metadata, the bytes fetched and reused, and what was verified.
     /// - Throws: ``ObjectStorageError`` (`invalidArgument` for bad options, `fileSystem`,
-    ///   `integrityMismatch`), ``ResumableDownloadError`` (`checkpointLocked`, `checkpointFailed`,
-    ///   `objectChanged`), ``ServiceError``, ``ObjectStorageTransport/TransportError``, or
+    ///   `integrityMismatch`, `checkpointLocked`, `checkpointFailed`, `objectChanged`), ``ServiceError``, ``ObjectStorageTransport/TransportError``, or
     ///   `CancellationError` when paused.
     public func resumableDownload(
         bucket: String,
@@ -131,7 +130,7 @@ extension ObjectStorageClient {
     /// - Parameters:
     ///   - destination: The destination the download was writing to.
     ///   - checkpointFilePath: The checkpoint path, if one was given in the options.
-    /// - Throws: ``ResumableDownloadError/Code/checkpointLocked`` while the download is running;
+    /// - Throws: ``ObjectStorageError/Code/checkpointLocked`` while the download is running;
     ///   ``ObjectStorageError/Code/invalidArgument`` for an invalid path.
     public func abandonResumableDownload(to destination: String, checkpointFilePath: String? = nil) throws {
         let checkpoint: String
@@ -146,7 +145,7 @@ extension ObjectStorageClient {
         do {
             lock = try CheckpointLock.acquire(for: checkpoint)
         } catch {
-            throw ResumableDownloadError(code: .checkpointLocked, message: error.message)
+            throw ObjectStorageError(code: .checkpointLocked, message: error.message)
         }
         defer { lock.release() }
         DownloadTempFile.remove(temp)

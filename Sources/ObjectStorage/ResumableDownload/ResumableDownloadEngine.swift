@@ -61,7 +61,7 @@ struct ResumableDownloadEngine: Sendable {
                 lock = try CheckpointLock.acquire(for: checkpointPath)
             } catch {
                 if error.code == .checkpointLocked {
-                    throw ResumableDownloadError(code: .checkpointLocked, message: error.message)
+                    throw ObjectStorageError(code: .checkpointLocked, message: error.message)
                 }
                 throw ObjectStorageError.fileSystem("lock the checkpoint", path: checkpointPath)
             }
@@ -121,7 +121,7 @@ struct ResumableDownloadEngine: Sendable {
                 self.discard()
                 reporter?.remove(reused + counter.value)
                 guard restarts < self.options.restartsOnChange else {
-                    throw ResumableDownloadError(
+                    throw ObjectStorageError(
                         code: .objectChanged,
                         message: "the object changed during the download (\(change.reason)) after \(restarts) "
                             + "restart(s); the partial download was discarded"
@@ -202,7 +202,7 @@ struct ResumableDownloadEngine: Sendable {
         do {
             try store.save(checkpoint, to: path)
         } catch {
-            throw ResumableDownloadError(code: .checkpointFailed, message: error.message)
+            throw ObjectStorageError(code: .checkpointFailed, message: error.message)
         }
     }
 
