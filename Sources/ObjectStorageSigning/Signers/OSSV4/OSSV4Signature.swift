@@ -295,6 +295,38 @@ func appendV4StringToSign(
     buffer.append(ByteEncoding.hex(Hashing.SHA256.hash(bufferPointer: UnsafeRawBufferPointer(canonicalRequest))))
 }
 
+/// The V4 string to sign for `canonical` and its signature under the scheme's (cached) derived key:
+/// the one routine OSS V4 and S3 SigV4 share; they differ only in `algorithm`, the scope
+/// `terminator` and how `preparedKey` derives the key.
+func signV4(
+    algorithm: String,
+    terminator: String,
+    preparedKey: (_ secret: String, _ date: String, _ region: String, _ service: String) -> SigningKeyCache.Key,
+    canonical: borrowing SigningBuffer,
+    fields: SigningTimestamp.Fields,
+    dateStamp: String,
+    region: String,
+    service: String,
+    secret: String
+) -> (stringToSign: String, signature: String) {
+    var stringToSign = SigningBuffer(capacity: 160 + region.utf8.count + service.utf8.count)
+    canonical.withUnsafeBytes { canonical in
+        appendV4StringToSign(algorithm: algorithm, canonicalRequest: canonical, fields: fields, to: &stringToSign) {
+            appendV4Scope(
+                fields: fields,
+                region: region,
+                service: service,
+                terminator: terminator,
+                encoded: false,
+                to: &$0
+            )
+        }
+    }
+    let key = preparedKey(secret, dateStamp, region, service)
+    let signature = stringToSign.withUnsafeBytes { key.mac.hex(for: $0) }
+    return (stringToSign.string, signature)
+}
+
 /// Writes a V4 credential scope, `DATE/REGION/SERVICE/TERMINATOR`, raw or (`encoded`) as a
 /// query component (each `/` as `%2F`).
 func appendV4Scope(

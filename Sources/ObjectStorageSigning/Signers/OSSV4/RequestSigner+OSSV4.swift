@@ -53,12 +53,15 @@ extension RequestSigner {
             payloadHash: payload.value,
             to: &canonical
         )
-        let signature = Self.signOSSV4(
+        let signature = signV4(
+            algorithm: OSSV4Signature.algorithm,
+            terminator: OSSV4Signature.scopeTerminator,
+            preparedKey: OSSV4Signature.preparedKey,
             canonical: canonical,
             fields: fields,
             dateStamp: timestamp.dateStamp,
             region: region,
-            product: product,
+            service: product,
             secret: credentials.secretAccessKey
         )
 
@@ -163,12 +166,15 @@ extension RequestSigner {
             payloadHash: PayloadHash.unsigned.value,
             to: &canonical
         )
-        let signature = Self.signOSSV4(
+        let signature = signV4(
+            algorithm: OSSV4Signature.algorithm,
+            terminator: OSSV4Signature.scopeTerminator,
+            preparedKey: OSSV4Signature.preparedKey,
             canonical: canonical,
             fields: fields,
             dateStamp: timestamp.dateStamp,
             region: region,
-            product: product,
+            service: product,
             secret: credentials.secretAccessKey
         )
         url.append("&x-oss-signature=")
@@ -186,38 +192,6 @@ extension RequestSigner {
             canonicalRequest: canonical.string,
             stringToSign: signature.stringToSign
         )
-    }
-
-    /// The string to sign for `canonical` and its signature under the (cached) derived key.
-    private static func signOSSV4(
-        canonical: borrowing SigningBuffer,
-        fields: SigningTimestamp.Fields,
-        dateStamp: String,
-        region: String,
-        product: String,
-        secret: String
-    ) -> (stringToSign: String, signature: String) {
-        var stringToSign = SigningBuffer(capacity: 160 + region.utf8.count + product.utf8.count)
-        canonical.withUnsafeBytes { canonical in
-            appendV4StringToSign(
-                algorithm: OSSV4Signature.algorithm,
-                canonicalRequest: canonical,
-                fields: fields,
-                to: &stringToSign
-            ) { scope in
-                appendV4Scope(
-                    fields: fields,
-                    region: region,
-                    service: product,
-                    terminator: OSSV4Signature.scopeTerminator,
-                    encoded: false,
-                    to: &scope
-                )
-            }
-        }
-        let key = OSSV4Signature.preparedKey(secret: secret, date: dateStamp, region: region, product: product)
-        let signature = stringToSign.withUnsafeBytes { key.mac.hex(for: $0) }
-        return (stringToSign.string, signature)
     }
 
     /// Whether `name` is a query parameter OSS V4 presigning writes itself (any given are replaced).

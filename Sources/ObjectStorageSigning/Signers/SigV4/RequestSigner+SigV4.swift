@@ -49,7 +49,10 @@ extension RequestSigner {
             payloadHash: payload.value,
             to: &canonical
         )
-        let signature = Self.signSigV4(
+        let signature = signV4(
+            algorithm: SigV4Signature.algorithm,
+            terminator: SigV4Signature.scopeTerminator,
+            preparedKey: SigV4Signature.preparedKey,
             canonical: canonical,
             fields: fields,
             dateStamp: timestamp.dateStamp,
@@ -163,7 +166,10 @@ extension RequestSigner {
                 to: &canonical
             )
         }
-        let signature = Self.signSigV4(
+        let signature = signV4(
+            algorithm: SigV4Signature.algorithm,
+            terminator: SigV4Signature.scopeTerminator,
+            preparedKey: SigV4Signature.preparedKey,
             canonical: canonical,
             fields: fields,
             dateStamp: timestamp.dateStamp,
@@ -182,38 +188,6 @@ extension RequestSigner {
             canonicalRequest: canonical.string,
             stringToSign: signature.stringToSign
         )
-    }
-
-    /// The string to sign for `canonical` and its signature under the (cached) derived key.
-    private static func signSigV4(
-        canonical: borrowing SigningBuffer,
-        fields: SigningTimestamp.Fields,
-        dateStamp: String,
-        region: String,
-        service: String,
-        secret: String
-    ) -> (stringToSign: String, signature: String) {
-        var stringToSign = SigningBuffer(capacity: 160 + region.utf8.count + service.utf8.count)
-        canonical.withUnsafeBytes { canonical in
-            appendV4StringToSign(
-                algorithm: SigV4Signature.algorithm,
-                canonicalRequest: canonical,
-                fields: fields,
-                to: &stringToSign
-            ) { scope in
-                appendV4Scope(
-                    fields: fields,
-                    region: region,
-                    service: service,
-                    terminator: SigV4Signature.scopeTerminator,
-                    encoded: false,
-                    to: &scope
-                )
-            }
-        }
-        let key = SigV4Signature.preparedKey(secret: secret, date: dateStamp, region: region, service: service)
-        let signature = stringToSign.withUnsafeBytes { key.mac.hex(for: $0) }
-        return (stringToSign.string, signature)
     }
 
     /// Whether `name` is a query parameter SigV4 presigning writes itself (any given are replaced).
