@@ -122,6 +122,8 @@ let package = Package(
             path: "Scripts/interop-peers/Runner"
         ),
 
+        // MARK: Samples (owned by the samples work; add sample targets only here)
+
         // MARK: Tests
         .testTarget(
             name: "ObjectStorageLocalServerTests",
@@ -170,6 +172,21 @@ let package = Package(
             dependencies: [
                 "ObjectStorageCheckpoint",
                 "ObjectStorageSigning",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ObjectStorageReliabilityTests",
+            dependencies: [
+                "ObjectStorage",
+                "ObjectStorageSigning",
+                "ObjectStorageTransport",
+                "ObjectStorageCheckpoint",
+                "ObjectStorageLocalServer",
+                "ObjectStorageCLI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
