@@ -20,6 +20,24 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Prints exactly one line, `listening on http://HOST:PORT`, on standard output when ready. \
             Stops cleanly on SIGINT or SIGTERM.
+
+            Request log: at info level, one line per request on standard error, after the response:
+              TIMESTAMP info objstore.serve: bucket=B dialect=D key=K method=M operation=OP outcome=O \
+            received=N request-id=ID sent=N status=S [ObjectStorageLocalServer] request
+            Fields are space-separated name=value pairs in this order; bucket and key are percent-encoded \
+            (so no value holds a space), received/sent count body bytes, status is `none` when a fault \
+            closed the connection before a response, outcome is complete, closed-by-fault or write-failed. \
+            Queries, headers, signatures and secrets are never logged.
+
+            Faults (--fault SPEC, repeatable; rules apply in order and several can fire on one request):
+              SPEC = comma-separated key=value pairs:
+                op=GetObject[|UploadPart...]   operation names (default: any)
+                bucket=B, key=K                filters (optional)
+                when=always | nth:N | first:N | p:0.25   (default always; p: draws from --fault-seed)
+              and exactly one fault:
+                status=503[:SlowDown] [retry-after=SECONDS] | close-after=BYTES | delay-headers=MILLIS | \
+            delay-chunks=MILLIS | bandwidth=BYTES_PER_SECOND | replace=random:SIZE
+              Example: --fault 'op=GetObject,when=nth:1,status=503:SlowDown,retry-after=1'
             """
     )
 
@@ -59,6 +77,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    @Option(
+        name: .customLong("fault"),
+        help: ArgumentHelp(
+            "Inject a fault (repeatable): op=OPS,bucket=B,key=K,when=WHEN and one of status=, close-after=, "
+                + "delay-headers=, delay-chunks=, bandwidth=, replace=.",
+            valueName: "spec"
+        )
+    )
+    var faults: [String] = []
+
+    @Option(help: "The seed of probabilistic fault triggers (when=p:P).")
+    var faultSeed: UInt64 = 0x5EED
+
     func validate() throws {
         guard Dialect(name: defaultDialect) != nil else {
             throw ValidationError("--default-dialect must be oss, obs or s3")
@@ -70,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--anonymous cannot be combined with --access-key-id")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level") }
+        for spec in faults { _ = try ServeFaultSpec.parse(spec) }
     }
 
     func run() async throws {
@@ -99,7 +131,9 @@ struct ServeCommand: AsyncParsableCommand {
             ossRegion: ossRegion,
             domain: domain
         )
-        let server = LocalObjectServer(configuration: configuration, logger: logger)
+        let injector = FaultInjector(seed: faultSeed)
+        for spec in faults { injector.add(try ServeFaultSpec.parse(spec)) }
+        let server = LocalObjectServer(configuration: configuration, faults: injector, logger: logger)
         let host = self.host
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await server.runUntilTerminated(logger: logger) }

@@ -17,6 +17,7 @@ public struct Fault: Sendable, Hashable {
         case delayBetweenChunks(Duration)
         case bandwidthLimit(bytesPerSecond: Int)
         case replaceContent([UInt8])
+        case replaceWithRandom(size: Int)
     }
 
     let kind: Kind
@@ -90,6 +91,15 @@ public struct Fault: Sendable, Hashable {
     /// - Parameter content: The new content.
     /// - Returns: The fault.
     public static func replaceContent(with content: [UInt8]) -> Fault { Fault(kind: .replaceContent(content)) }
+
+    /// Replaces the object's content with `size` fresh random bytes each time the fault fires, so every
+    /// firing produces a new version with a new ETag.
+    ///
+    /// - Parameter size: The size of the new content in bytes.
+    /// - Returns: The fault.
+    public static func replaceContent(randomBytes size: Int) -> Fault {
+        Fault(kind: .replaceWithRandom(size: max(0, size)))
+    }
 }
 
 /// Which requests a ``FaultRule`` applies to, and when it fires.

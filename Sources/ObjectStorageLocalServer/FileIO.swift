@@ -204,6 +204,18 @@ enum FileIO {
         return names
     }
 
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in stride(from: 0, to: count, by: 8) {
+            let word = generator.next()
+            for byte in 0..<min(8, count - index) {
+                bytes[index + byte] = UInt8(truncatingIfNeeded: word >> (8 * byte))
+            }
+        }
+        return bytes
+    }
+
     static func randomHex(_ byteCount: Int = 16) -> String {
         var generator = SystemRandomNumberGenerator()
         return ByteEncoding.hex((0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })

@@ -57,4 +57,11 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
     public static let listParts = Operation("ListParts")
     /// `GET /bucket?uploads`.
     public static let listMultipartUploads = Operation("ListMultipartUploads")
+
+    /// Every operation the server routes, in the order above.
+    public static let known: [Operation] = [
+        .listBuckets, .createBucket, .deleteBucket, .headBucket, .getBucketLocation, .listObjects, .listObjectsV2,
+        .putObject, .copyObject, .getObject, .headObject, .deleteObject, .deleteObjects, .createMultipartUpload,
+        .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
+    ]
 }

@@ -78,7 +78,7 @@ extension RequestHandler {
     {
         let id = try uploadID(context)
         let upload = try store.upload(bucket, key: key, id: id)
-        let document = try await collect(body)
+        let document = try await collect(body, context: context)
         var requested: [RequestedPart] = []
         if context.dialect.kind == .oss && context.request.header("x-oss-complete-all")?.lowercased() == "yes" {
             requested = upload.parts.values.sorted { $0.number < $1.number }.map {

@@ -11,6 +11,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ObjectStorageSigning
+import Synchronization
 
 /// The state every request needs, and the entry point the HTTP server calls.
 struct RequestHandler: Sendable {
@@ -31,6 +32,17 @@ struct RequestHandler: Sendable {
         var nowMilliseconds: Int64
         /// Close the connection after receiving this many request-body bytes.
         var uploadCutoff: Int64?
+        /// The body bytes received and sent, for the request log.
+        var traffic = Traffic()
+    }
+
+    /// Counts the body bytes of one request and its response.
+    final class Traffic: Sendable {
+        let received = Atomic<Int64>(0)
+        let sent = Atomic<Int64>(0)
+
+        func didReceive(_ count: Int) { received.add(Int64(count), ordering: .relaxed) }
+        func didSend(_ count: Int) { sent.add(Int64(count), ordering: .relaxed) }
     }
 
     func handle(_ request: Request, writer: consuming ResponseWriter) async throws {
@@ -72,6 +84,7 @@ struct RequestHandler: Sendable {
                 case .delayBetweenChunks(let delay): transfer.delayBetweenChunks = delay
                 case .bandwidthLimit(let rate): transfer.bytesPerSecond = rate
                 case .replaceContent(let bytes): try await replaceContent(context, with: bytes)
+                case .replaceWithRandom(let size): try await replaceContent(context, with: FileIO.randomBytes(size))
                 }
             }
             try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
@@ -82,23 +95,39 @@ struct RequestHandler: Sendable {
         } catch let error as ServerError {
             reply = errorReply(error, context: context)
         } catch let error as UploadCutoff {
+            log(context, status: nil, outcome: "closed-by-fault")
             throw error
         } catch {
             logger.error("request failed", metadata: ["request-id": "\(context.requestID)", "error": "\(error)"])
             reply = errorReply(.internalError(), context: context)
         }
-        log(context, status: reply.status)
         if let delayBeforeHeaders { try await Task.sleep(for: delayBeforeHeaders) }
-        try await write(reply, context: context, writer: writer, shaping: transfer)
+        do {
+            try await write(reply, context: context, writer: writer, shaping: transfer)
+        } catch let error as UploadCutoff {
+            log(context, status: reply.status, outcome: "closed-by-fault")
+            throw error
+        } catch {
+            log(context, status: reply.status, outcome: "write-failed")
+            throw error
+        }
+        log(context, status: reply.status, outcome: "complete")
     }
 
-    private func log(_ context: Context, status: Int) {
+    /// Logs one line per request at info level; `ServeCommand` documents the format. Bucket and key are
+    /// percent-encoded so that every value is free of spaces; the query (which can hold a presigned
+    /// signature) and the headers are never logged.
+    private func log(_ context: Context, status: Int?, outcome: String) {
         logger.info(
             "request",
             metadata: [
                 "request-id": "\(context.requestID)", "method": "\(context.request.method)",
-                "operation": "\(context.operation)", "bucket": "\(context.request.bucket ?? "")",
-                "key": "\(context.request.key ?? "")", "dialect": "\(context.dialect)", "status": "\(status)",
+                "operation": "\(context.operation)",
+                "bucket": "\(PercentEncoding.encode(context.request.bucket ?? "", style: .path))",
+                "key": "\(PercentEncoding.encode(context.request.key ?? "", style: .path))",
+                "dialect": "\(context.dialect)", "status": "\(status.map(String.init) ?? "none")",
+                "received": "\(context.traffic.received.load(ordering: .relaxed))",
+                "sent": "\(context.traffic.sent.load(ordering: .relaxed))", "outcome": "\(outcome)",
             ]
         )
     }
@@ -194,6 +223,7 @@ struct RequestHandler: Sendable {
         let writer = try BlobWriter(temporaryPath: temporaryPath, computeSHA256: checkSHA256)
         do {
             for try await buffer in body {
+                context.traffic.didReceive(buffer.readableBytes)
                 try await writer.write(buffer)
                 if let cutoff = context.uploadCutoff, writer.count >= cutoff { throw UploadCutoff() }
             }
@@ -220,9 +250,10 @@ struct RequestHandler: Sendable {
     }
 
     /// Collects a small request body (an XML document).
-    func collect(_ body: RequestBody, limit: Int = 4 << 20) async throws -> [UInt8] {
+    func collect(_ body: RequestBody, context: Context, limit: Int = 4 << 20) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         for try await buffer in body {
+            context.traffic.didReceive(buffer.readableBytes)
             bytes += buffer.readableBytesView
             guard bytes.count <= limit else { throw ServerError.malformedXML("document too large") }
         }
@@ -307,9 +338,11 @@ struct RequestHandler: Sendable {
             var bodyWriter = try await writer.writeHead(HTTPResponse(status: status, headerFields: fields))
             if let cutoff = shaping.closeAfter, cutoff < buffer.readableBytes {
                 try await bodyWriter.write(buffer.getSlice(at: buffer.readerIndex, length: Int(cutoff)) ?? ByteBuffer())
+                context.traffic.didSend(Int(cutoff))
                 throw UploadCutoff()
             }
             try await bodyWriter.write(buffer)
+            context.traffic.didSend(buffer.readableBytes)
             try await bodyWriter.finish(nil)
         case .blob(let reader, let offset, let length):
             fields[.contentLength] = String(length)
@@ -326,6 +359,7 @@ struct RequestHandler: Sendable {
                 guard buffer.readableBytes > 0 else { throw UploadCutoff() }
                 try await bodyWriter.write(buffer)
                 sent += Int64(buffer.readableBytes)
+                context.traffic.didSend(buffer.readableBytes)
                 if let cutoff = shaping.closeAfter, sent >= cutoff, sent < length { throw UploadCutoff() }
                 if let delay = shaping.delayBetweenChunks, sent < length { try await Task.sleep(for: delay) }
                 if let rate = shaping.bytesPerSecond {

@@ -26,15 +26,27 @@ final class ObjectsLocalServer {
     }
 
     /// Starts the server and reads its port from the `listening on http://127.0.0.1:PORT` line.
-    static func start() throws -> ObjectsLocalServer {
+    ///
+    /// - Parameters:
+    ///   - arguments: Arguments after `serve --memory --port 0` (log level, fault rules).
+    ///   - logPath: A file that receives the server's standard error (its request log), if any.
+    static func start(
+        arguments: [String] = ["--log-level", "warning"],
+        logPath: String? = nil
+    ) throws -> ObjectsLocalServer {
         let binary = try #require(CLIProcess.binary, "objstore is not built; run `swift build --build-tests` first")
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--memory", "--port", "0", "--log-level", "warning"]
+        process.arguments = ["serve", "--memory", "--port", "0"] + arguments
         process.environment = CLIProcess.isolatedEnvironment()
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let logPath {
+            #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         var text = ""
         while !text.contains("\n") {
@@ -54,8 +66,9 @@ final class ObjectsLocalServer {
         return ObjectsLocalServer(process: process, port: port)
     }
 
-    /// Sends SIGTERM and waits for the exit.
+    /// Sends SIGTERM and waits for the exit (once).
     func stop() {
+        guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
     }

@@ -72,6 +72,9 @@ struct SignatureVerificationTests {
             _ method: String,
             bucket: String,
             key: String,
+            query: [QueryParameter] = [],
+            headers: [HTTPHeader] = [],
+            credentials: Credentials = good,
             expires: Duration = .seconds(300),
             at date: Date = Date()
         )
@@ -82,14 +85,16 @@ struct SignatureVerificationTests {
                 endpoint: Endpoint(scheme: "http", host: "127.0.0.1", port: port),
                 addressing: .path,
                 bucket: bucket,
-                key: key
+                key: key,
+                query: query,
+                headers: headers
             )
-            let url = try signer.presign(request, credentials: good, expires: expires, at: date).url
+            let url = try signer.presign(request, credentials: credentials, expires: expires, at: date).url
             return String(url.dropFirst("http://127.0.0.1:\(port)".count))
         }
     }
 
-    private func withSignedServer(_ signer: RequestSigner, _ body: (Signed) async throws -> Void) async throws {
+    func withSignedServer(_ signer: RequestSigner, _ body: (Signed) async throws -> Void) async throws {
         try await withServer(.init(storage: .memory)) { client, server in
             let signed = Signed(client: client, port: try #require(server.port), signer: signer)
             let create = try await signed.send(try signed.request("PUT", bucket: "bkt"))

@@ -1,0 +1,164 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import ObjectStorageLocalServer
+
+/// One `objstore serve --fault SPEC` value, parsed into a ``FaultRule``.
+///
+/// `SPEC` is a comma-separated list of `key=value` pairs:
+/// - `op=GetObject[|UploadPart…]` — operation names as ``Operation`` spells them (default: any);
+/// - `bucket=B`, `key=K` — optional filters;
+/// - `when=always | nth:N | first:N | p:0.25` — the trigger (default `always`);
+/// - exactly one fault: `status=503[:SlowDown]` (with an optional `retry-after=SECONDS`),
+///   `close-after=BYTES`, `delay-headers=MILLIS`, `delay-chunks=MILLIS`, `bandwidth=BYTES_PER_SECOND`
+///   or `replace=random:SIZE`.
+struct ServeFaultSpec {
+    /// The keys that name a fault; a spec has exactly one of them.
+    static let faultKeys = ["status", "close-after", "delay-headers", "delay-chunks", "bandwidth", "replace"]
+    static let filterKeys = ["op", "bucket", "key", "when", "retry-after"]
+
+    /// The largest `replace=random:SIZE` (the content is held in memory).
+    static let largestReplacement = 1 << 30
+
+    /// Parses one spec.
+    ///
+    /// - Parameter spec: The `--fault` value.
+    /// - Returns: The rule.
+    /// - Throws: `ValidationError` naming the spec and what is wrong with it.
+    static func parse(_ spec: String) throws(ValidationError) -> FaultRule {
+        func invalid(_ reason: String) -> ValidationError { ValidationError("--fault '\(spec)': \(reason)") }
+        var fields: [String: String] = [:]
+        for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let equals = item.firstIndex(of: "=") else {
+                throw invalid("'\(item)' is not key=value")
+            }
+            let name = item[..<equals].lowercased()
+            let value = String(item[item.index(after: equals)...])
+            guard faultKeys.contains(name) || filterKeys.contains(name) else {
+                throw invalid(
+                    "unknown key '\(name)' (known: \((filterKeys + faultKeys).joined(separator: ", ")))"
+                )
+            }
+            guard fields[name] == nil else { throw invalid("'\(name)' given twice") }
+            fields[name] = value
+        }
+        let faults = faultKeys.filter { fields[$0] != nil }
+        guard faults.count == 1, let faultKey = faults.first, let faultValue = fields[faultKey] else {
+            throw invalid("needs exactly one of \(faultKeys.joined(separator: ", ")); found \(faults.count)")
+        }
+        if fields["retry-after"] != nil, faultKey != "status" {
+            throw invalid("retry-after goes with status=")
+        }
+        var rule = FaultRule(fault: .internalError)
+        if let operations = fields["op"] {
+            for name in operations.split(separator: "|", omittingEmptySubsequences: false) {
+                guard let operation = Operation.known.first(where: { $0.name == name }) else {
+                    throw invalid(
+                        "unknown operation '\(name)' (known: \(Operation.known.map(\.name).joined(separator: ", ")))"
+                    )
+                }
+                rule.operations.insert(operation)
+            }
+        }
+        if let bucket = fields["bucket"] {
+            guard !bucket.isEmpty else { throw invalid("bucket= is empty") }
+            rule.bucket = bucket
+        }
+        if let key = fields["key"] {
+            guard !key.isEmpty else { throw invalid("key= is empty") }
+            rule.key = key
+        }
+        if let when = fields["when"] {
+            guard let trigger = trigger(when) else {
+                throw invalid("when='\(when)' is not always, nth:N, first:N (N ≥ 1) or p:P (0 ≤ P ≤ 1)")
+            }
+            rule.trigger = trigger
+        }
+        switch faultKey {
+        case "status":
+            var retryAfter: Int?
+            if let text = fields["retry-after"] {
+                guard let seconds = Int(text), seconds >= 0 else {
+                    throw invalid("retry-after='\(text)' is not a whole number of seconds")
+                }
+                retryAfter = seconds
+            }
+            let parts = faultValue.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let status = Int(parts[0]), (400...599).contains(status) else {
+                throw invalid("status='\(faultValue)' is not an HTTP error status 400…599, optionally :CODE")
+            }
+            let code = parts.count > 1 ? String(parts[1]) : defaultCode(status)
+            guard !code.isEmpty, code.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }) else {
+                throw invalid("error code '\(code)' must be letters and digits")
+            }
+            rule.fault = .error(status: status, code: code, message: message(code), retryAfterSeconds: retryAfter)
+        case "close-after":
+            rule.fault = .closeConnection(afterBodyBytes: try Int64(number(faultValue, key: faultKey, spec: spec)))
+        case "delay-headers":
+            rule.fault = .delayBeforeHeaders(.milliseconds(try number(faultValue, key: faultKey, spec: spec)))
+        case "delay-chunks":
+            rule.fault = .delayBetweenChunks(.milliseconds(try number(faultValue, key: faultKey, spec: spec)))
+        case "bandwidth":
+            let rate = try number(faultValue, key: faultKey, spec: spec)
+            guard rate > 0 else { throw invalid("bandwidth must be at least 1 byte per second") }
+            rule.fault = .bandwidthLimit(bytesPerSecond: rate)
+        default:
+            guard faultValue.hasPrefix("random:"),
+                let size = Int(faultValue.dropFirst("random:".count)),
+                (0...largestReplacement).contains(size)
+            else {
+                throw invalid("replace='\(faultValue)' is not random:SIZE (0 ≤ SIZE ≤ \(largestReplacement))")
+            }
+            rule.fault = .replaceContent(randomBytes: size)
+        }
+        return rule
+    }
+
+    private static func number(_ text: String, key: String, spec: String) throws(ValidationError) -> Int {
+        guard let value = Int(text), value >= 0 else {
+            throw ValidationError("--fault '\(spec)': \(key)='\(text)' is not a non-negative whole number")
+        }
+        return value
+    }
+
+    private static func trigger(_ text: String) -> FaultRule.Trigger? {
+        if text == "always" { return .always }
+        let parts = text.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "nth": return Int(parts[1]).flatMap { $0 >= 1 ? .nth($0) : nil }
+        case "first": return Int(parts[1]).flatMap { $0 >= 1 ? .first($0) : nil }
+        case "p": return Double(parts[1]).flatMap { (0...1).contains($0) ? .probability($0) : nil }
+        default: return nil
+        }
+    }
+
+    private static func defaultCode(_ status: Int) -> String {
+        switch status {
+        case 400: "InvalidRequest"
+        case 403: "AccessDenied"
+        case 404: "NoSuchKey"
+        case 409: "OperationAborted"
+        case 429: "TooManyRequests"
+        case 500: "InternalError"
+        case 501: "NotImplemented"
+        case 503: "ServiceUnavailable"
+        default: "InjectedFault"
+        }
+    }
+
+    private static func message(_ code: String) -> String {
+        switch code {
+        case "SlowDown", "TooManyRequests": "Please reduce your request rate."
+        case "InternalError": "We encountered an internal error. Please try again."
+        case "ServiceUnavailable": "Service is unable to handle request."
+        default: "Injected by objstore serve --fault."
+        }
+    }
+}
