@@ -26,6 +26,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
     /// input, 77 no credentials, 1 other failures (2 when the object is not found). Never a stack trace.
     static func main() async {
         do {
+            try Self.checkArgumentsAreUTF8()
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -37,6 +38,19 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             exit(withError: ExitCode(error.status.rawValue))
         } catch {
             exit(withError: error)
+        }
+    }
+}
+
+extension ObjectStorageCommand {
+    /// Refuses an argument that is not valid UTF-8 (exit 65): Swift would decode it with U+FFFD in
+    /// place of the bad bytes, and a key or path built from it would name something else.
+    static func checkArgumentsAreUTF8() throws(CLIError) {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            throw .invalidInput("argument \(index) is not valid UTF-8; keys and paths must be UTF-8")
         }
     }
 }

@@ -19,9 +19,12 @@ extension ObjectStorageClient {
     ///   - request: The bucket and its options.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The request id.
-    /// - Throws: ``ServiceError`` (e.g. `BucketAlreadyExists`), ``ObjectStorageTransport/TransportError``.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a name the vendor's rules refuse
+    ///   (``ObjectNameRules/validateBucketName(_:for:)``), before anything is sent; ``ServiceError``
+    ///   (e.g. `BucketAlreadyExists`), ``/ObjectStorageTransport/TransportError``.
     @discardableResult
     public func createBucket(_ request: CreateBucketRequest, logger: Logger? = nil) async throws -> EmptyResponse {
+        try ObjectNameRules.validateBucketName(request.bucket, for: self.configuration.provider)
         var operation = OperationRequest(name: "CreateBucket", method: .PUT, bucket: request.bucket)
         let prefix = self.configuration.headerPrefix
         operation.header(prefix == "x-oss-" ? "x-oss-acl" : prefix + "acl", request.acl?.rawValue)

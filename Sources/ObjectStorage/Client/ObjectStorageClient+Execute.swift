@@ -138,6 +138,7 @@ extension ObjectStorageClient {
         offset: Int64,
         logger: Logger
     ) async throws -> (TransportRequest, (@Sendable () -> UInt64)?) {
+        try self.validateNames(of: operation)
         let (transportBody, uploadCRC) = body.makeAttemptBody()
         let signingRequest = SigningRequest(
             method: operation.method.rawValue,
@@ -168,6 +169,13 @@ extension ObjectStorageClient {
         }
         let request = TransportRequest(method: operation.method, url: url, headers: headers, body: transportBody)
         return (request, uploadCRC)
+    }
+
+    /// Refuses a bucket or key that would address something else than the caller meant
+    /// (see ``ObjectNameRules``), before anything is signed or sent.
+    func validateNames(of operation: OperationRequest) throws(ObjectStorageError) {
+        if let bucket = operation.bucket { try ObjectNameRules.validateBucketReference(bucket) }
+        if let key = operation.key { try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider) }
     }
 
     /// The local clock plus the learned offset.

@@ -22,7 +22,7 @@ extension ObjectStorageClient {
     ///   - request: The object and its options.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The ETag, version id and checksum.
-    /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``ObjectStorageTransport/TransportError``.
+    /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``/ObjectStorageTransport/TransportError``.
     @discardableResult
     public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> PutObjectResponse {
         var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
@@ -68,6 +68,7 @@ extension ObjectStorageClient {
     /// - Throws: ``ServiceError``: `NoSuchKey` (404), `PreconditionFailed` (412), `NotModified` (304),
     ///   `InvalidRange` (416)...
     public func getObject(_ request: GetObjectRequest, logger: Logger? = nil) async throws -> GetObjectResponse {
+        try request.range?.validate()
         let operation = self.getOperation(request)
         let response = try await self.execute(operation, logger: logger)
         return self.getResponse(response, ranged: request.range != nil)

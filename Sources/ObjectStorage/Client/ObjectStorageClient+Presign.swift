@@ -22,11 +22,13 @@ extension ObjectStorageClient {
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The URL and the headers that must accompany it.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for an anonymous client;
-    ///   ``ObjectStorageSigning/SigningError`` for an expiry the scheme does not accept; credentials errors.
+    ///   ``/ObjectStorageSigning/SigningError`` for an expiry the scheme does not accept; credentials errors.
     public func presign(_ request: PresignRequest, logger: Logger? = nil) async throws -> PresignedURL {
         guard let provider = self.configuration.credentials else {
             throw ObjectStorageError.invalidArgument("presigning needs credentials; this client is anonymous")
         }
+        try ObjectNameRules.validateBucketReference(request.bucket)
+        if !request.key.isEmpty { try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider) }
         var logger = logger ?? self.logger
         logger[metadataKey: "os.operation"] = "Presign"
         let credentials = try await provider.credentials(logger: logger)
@@ -45,7 +47,16 @@ extension ObjectStorageClient {
             expires: request.expires,
             at: self.signingDate(offsetMilliseconds: self.clock.offsetMilliseconds)
         )
-        logger.debug("presigned a URL", metadata: ["os.expires_s": "\(request.expires.components.seconds)"])
+        // The query (signature, credential scope, session token) is never logged; see ``URLRedaction``
+        // for code that must log a whole presigned URL.
+        let location = (try? ResumableDownloadEngine.split(presignedURL: presigned.url)).map { $0.endpoint + $0.path }
+        logger.debug(
+            "presigned a URL",
+            metadata: [
+                "os.expires_s": "\(request.expires.components.seconds)",
+                "os.url": "\(location ?? "-")",
+            ]
+        )
         return presigned
     }
 }

@@ -26,6 +26,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
             case checkpointLocked
             case checkpointFailed
             case objectChanged
+            case unsafePath
         }
 
         private let base: Base
@@ -47,6 +48,9 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// The object kept changing during a download, more often than
         /// ``ResumableDownloadOptions/restartsOnChange`` allows.
         public static let objectChanged = Code(.objectChanged)
+        /// An object key that cannot be saved under a local directory without escaping it or
+        /// changing its meaning (`../`, an absolute path, a backslash, NUL); see ``LocalPaths``.
+        public static let unsafePath = Code(.unsafePath)
 
         /// The code's name, e.g. `integrityMismatch`.
         public var description: String {
@@ -58,6 +62,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
             case .checkpointLocked: return "checkpointLocked"
             case .checkpointFailed: return "checkpointFailed"
             case .objectChanged: return "objectChanged"
+            case .unsafePath: return "unsafePath"
             }
         }
     }

@@ -24,6 +24,20 @@ public struct ByteRange: Hashable, Sendable, CustomStringConvertible {
         ByteRange(kind: .closed(range.lowerBound, range.upperBound))
     }
 
+    /// Bytes `first` through `last`, both included, checked: unlike ``bytes(_:)`` (whose
+    /// `ClosedRange` traps on a reversed pair), a reversed or negative pair throws.
+    ///
+    /// - Parameters:
+    ///   - first: The first byte (≥ 0).
+    ///   - last: The last byte (≥ `first`).
+    /// - Returns: The byte range.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` when `first` is negative or `last < first`.
+    public static func bytes(first: Int64, last: Int64) throws(ObjectStorageError) -> ByteRange {
+        let range = ByteRange(kind: .closed(first, last))
+        try range.validate()
+        return range
+    }
+
     /// Bytes from `offset` to the end.
     ///
     /// - Parameter offset: The first byte.
@@ -35,6 +49,26 @@ public struct ByteRange: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter count: How many bytes.
     /// - Returns: The byte range.
     public static func suffix(_ count: Int64) -> ByteRange { ByteRange(kind: .suffix(count)) }
+
+    /// Refuses a range no service can satisfy by its form alone: a negative offset, a reversed
+    /// pair, an empty suffix. (A range beyond the object is the service's to refuse: 416.)
+    ///
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument``.
+    public func validate() throws(ObjectStorageError) {
+        switch self.kind {
+        case .closed(let first, let last):
+            guard first >= 0 else { throw .invalidArgument("invalid byte range \(self): the first byte is negative") }
+            guard last >= first else {
+                throw .invalidArgument("invalid byte range \(self): the last byte is before the first")
+            }
+        case .from(let first):
+            guard first >= 0 else {
+                throw .invalidArgument("invalid byte range bytes=\(first)-: the offset is negative")
+            }
+        case .suffix(let count):
+            guard count > 0 else { throw .invalidArgument("invalid byte range: a suffix of \(count) bytes") }
+        }
+    }
 
     /// The `Range` header value, e.g. `bytes=0-99`.
     public var description: String {

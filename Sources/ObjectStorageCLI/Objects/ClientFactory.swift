@@ -48,7 +48,7 @@ struct ClientFactory {
             )
         }
         if options.pathStyle { configuration.addressing = .path }
-        return ObjectStorageClient(configuration: configuration)
+        return ObjectStorageClient(configuration: configuration, logger: options.logger)
     }
 
     /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI
@@ -71,7 +71,7 @@ struct ClientFactory {
     private func loadCredentials(for provider: StorageProvider) async throws(CLIError) -> Credentials {
         let chain = try credentialsProvider(for: provider)
         do {
-            return try await chain.credentials(logger: Logger(label: "objstore"))
+            return try await chain.credentials(logger: options.logger)
         } catch let error as CredentialsError where error.code == .notFound || error.code == .incomplete {
             throw .noCredentials("\(error)")
         } catch {

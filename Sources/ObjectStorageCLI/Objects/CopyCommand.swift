@@ -37,12 +37,23 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
     @Option(help: "The Content-Type of an uploaded object (default: set by the service).")
     var contentType: String?
 
+    @Flag(
+        name: .shortAndLong,
+        help: """
+            Download every object under a remote prefix into a local directory (created if missing). Keys \
+            that would land outside it ('../', absolute, backslash, NUL) are skipped and reported, and the \
+            command exits 1 if any object was skipped or failed.
+            """
+    )
+    var recursive = false
+
     @OptionGroup(title: "Transfer Options")
     var transfer: TransferFlags
 
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
+        if recursive { return try await runRecursive() }
         let plan = try CopyPlan(source: source, destination: destination)
         if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
@@ -70,6 +81,40 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
             case .copy(let origin, let target):
                 try await CopyTransfer.copy(from: origin, to: target, client: client)
                 print("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
+            }
+        }
+    }
+}
+
+extension CopyCommand {
+    /// `cp --recursive REMOTE_PREFIX LOCAL_DIR` (see ``RecursiveDownload``).
+    private func runRecursive() async throws {
+        guard let origin = try ObjectURL(parsing: source), try ObjectURL(parsing: destination) == nil else {
+            throw CLIError.usage("cp --recursive: only downloads are supported: cp --recursive REMOTE_PREFIX LOCAL_DIR")
+        }
+        if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
+            throw CLIError.usage("cp: \(flag) applies to uploads only")
+        }
+        guard transfer.checkpointFile == nil else {
+            throw CLIError.usage("cp --recursive: --checkpoint-file cannot be shared by several downloads")
+        }
+        try RecursiveDownload.prepareDirectory(destination)
+        let client = try await ClientFactory(options: remote).makeClient(for: origin.provider)
+        let flags = self.transfer
+        let directory = destination
+        try await RemoteFailure.run {
+            let summary = try await RecursiveDownload.run(
+                from: origin,
+                toDirectory: directory,
+                flags: flags,
+                client: client
+            )
+            guard summary.unsafe == 0 && summary.failed == 0 else {
+                throw CLIError(
+                    status: .failure,
+                    message: "cp: \(summary.downloaded) downloaded, \(summary.unsafe) skipped (unsafe key), "
+                        + "\(summary.failed) failed"
+                )
             }
         }
     }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Logging
 
 /// The flags every command that talks to a service shares.
 struct RemoteOptions: ParsableArguments, Sendable {
@@ -37,4 +38,27 @@ struct RemoteOptions: ParsableArguments, Sendable {
 
     @Flag(help: "Send unsigned (anonymous) requests: public buckets, servers without authentication.")
     var noSignRequest = false
+
+    @Option(
+        help: """
+            Log on standard error from this level up: trace, debug, info, notice, warning, error or critical. \
+            Logs never contain secrets, session tokens or signatures.
+            """
+    )
+    var logLevel: String = "warning"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
+            throw ValidationError(
+                "--log-level: '\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical"
+            )
+        }
+    }
+
+    /// A logger writing to standard error at ``logLevel``.
+    var logger: Logger {
+        var logger = Logger(label: "objstore", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .warning
+        return logger
+    }
 }

@@ -29,7 +29,15 @@ struct ObjectURL: Hashable, Sendable {
         let schemes: [(prefix: String, provider: StorageProvider)] = [
             ("oss://", .oss), ("obs://", .obs), ("s3://", .s3),
         ]
-        guard let match = schemes.first(where: { text.lowercased().hasPrefix($0.prefix) }) else { return nil }
+        guard let match = schemes.first(where: { text.lowercased().hasPrefix($0.prefix) }) else {
+            if let scheme = Self.otherScheme(text) {
+                throw CLIError.usage(
+                    "'\(text)': \(scheme):// URLs are not supported; give a local path, "
+                        + "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY"
+                )
+            }
+            return nil
+        }
         let rest = text.dropFirst(match.prefix.count)
         let bucket: Substring
         let key: Substring?
@@ -45,5 +53,16 @@ struct ObjectURL: Hashable, Sendable {
             throw CLIError.invalidInput("'\(text)' names no bucket; expected \(match.prefix)BUCKET/KEY")
         }
         self.init(provider: match.provider, bucket: String(bucket), key: key.map(String.init))
+    }
+
+    /// The scheme of a `scheme://...` text that is not one of ours (`file`, `http`, `ftp`...), so that
+    /// it is refused instead of being taken for a local path.
+    private static func otherScheme(_ text: String) -> String? {
+        guard let range = text.firstRange(of: "://") else { return nil }
+        let scheme = text[..<range.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return scheme.lowercased()
     }
 }

@@ -85,8 +85,18 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An endpoint that could not be parsed.
+    /// The endpoint is shown without its user info (`user:password@`), which may hold a secret.
     static func invalidEndpoint(_ text: String, reason: String) -> SigningError {
-        SigningError(code: .invalidEndpoint, message: "invalid endpoint '\(text)': \(reason)")
+        SigningError(code: .invalidEndpoint, message: "invalid endpoint '\(redactingUserInfo(text))': \(reason)")
+    }
+
+    /// `scheme://user:password@host/...` → `scheme://REDACTED@host/...`; other text unchanged.
+    static func redactingUserInfo(_ text: String) -> String {
+        let authorityStart = text.firstRange(of: "://")?.upperBound ?? text.startIndex
+        let rest = text[authorityStart...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
+        return text[..<authorityStart] + "REDACTED" + text[at...]
     }
 
     /// A request that cannot be signed.

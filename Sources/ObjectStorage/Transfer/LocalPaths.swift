@@ -1,0 +1,145 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Maps object keys to files under a local directory without ever leaving it: the building block
+/// for downloading a listing (`objstore cp --recursive`).
+///
+/// An object key is not a path. It may be `../../etc/passwd`, `/etc/passwd`, `a\..\b` or contain NUL,
+/// and a download that joined it to a directory would write outside that directory. ``path(forKey:removingPrefix:under:)``
+/// refuses such keys with ``ObjectStorageError/Code/unsafePath`` instead of "cleaning" them (a cleaned
+/// key would silently collide with another one); the caller skips the object and reports it.
+/// ``createParentDirectories(of:under:)`` then creates the directories in between and refuses to go
+/// through a symbolic link, so a link planted inside the directory cannot redirect the write either.
+///
+/// ```swift
+/// for object in objects {
+///     guard let path = try? LocalPaths.path(forKey: object.key, removingPrefix: "photos/", under: "/data/photos")
+///     else { continue }  // report the skipped key
+///     try LocalPaths.createParentDirectories(of: path, under: "/data/photos")
+///     _ = try await client.resumableDownload(bucket: "media", key: object.key, to: path)
+/// }
+/// ```
+public enum LocalPaths {
+    /// The longest file-name component accepted, in UTF-8 bytes (`NAME_MAX` on Linux and macOS).
+    public static let maximumComponentLength = 255
+
+    /// Whether a key names a "directory marker" object (it ends with `/`): such objects have no file
+    /// of their own and are skipped by a listing download, not refused.
+    ///
+    /// - Parameter key: The object key.
+    /// - Returns: `true` when the key ends with `/`.
+    public static func isDirectoryMarker(_ key: String) -> Bool {
+        key.hasSuffix("/")
+    }
+
+    /// The local path for an object key: `directory` joined with the key minus `prefix`, checked.
+    ///
+    /// - Parameters:
+    ///   - key: The object key.
+    ///   - prefix: The listing's prefix, removed from the start of the key (`""` for none). A key that
+    ///     does not start with it is refused.
+    ///   - directory: The local directory the file must stay in.
+    /// - Returns: `directory/relative/key`.
+    /// - Throws: ``ObjectStorageError/Code/unsafePath`` for a key whose remainder is empty, absolute
+    ///   (`/`), contains a NUL, a backslash, a control character, an empty, `.` or `..` component, or a
+    ///   component longer than ``maximumComponentLength`` bytes; ``ObjectStorageError/Code/invalidArgument``
+    ///   for an empty directory.
+    public static func path(
+        forKey key: String,
+        removingPrefix prefix: String = "",
+        under directory: String
+    ) throws(ObjectStorageError) -> String {
+        guard !directory.isEmpty, !directory.utf8.contains(0) else {
+            throw .invalidArgument("the local directory path is empty or contains NUL")
+        }
+        func refuse(_ reason: String) -> ObjectStorageError {
+            ObjectStorageError(code: .unsafePath, message: "key \(ObjectNameRules.display(key)) \(reason)")
+        }
+        guard key.hasPrefix(prefix) else {
+            throw refuse("does not start with the prefix \(ObjectNameRules.display(prefix))")
+        }
+        let relative = key.dropFirst(prefix.count)
+        guard !relative.isEmpty else { throw refuse("names the prefix itself, not a file under it") }
+        guard !relative.utf8.contains(0) else { throw refuse("contains a NUL character") }
+        guard !relative.contains("\\") else { throw refuse("contains a backslash (a path separator on Windows)") }
+        guard !relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw refuse("contains a control character")
+        }
+        guard !relative.hasPrefix("/") else { throw refuse("is an absolute path") }
+        let components = relative.split(separator: "/", omittingEmptySubsequences: false)
+        for component in components {
+            guard !component.isEmpty else { throw refuse("has an empty path component ('//' or a trailing '/')") }
+            guard component != ".", component != ".." else { throw refuse("has a '.' or '..' component") }
+            guard component.utf8.count <= self.maximumComponentLength else {
+                throw refuse("has a component longer than \(self.maximumComponentLength) bytes")
+            }
+        }
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        return base + "/" + components.joined(separator: "/")
+    }
+
+    /// Creates the directories between `directory` and `path`'s parent, refusing to pass through
+    /// anything that is not a real directory (a symbolic link, a file).
+    ///
+    /// - Parameters:
+    ///   - path: A path returned by ``path(forKey:removingPrefix:under:)`` for the same `directory`.
+    ///   - directory: The local directory, which must exist.
+    /// - Throws: ``ObjectStorageError/Code/unsafePath`` when a component is a symbolic link or a file, or
+    ///   `path` is not under `directory`; ``ObjectStorageError/Code/fileSystem`` when a directory cannot
+    ///   be created.
+    public static func createParentDirectories(of path: String, under directory: String) throws(ObjectStorageError) {
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        guard path.hasPrefix(base + "/") else {
+            throw ObjectStorageError(code: .unsafePath, message: "'\(path)' is not under '\(directory)'")
+        }
+        guard Self.kind(of: base) == .directory else {
+            throw ObjectStorageError.fileSystem("use the directory", path: directory)
+        }
+        var components = path.dropFirst(base.count + 1).split(separator: "/")
+        guard !components.isEmpty else { return }
+        components.removeLast()
+        var current = base
+        for component in components {
+            current += "/" + component
+            switch Self.kind(of: current) {
+            case .directory:
+                continue
+            case .missing:
+                do {
+                    try FileManager.default.createDirectory(atPath: current, withIntermediateDirectories: false)
+                } catch {
+                    throw ObjectStorageError.fileSystem("create the directory", path: current)
+                }
+                guard Self.kind(of: current) == .directory else {
+                    throw ObjectStorageError.fileSystem("create the directory", path: current)
+                }
+            case .other:
+                throw ObjectStorageError(
+                    code: .unsafePath,
+                    message: "'\(current)' is a symbolic link or a file, not a directory; refusing to write through it"
+                )
+            }
+        }
+    }
+
+    private enum Kind {
+        case directory, missing, other
+    }
+
+    /// What is at `path`, without following a symbolic link.
+    private static func kind(of path: String) -> Kind {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return .missing }
+        return (attributes[.type] as? FileAttributeType) == .typeDirectory ? .directory : .other
+    }
+}

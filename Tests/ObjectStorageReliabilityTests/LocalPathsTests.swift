@@ -1,0 +1,106 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+import ObjectStorageSigning
+import Testing
+
+/// Downloading a listing into a directory never writes outside it.
+@Suite("Local paths for listed keys", .timeLimit(.minutes(2)))
+struct LocalPathsTests {
+    static let unsafeKeys: [String] = [
+        "../escape.txt", "a/../../escape.txt", "a/..", "/etc/passwd", "a\\..\\..\\win.txt", "a\u{0}b", "", "a//b",
+        "./a", "a/./b", "tab\there", "line\nbreak", String(repeating: "n", count: 256),
+    ]
+
+    @Test("unsafe keys are refused with unsafePath", arguments: unsafeKeys)
+    func unsafe(_ key: String) {
+        #expect {
+            _ = try LocalPaths.path(forKey: key, under: "/data/out")
+        } throws: { error in
+            (error as? ObjectStorageError)?.code == .unsafePath
+        }
+    }
+
+    @Test("safe keys map under the directory, prefix removed")
+    func safe() throws {
+        #expect(try LocalPaths.path(forKey: "a/b.txt", under: "/data/out") == "/data/out/a/b.txt")
+        #expect(try LocalPaths.path(forKey: "p/x/y", removingPrefix: "p/", under: "/data/out/") == "/data/out/x/y")
+        #expect(try LocalPaths.path(forKey: "..hidden/…/ok", under: "/d") == "/d/..hidden/…/ok")
+        #expect(throws: ObjectStorageError.self) {
+            try LocalPaths.path(forKey: "q/x", removingPrefix: "p/", under: "/d")
+        }
+        #expect(LocalPaths.isDirectoryMarker("dir/"))
+    }
+
+    @Test("a symbolic link inside the directory is not followed")
+    func symbolicLink() throws {
+        let scratch = try Scratch()
+        let outside = try Scratch()
+        let directory = scratch.file("out")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: outside.path)
+        let path = try LocalPaths.path(forKey: "link/sub/file.txt", under: directory)
+        #expect {
+            try LocalPaths.createParentDirectories(of: path, under: directory)
+        } throws: { error in
+            (error as? ObjectStorageError)?.code == .unsafePath
+        }
+        #expect(outside.listing() == ["existing.bin"])
+        let fine = try LocalPaths.path(forKey: "new/deeper/file.txt", under: directory)
+        try LocalPaths.createParentDirectories(of: fine, under: directory)
+        #expect(FileManager.default.fileExists(atPath: directory + "/new/deeper"))
+    }
+
+    @Test("objstore cp --recursive downloads safe keys, skips unsafe ones, writes nothing outside")
+    func recursiveDownload() async throws {
+        let fixture = try await ServerFixture.start()
+        let scratch = try Scratch()
+        do {
+            let client = try fixture.client(.s3)
+            try await client.createBucket(CreateBucketRequest(bucket: "tree"))
+            let keys = [
+                "ok.txt", "sub/ok2.txt", "../escape.txt", "sub/../../escape2.txt", "/abs.txt",
+                "win\\..\\..\\escape3.txt", "dir/", "a//b.txt", "tab\there.txt",
+            ]
+            for key in keys {
+                try await client.putObject(PutObjectRequest(bucket: "tree", key: key, body: .bytes(Array(key.utf8))))
+            }
+            let directory = scratch.file("inner/out")
+            let result = try await CLIRunner.run(
+                ["cp", "--recursive", "s3://tree", directory, "--endpoint", fixture.endpoint],
+                environment: CLIRunner.environment(CLIRunner.s3Credentials)
+            )
+            #expect(result.status == 1, "\(result.standardError)")
+            #expect(result.standardError.contains("2 downloaded, 6 skipped (unsafe key), 0 failed"))
+            #expect(result.standardError.contains("unsafePath"))
+            #expect(FileManager.default.contents(atPath: directory + "/ok.txt") == Data("ok.txt".utf8))
+            #expect(FileManager.default.contents(atPath: directory + "/sub/ok2.txt") == Data("sub/ok2.txt".utf8))
+            #expect(
+                scratch.listing() == [
+                    "existing.bin", "inner", "inner/out", "inner/out/ok.txt", "inner/out/sub",
+                    "inner/out/sub/ok2.txt",
+                ]
+            )
+            #expect(!FileManager.default.fileExists(atPath: "/abs.txt"))
+
+            let prefixed = try await CLIRunner.run(
+                ["cp", "--recursive", "s3://tree/sub", scratch.file("prefixed"), "--endpoint", fixture.endpoint],
+                environment: CLIRunner.environment(CLIRunner.s3Credentials)
+            )
+            #expect(prefixed.status == 1, "\(prefixed.standardError)")
+            #expect(prefixed.standardError.contains("1 downloaded, 1 skipped (unsafe key), 0 failed"))
+            #expect(FileManager.default.contents(atPath: scratch.file("prefixed/ok2.txt")) == Data("sub/ok2.txt".utf8))
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+}

@@ -1,0 +1,256 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import InMemoryLogging
+import Logging
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import Testing
+
+/// Issue 8's secret scan: a representative end-to-end workload — every operation, uploads and
+/// downloads paused by cancellation and failed by faults (leaving checkpoints behind), presigning and
+/// a presigned download, session (STS-style) credentials, a wrong secret, and `objstore` runs at
+/// `--log-level trace` — while every log line (client and server, trace level), every error
+/// description, every file left in the working directory (checkpoints, temp files) and the CLI's
+/// output are collected; none may contain the secret or the session token.
+@Suite("Secret scan", .timeLimit(.minutes(3)))
+struct SecretScanTests {
+    /// Everything the scan reads.
+    final class Evidence: @unchecked Sendable {
+        private let lock = NSLock()
+        private var texts: [(origin: String, text: String)] = []
+        private(set) var checkpointFiles = 0
+
+        func add(_ origin: String, _ text: String) { lock.withLock { texts.append((origin, text)) } }
+
+        func add(error: any Error, _ origin: String) {
+            add(origin, "\(error)")
+            add(origin, String(reflecting: error))
+            add(origin, error.localizedDescription)
+        }
+
+        /// Reads every file under `directory` (checkpoints, temp files, lock files).
+        func addFiles(under directory: String) {
+            for relative in FileManager.default.subpaths(atPath: directory) ?? [] {
+                let path = directory + "/" + relative
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                if relative.hasSuffix(".dcp") || relative.hasSuffix(".ucp") { lock.withLock { checkpointFiles += 1 } }
+                add("file \(relative)", String(decoding: data, as: UTF8.self))
+            }
+        }
+
+        /// The origins of texts that contain `needle`.
+        func hits(_ needle: String) -> [String] {
+            lock.withLock { texts.filter { $0.text.contains(needle) }.map(\.origin) }
+        }
+
+        var count: Int { lock.withLock { texts.count } }
+    }
+
+    @Test("no secret or session token in logs, errors, checkpoints or CLI output")
+    func workload() async throws {
+        let clientLogs = InMemoryLogHandler()
+        let serverLogs = InMemoryLogHandler()
+        let evidence = Evidence()
+        let faults = FaultInjector()
+        let fixture = try await ServerFixture.start(faults: faults, logger: .capturing(serverLogs, label: "server"))
+        let scratch = try Scratch()
+        do {
+            try await Self.apiWorkload(fixture, faults: faults, scratch: scratch, logs: clientLogs, evidence: evidence)
+            try await Self.cliWorkload(fixture, scratch: scratch, evidence: evidence)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+        for entry in clientLogs.entries {
+            evidence.add("client log", "\(entry.level) \(entry.message) \(entry.metadata)")
+        }
+        for entry in serverLogs.entries {
+            evidence.add("server log", "\(entry.level) \(entry.message) \(entry.metadata)")
+        }
+        evidence.addFiles(under: scratch.path)
+
+        #expect(clientLogs.entries.count > 50, "the workload logged too little to prove anything")
+        #expect(clientLogs.entries.contains { $0.level == .trace })
+        #expect(evidence.checkpointFiles >= 2, "the workload left no checkpoint to scan")
+        for secret in TestSecrets.forbidden {
+            let hits = evidence.hits(secret)
+            #expect(hits.isEmpty, "a secret appears in: \(hits)")
+        }
+        // Logs and CLI output also never show a signature or an Authorization header.
+        for marker in ["Authorization:", "Signature=", "signature=", "x-oss-signature", "X-Amz-Signature"] {
+            let hits = evidence.hits(marker).filter { !$0.hasPrefix("file ") && $0 != "wrong secret" }
+            #expect(hits.isEmpty, "'\(marker)' appears in: \(hits)")
+        }
+    }
+
+    /// Every public operation with session credentials, pauses, failures and presigning.
+    static func apiWorkload(
+        _ fixture: ServerFixture,
+        faults: FaultInjector,
+        scratch: Scratch,
+        logs: InMemoryLogHandler,
+        evidence: Evidence
+    ) async throws {
+        let logger = Logger.capturing(logs)
+        let source = scratch.file("source.bin")
+        try Data(testBytes(300_000)).write(to: URL(fileURLWithPath: source))
+        for provider in [StorageProvider.oss, .obs, .s3] {
+            let client = try fixture.client(provider, credentials: TestSecrets.sessionCredentials, logger: logger)
+            let bucket = "scan-\(provider)"
+            try await client.createBucket(CreateBucketRequest(bucket: bucket))
+            _ = try await client.headBucket(HeadBucketRequest(bucket: bucket))
+            try await client.putObject(PutObjectRequest(bucket: bucket, key: "a.txt", body: .bytes(Array("a".utf8))))
+            _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "a.txt")).body.collect(upTo: 1 << 10)
+            _ = try await client.headObject(HeadObjectRequest(bucket: bucket, key: "a.txt"))
+            try await client.copyObject(
+                CopyObjectRequest(sourceBucket: bucket, sourceKey: "a.txt", bucket: bucket, key: "b.txt")
+            )
+            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: bucket)) {}
+            _ = try await client.deleteObjects(DeleteObjectsRequest(bucket: bucket, keys: ["b.txt"]))
+            do {
+                _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "missing"))
+            } catch {
+                evidence.add(error: error, "missing object")
+            }
+
+            // An upload paused by cancellation, then a failed one, then resumed: checkpoints left behind.
+            var upload = UploadFileRequest(bucket: bucket, key: "big.bin", filePath: source)
+            upload.enableCheckpoint = true
+            upload.partSize = provider == .s3 ? 5 << 20 : 100 * 1024
+            upload.forceMultipart = true
+            upload.concurrency = 1
+            faults.add(FaultRule(operations: [.uploadPart], fault: .delayBeforeHeaders(.milliseconds(200))))
+            try await Self.pauseAfterProgress(evidence, "paused upload") { [upload] progress in
+                _ = try await client.uploadFile(upload, progress: progress)
+            }
+            evidence.addFiles(under: scratch.path)
+            faults.removeAll()
+            faults.add(FaultRule(operations: [.uploadPart], fault: .internalError))
+            do {
+                _ = try await client.uploadFile(upload)
+            } catch {
+                evidence.add(error: error, "failed upload")
+            }
+            evidence.addFiles(under: scratch.path)
+            faults.removeAll()
+            _ = try await client.uploadFile(upload)
+
+            // A download paused by cancellation, then resumed.
+            let destination = scratch.file("down-\(provider).bin")
+            var options = ResumableDownloadOptions()
+            options.partSize = 64 * 1024
+            options.concurrency = 1
+            faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
+            try await Self.pauseAfterProgress(evidence, "paused download") { [options] progress in
+                _ = try await client.resumableDownload(
+                    bucket: bucket,
+                    key: "big.bin",
+                    to: destination,
+                    options: options,
+                    progress: progress
+                )
+            }
+            evidence.addFiles(under: scratch.path)
+            faults.removeAll()
+            _ = try await client.resumableDownload(bucket: bucket, key: "big.bin", to: destination, options: options)
+
+            // Presigning, and a download through a presigned URL (which carries the session token).
+            let presigned = try await client.presign(PresignRequest(bucket: bucket, key: "big.bin"))
+            faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
+            let viaURL = scratch.file("url-\(provider).bin")
+            try await Self.pauseAfterProgress(evidence, "paused presigned download") { [options] progress in
+                _ = try await client.resumableDownload(
+                    presignedURL: presigned.url,
+                    to: viaURL,
+                    options: options,
+                    progress: progress
+                )
+            }
+            evidence.addFiles(under: scratch.path)
+            faults.removeAll()
+            _ = try await client.resumableDownload(presignedURL: presigned.url, to: viaURL, options: options)
+            _ = try await client.deleteObject(DeleteObjectRequest(bucket: bucket, key: "a.txt"))
+
+            // A wrong secret: the service's error (with its string-to-sign) must not echo anything secret.
+            let wrong = Credentials(
+                accessKeyID: TestSecrets.accessKeyID,
+                secretAccessKey: TestSecrets.secret + "-wrong",
+                securityToken: TestSecrets.sessionToken
+            )
+            do {
+                _ = try await fixture.client(provider, credentials: wrong, logger: logger)
+                    .headObject(HeadObjectRequest(bucket: bucket, key: "big.bin"))
+            } catch {
+                evidence.add(error: error, "wrong secret")
+            }
+        }
+    }
+
+    /// Runs a transfer until it reports progress, then cancels it; it must end as a pause.
+    static func pauseAfterProgress(
+        _ evidence: Evidence,
+        _ origin: String,
+        _ transfer: @escaping @Sendable (@escaping TransferProgressHandler) async throws -> Void
+    ) async throws {
+        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            try await transfer { progress in
+                if progress.completedBytes > 0 { continuation.yield() }
+            }
+        }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        task.cancel()
+        do {
+            try await task.value
+        } catch {
+            evidence.add(error: error, origin)
+            #expect(error is CancellationError, "\(origin): \(error)")
+        }
+        continuation.finish()
+    }
+
+    /// `objstore` at `--log-level trace` with session credentials: its standard error (logs, errors)
+    /// and standard output, except `presign`'s output, which is the signed URL by design.
+    static func cliWorkload(_ fixture: ServerFixture, scratch: Scratch, evidence: Evidence) async throws {
+        var environment = CLIRunner.s3Credentials
+        environment["AWS_SESSION_TOKEN"] = TestSecrets.sessionToken
+        let environmentForRun = CLIRunner.environment(environment)
+        let remote = ["--endpoint", fixture.endpoint, "--region", fixture.region, "--log-level", "trace"]
+        let source = scratch.file("source.bin")
+        let runs: [[String]] = [
+            ["ls", "s3://bkt", "--recursive"],
+            ["cp", source, "s3://bkt/cli/up.bin", "--part-size", "5M"],
+            ["cp", "s3://bkt/cli/up.bin", scratch.file("cli-down.bin")],
+            ["cp", "--recursive", "s3://bkt/cli/", scratch.file("cli-tree")],
+            ["stat", "s3://bkt/cli/up.bin"],
+            ["cat", "s3://bkt/obj", "--range", "0-9"],
+            ["cp", "s3://bkt/missing", scratch.file("missing.bin")],
+            ["rm", "s3://bkt/cli/up.bin"],
+        ]
+        var traced = 0
+        for arguments in runs {
+            let result = try await CLIRunner.run(arguments + remote, environment: environmentForRun)
+            #expect(!result.timedOut)
+            evidence.add("objstore \(arguments[0]) stderr", result.standardError)
+            evidence.add("objstore \(arguments[0]) stdout", result.standardOutput)
+            if result.standardError.contains("trace") { traced += 1 }
+        }
+        #expect(traced >= 3, "the CLI wrote no trace-level logs")
+        let presign = try await CLIRunner.run(
+            ["presign", "s3://bkt/obj", "--endpoint", fixture.endpoint, "--region", fixture.region],
+            environment: environmentForRun
+        )
+        #expect(presign.status == 0, "\(presign.standardError)")
+        evidence.add("objstore presign stderr", presign.standardError)
+    }
+}
