@@ -7,116 +7,317 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
-import AsyncHTTPClient
+import Dispatch
 import Foundation
-import Logging
-import NIOCore
+import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
 
-/// `objstore demo`: shows the SDK working end to end on the embedded local server, with no cloud
-/// account: presigned PUT, GET and HEAD URLs in every signature scheme, fetched with plain HTTP,
-/// and a tampered URL refused.
-struct DemoCommand: AsyncParsableCommand {
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `objstore demo`: the SDK end to end in one command, with no cloud account. On the embedded local
+/// server (or a configured endpoint) it creates a bucket, uploads a generated 64 MiB file with
+/// `uploadFile` (paused part way and resumed from its checkpoint), presigns GET and HEAD URLs in every
+/// signature scheme and fetches them with plain HTTP (a tampered one is refused), downloads the object
+/// with `resumableDownload` (paused and resumed too), compares SHA-256s and prints a summary. It
+/// removes everything it created, also after a failure or Ctrl-C.
+struct DemoCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the SDK end to end against the embedded local server (no cloud account needed)."
+        abstract: "Run the SDK end to end on the embedded local server (no cloud account needed).",
+        discussion: """
+            Starts the embedded object server (temporary data directory, ephemeral port) unless an endpoint \
+            is configured with --endpoint or OSS_ENDPOINT, OBS_ENDPOINT or AWS_ENDPOINT_URL (credentials then \
+            come from the environment or profile files, as for every command). Everything the demo creates \
+            (files, checkpoints, server data, the object and the bucket) is removed at the end, also after \
+            a failure or Ctrl-C.
+            """
     )
 
-    func run() async throws {
-        var logger = Logger(label: "objstore.demo")
-        logger.logLevel = .warning
-        let credentials = LocalObjectServer.developmentCredentials
-        let server = LocalObjectServer(
-            configuration: .init(storage: .memory, authentication: .credentials([credentials])),
-            logger: logger
-        )
-        let port = try await server.start()
-        let rows: [DemoRow]
-        do {
-            rows = try await walkThroughSchemes(port: port, server: server.configuration, credentials: credentials)
-        } catch {
-            await server.shutdown()
-            throw error
-        }
-        await server.shutdown()
-        print("")
-        DemoRow.printTable(rows)
-        let ok = rows.allSatisfy { $0.get.hasPrefix("200 bytes match") && $0.tampered.hasPrefix("403") }
-        print(ok ? "\nAll schemes verified by the server; tampered URLs refused." : "\nSome checks FAILED.")
-        if !ok { throw ExitCode.failure }
-    }
+    /// The dialect the transfers speak.
+    enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case oss, obs, s3
 
-    /// Creates a bucket per scheme, uploads an object, and fetches presigned GET and HEAD URLs
-    /// (and a tampered one) with plain HTTP.
-    private func walkThroughSchemes(
-        port: Int,
-        server: LocalObjectServer.Configuration,
-        credentials: Credentials
-    ) async throws -> [DemoRow] {
-        let endpoint = try Endpoint(url: "http://127.0.0.1:\(port)")
-        print("Embedded object server listening on http://127.0.0.1:\(port)\n")
-
-        let schemes: [(name: String, version: SignatureVersion, bucket: String)] = [
-            ("OSS V4", .ossV4, "demo-oss-v4"), ("OSS V1", .ossV1, "demo-oss-v1"),
-            ("OBS", .obs, "demo-obs"), ("AWS V2", .awsV2, "demo-aws-v2"), ("S3 SigV4", .sigV4, "demo-s3"),
-        ]
-        let body = ByteBuffer(string: "Hello from swift-object-storage!\n")
-        var rows: [DemoRow] = []
-        for scheme in schemes {
-            let client = DemoHTTP(
-                endpoint: endpoint,
-                signer: RequestSigner(
-                    version: scheme.version,
-                    region: scheme.version == .ossV4 ? server.ossRegion : server.region
-                ),
-                credentials: credentials
-            )
-            let key = "greetings/hello world.txt"
-            let created = try await client.send(method: "PUT", bucket: scheme.bucket, key: nil, body: nil)
-            let put = try await client.send(method: "PUT", bucket: scheme.bucket, key: key, body: body)
-            let get = try await client.fetchPresigned(method: "GET", bucket: scheme.bucket, key: key)
-            let head = try await client.fetchPresigned(method: "HEAD", bucket: scheme.bucket, key: key)
-            let tampered = try await client.fetchPresigned(method: "GET", bucket: scheme.bucket, key: key, tamper: true)
-            print("\(scheme.name): presigned GET\n  \(get.url)")
-            rows.append(
-                DemoRow(
-                    scheme: scheme.name,
-                    setup: "\(created.status) / \(put.status)",
-                    get: "\(get.status) \(get.body == body ? "bytes match" : "BYTES DIFFER")",
-                    head: "\(head.status) length \(head.contentLength ?? "?")",
-                    tampered: "\(tampered.status) \(tampered.errorCode ?? "")"
-                )
-            )
-        }
-        return rows
-    }
-}
-
-/// One line of the demo's summary table.
-private struct DemoRow {
-    var scheme: String
-    var setup: String
-    var get: String
-    var head: String
-    var tampered: String
-
-    static func printTable(_ rows: [DemoRow]) {
-        let header = DemoRow(
-            scheme: "scheme",
-            setup: "bucket/PUT",
-            get: "presigned GET",
-            head: "presigned HEAD",
-            tampered: "tampered GET"
-        )
-        let all = [header] + rows
-        let columns: [KeyPath<DemoRow, String>] = [\.scheme, \.setup, \.get, \.head, \.tampered]
-        let widths = columns.map { column in all.map { $0[keyPath: column].count }.max() ?? 0 }
-        for row in all {
-            let cells = zip(columns, widths).map { column, width in
-                row[keyPath: column].padding(toLength: width, withPad: " ", startingAt: 0)
+        var provider: StorageProvider {
+            switch self {
+            case .oss: .oss
+            case .obs: .obs
+            case .s3: .s3
             }
-            print(cells.joined(separator: "  "))
         }
+    }
+
+    @Option(help: "The dialect of the transfers: oss (CRC-64 verified end to end), obs or s3.")
+    var provider: Dialect = .oss
+
+    @Option(help: "The size of the generated file, e.g. 64M or 1G (default: 64M, at least 32M).")
+    var size: ByteCount?
+
+    @Option(help: "With a configured endpoint: use this existing bucket instead of creating and deleting one.")
+    var bucket: String?
+
+    @Flag(help: "Write the summary as one JSON object on standard output; the narration goes to standard error.")
+    var json = false
+
+    @OptionGroup(title: "Endpoint Options (default: the embedded server)")
+    var remote: RemoteOptions
+
+    private var sizeBytes: Int64 { size?.bytes ?? 64 << 20 }
+
+    func validate() throws {
+        guard (32 << 20...16 << 30).contains(sizeBytes) else {
+            throw ValidationError("--size must be between 32M and 16G")
+        }
+    }
+
+    func run() async throws {
+        let console = DemoConsole(toStandardError: json)
+        let summary = try await Self.interruptible { [self] in try await self.walkThrough(console: console) }
+        if json { try JSONOutput.print(summary) }
+        guard summary.ok else {
+            throw CLIError(status: .failure, message: "demo: some checks failed (see the summary)")
+        }
+    }
+
+    /// Runs `work` in a task that SIGINT and SIGTERM cancel; the walk-through cleans up and rethrows.
+    private static func interruptible(
+        _ work: @escaping @Sendable () async throws -> DemoSummary
+    ) async throws(CLIError) -> DemoSummary {
+        let task = Task { try await work() }
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { task.cancel() }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in sources { source.cancel() }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        do {
+            return try await task.value
+        } catch {
+            if task.isCancelled {
+                throw CLIError(status: .interrupted, message: "demo: interrupted (see the cleanup line above)")
+            }
+            throw RemoteFailure.cliError(error)
+        }
+    }
+
+    /// The whole demo; whatever happens, removes what it created before returning or throwing.
+    private func walkThrough(console: DemoConsole) async throws -> DemoSummary {
+        let start = ContinuousClock.now
+        let provider = self.provider.provider
+        let embedded = !DemoSite.hasConfiguredEndpoint(
+            provider: provider,
+            options: remote,
+            environment: ProcessInfo.processInfo.environment
+        )
+        if embedded {
+            let flags = [
+                ("--region", remote.region != nil), ("--profile", remote.profile != nil),
+                ("--no-sign-request", remote.noSignRequest), ("--bucket", bucket != nil),
+            ]
+            if let flag = flags.first(where: \.1)?.0 {
+                throw CLIError.usage("demo: \(flag) applies to a configured endpoint (--endpoint) only")
+            }
+        }
+        let run = String(format: "%08x", UInt32.random(in: .min ... .max))
+        let bucket = self.bucket ?? "objstore-demo-\(run)"
+        let key = embedded ? "demo/sample data.bin" : "objstore-demo-\(run)/sample data.bin"
+        let workspace = try DemoWorkspace.create()
+        var summary = DemoSummary(
+            provider: provider.description,
+            embeddedServer: embedded,
+            bucket: bucket,
+            key: key,
+            sizeBytes: sizeBytes,
+            workDirectory: workspace.path
+        )
+        var site: DemoSite?
+        var createdBucket = false
+        var failure: (any Error)?
+        do {
+            let opened =
+                embedded
+                ? try await DemoSite.embedded(
+                    provider: provider,
+                    signature: remote.signature,
+                    dataDirectory: workspace.serverData,
+                    logger: remote.logger
+                )
+                : try await DemoSite.configured(provider: provider, options: remote)
+            site = opened
+            summary.endpoint = opened.endpoint
+            let transfers = DemoTransfers(
+                site: opened,
+                bucket: bucket,
+                key: key,
+                workspace: workspace,
+                size: sizeBytes,
+                console: console
+            )
+            try await steps(transfers, createdBucket: &createdBucket, summary: &summary)
+        } catch {
+            failure = error
+        }
+        var (removed, leftovers): ([String], [String]) = ([], [])
+        if let site {
+            (removed, leftovers) = await cleanUp(
+                site,
+                bucket: bucket,
+                key: key,
+                workspace: workspace,
+                createdBucket: createdBucket
+            )
+        }
+        summary.workDirectoryRemoved = workspace.remove()
+        if summary.workDirectoryRemoved {
+            removed.append("removed \(workspace.path)")
+        } else {
+            leftovers.append("the directory \(workspace.path)")
+        }
+        summary.leftovers = leftovers
+        summary.seconds = DemoSummary.seconds(since: start)
+        summary.verified = summary.coverage
+        summary.ok = failure == nil && summary.passed && leftovers.isEmpty
+        console.heading("Cleanup: " + removed.joined(separator: ", "))
+        for leftover in leftovers { console.say("  NOT REMOVED: \(leftover)") }
+        if let failure { throw failure }
+        summary.printTable(on: console)
+        console.say("")
+        console.say(
+            summary.ok
+                ? String(format: "All checks passed in %.1f s.", summary.seconds)
+                : "Some checks FAILED: see the summary above."
+        )
+        return summary
+    }
+
+    /// The visible steps: bucket, file, upload, presigned URLs, download, SHA-256.
+    private func steps(
+        _ transfers: DemoTransfers,
+        createdBucket: inout Bool,
+        summary: inout DemoSummary
+    ) async throws {
+        let (site, console, workspace) = (transfers.site, transfers.console, transfers.workspace)
+        console.say("objstore demo: uploadFile, presigned URLs and resumableDownload, end to end (\(site.provider))")
+        if site.server != nil {
+            console.say("Embedded object server on \(site.endpoint), data in \(workspace.serverData)")
+        } else {
+            console.say("Endpoint \(site.endpoint)")
+        }
+
+        console.heading("1. Bucket and file")
+        if bucket == nil {
+            _ = try await site.client.createBucket(CreateBucketRequest(bucket: transfers.bucket))
+            createdBucket = true
+            console.say("  created bucket \(transfers.bucket)")
+        } else {
+            console.say("  using bucket \(transfers.bucket)")
+        }
+        let sourceHash = try workspace.writeSourceFile(size: sizeBytes)
+        console.say(
+            "  wrote \(ProgressBar.size(sizeBytes)) of deterministic pseudo-random bytes to \(workspace.sourceFile)"
+        )
+        console.say("  SHA-256 \(sourceHash)")
+
+        console.heading("2. Upload to \(site.provider)://\(transfers.bucket)/\(transfers.key)")
+        summary.upload = try await transfers.upload()
+
+        console.heading("3. Presigned URLs, fetched with a plain HTTP client (no SDK, no credentials)")
+        let presigned = try await DemoPresign.check(
+            site: site,
+            bucket: transfers.bucket,
+            key: transfers.key,
+            size: sizeBytes,
+            console: console
+        )
+        summary.presigned = presigned.checks
+        var rows = [["scheme", "GET bytes=0-\(DemoPresign.rangeLength - 1)", "HEAD", "tampered GET"]]
+        for check in presigned.checks {
+            rows.append([
+                check.scheme,
+                "\(check.getStatus) \(check.getBytesMatch ? "bytes match" : "BYTES DIFFER")",
+                "\(check.headStatus) Content-Length \(check.headContentLength.map(String.init) ?? "?")",
+                "\(check.tamperedStatus) \(check.tamperedCode ?? "")",
+            ])
+        }
+        console.table(rows)
+        if let example = presigned.example { console.say("  for example: \(example)") }
+
+        console.heading("4. Download")
+        summary.download = try await transfers.download()
+
+        console.heading("5. Verify")
+        let downloadedHash = try workspace.sha256(of: workspace.downloadedFile)
+        summary.sha256 = DemoSummary.Hashes(
+            source: sourceHash,
+            downloaded: downloadedHash,
+            equal: sourceHash == downloadedHash
+        )
+        console.say(
+            "  SHA-256 of the source and of the downloaded file are \(sourceHash == downloadedHash ? "equal" : "DIFFERENT")"
+        )
+    }
+
+    /// Removes the object, any paused multipart upload and the bucket (if the demo created it), then
+    /// stops the embedded server. Runs in its own task so that Ctrl-C does not cancel the cleanup.
+    ///
+    /// - Returns: What was removed, and what could not be (for a configured endpoint, what the user
+    ///   should remove by hand).
+    private func cleanUp(
+        _ site: DemoSite,
+        bucket: String,
+        key: String,
+        workspace: DemoWorkspace,
+        createdBucket: Bool
+    ) async -> (removed: [String], leftovers: [String]) {
+        var request = UploadFileRequest(bucket: bucket, key: key, filePath: workspace.sourceFile)
+        request.enableCheckpoint = true
+        let client = site.client
+        let pendingUpload = FileManager.default.fileExists(atPath: workspace.sourceFile + ".ucp")
+        var (removed, leftovers) = await Task {
+            var removed: [String] = []
+            var leftovers: [String] = []
+            if pendingUpload {
+                do {
+                    try await client.abortUploadFile(request)
+                    removed.append("aborted the paused upload")
+                } catch {
+                    leftovers.append("a multipart upload of \(key) in \(bucket) (\(RemoteFailure.cliError(error)))")
+                }
+            }
+            do {
+                _ = try await client.deleteObject(DeleteObjectRequest(bucket: bucket, key: key))
+                removed.append("deleted the object")
+            } catch {
+                leftovers.append("the object \(key) in \(bucket) (\(RemoteFailure.cliError(error)))")
+            }
+            if createdBucket {
+                do {
+                    _ = try await client.deleteBucket(DeleteBucketRequest(bucket: bucket))
+                    removed.append("deleted the bucket")
+                } catch {
+                    leftovers.append("the bucket \(bucket) (\(RemoteFailure.cliError(error)))")
+                }
+            }
+            return (removed, leftovers)
+        }.value
+        if let server = site.server {
+            await server.shutdown()
+            removed.append("stopped the server")
+            // Everything the server stored is in the workspace, which is removed next.
+            leftovers = []
+        }
+        return (removed, leftovers)
     }
 }

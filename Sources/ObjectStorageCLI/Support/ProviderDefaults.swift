@@ -32,15 +32,23 @@ struct ProviderDefaults {
         }
     }
 
+    /// The environment variable that names the vendor's endpoint.
+    var endpointVariable: String {
+        switch provider {
+        case .oss: "OSS_ENDPOINT"
+        case .obs: "OBS_ENDPOINT"
+        default: "AWS_ENDPOINT_URL"
+        }
+    }
+
+    /// The endpoint the environment names, if any.
+    var configuredEndpoint: String? {
+        environment[endpointVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The endpoint named by the environment, else the vendor's public endpoint for the region.
     func endpoint(region: String?) throws -> Endpoint {
-        let variable: String
-        switch provider {
-        case .oss: variable = "OSS_ENDPOINT"
-        case .obs: variable = "OBS_ENDPOINT"
-        default: variable = "AWS_ENDPOINT_URL"
-        }
-        if let configured = environment[variable], !configured.isEmpty {
+        if let configured = configuredEndpoint {
             let withScheme = configured.contains("://") ? configured : "https://" + configured
             return try Endpoint(url: withScheme)
         }

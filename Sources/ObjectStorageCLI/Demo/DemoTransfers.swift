@@ -1,0 +1,203 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+import ObjectStorageLocalServer
+
+/// The demo's two resumable transfers, each paused part way (its task cancelled) and resumed from
+/// its checkpoint.
+struct DemoTransfers: Sendable {
+    /// The part size of both transfers: 5 MiB, the upload default and S3's minimum.
+    static let partSize: Int64 = 5 << 20
+    /// Parts in flight at once, in both directions.
+    static let concurrency = 4
+
+    var site: DemoSite
+    var bucket: String
+    var key: String
+    var workspace: DemoWorkspace
+    var size: Int64
+    var console: DemoConsole
+
+    /// The upload request: checkpoint on, Content-MD5 on every part, 5 MiB parts, 4 at a time.
+    var uploadRequest: UploadFileRequest {
+        var request = UploadFileRequest(bucket: bucket, key: key, filePath: workspace.sourceFile)
+        request.enableCheckpoint = true
+        request.enableMD5Check = true
+        request.partSize = Self.partSize
+        request.concurrency = Self.concurrency
+        return request
+    }
+
+    /// The download options: 5 MiB parts, 4 at a time, checkpoint on (the default).
+    static var downloadOptions: ResumableDownloadOptions {
+        var options = ResumableDownloadOptions()
+        options.partSize = partSize
+        options.concurrency = concurrency
+        return options
+    }
+
+    /// Where both transfers pause: past 30 % of the file, and past `concurrency` parts' worth of bytes.
+    /// Progress counts bytes as they are sent or received, so more than the parts in flight can hold
+    /// means that at least one part is complete and recorded in the checkpoint.
+    var pauseThreshold: Int64 {
+        max(size * 3 / 10, Int64(Self.concurrency) * Self.partSize + 1)
+    }
+
+    /// `uploadFile`, paused part way, then resumed.
+    func upload() async throws -> DemoSummary.Upload {
+        let request = uploadRequest
+        let client = site.client
+        console.say(
+            "uploadFile: \(ProgressBar.size(Self.partSize)) parts, \(Self.concurrency) at a time, "
+                + "checkpoint and Content-MD5 on"
+        )
+        site.slowDown(.uploadPart, bucket: bucket, key: key)
+        let pause = DemoPause(threshold: pauseThreshold)
+        let firstBar = ProgressBar(label: "upload")
+        let first = try await pause.run {
+            try await client.uploadFile(request, progress: Self.handler(firstBar, pause), logger: firstBar.logger)
+        }
+        site.fullSpeed()
+        if let first {
+            console.say("  the upload finished before the pause point; nothing to resume")
+            return figures(first, paused: nil, seconds: 0)
+        }
+        firstBar.interrupt()
+        console.say(
+            "  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task (as Ctrl-C does); "
+                + "checkpoint kept: \(URL(fileURLWithPath: workspace.sourceFile).lastPathComponent).ucp"
+        )
+        let bar = ProgressBar(label: "upload")
+        let start = ContinuousClock.now
+        let result = try await client.uploadFile(request, progress: bar.handler, logger: bar.logger)
+        let seconds = DemoSummary.seconds(since: start)
+        let reused = result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0
+        bar.finish(
+            totalBytes: size,
+            reusedBytes: reused,
+            parts: (result.partsReused, Self.parts(size, result.partSize))
+        )
+        let figures = figures(result, paused: pause.pausedAt, seconds: seconds)
+        console.say(
+            "  resumed from the checkpoint: \(figures.partsReused) of \(figures.parts) parts reused, "
+                + "\(figures.partsUploaded) uploaded"
+                + (figures.crc64Verified ? "; the whole object's CRC-64 matches the service's" : "")
+        )
+        return figures
+    }
+
+    /// `resumableDownload`, paused part way, then resumed.
+    func download() async throws -> DemoSummary.Download {
+        let options = Self.downloadOptions
+        let client = site.client
+        let (bucket, key, destination) = (self.bucket, self.key, workspace.downloadedFile)
+        console.say(
+            "resumableDownload: \(ProgressBar.size(Self.partSize)) ranged GETs with If-Match, "
+                + "\(Self.concurrency) at a time, checkpoint on"
+        )
+        site.slowDown(.getObject, bucket: bucket, key: key)
+        let pause = DemoPause(threshold: pauseThreshold)
+        let firstBar = ProgressBar(label: "download")
+        let first = try await pause.run {
+            try await client.resumableDownload(
+                bucket: bucket,
+                key: key,
+                to: destination,
+                options: options,
+                logger: firstBar.logger,
+                progress: Self.handler(firstBar, pause)
+            )
+        }
+        site.fullSpeed()
+        if let first {
+            console.say("  the download finished before the pause point; nothing to resume")
+            return figures(first, paused: nil, seconds: 0)
+        }
+        firstBar.interrupt()
+        console.say(
+            "  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task; checkpoint kept: "
+                + "\(URL(fileURLWithPath: destination).lastPathComponent).dcp"
+        )
+        let bar = ProgressBar(label: "download")
+        let start = ContinuousClock.now
+        let result = try await client.resumableDownload(
+            bucket: bucket,
+            key: key,
+            to: destination,
+            options: options,
+            logger: bar.logger,
+            progress: bar.handler
+        )
+        let seconds = DemoSummary.seconds(since: start)
+        let reusedParts = Int(result.bytesReused / max(result.partSize, 1))
+        bar.finish(totalBytes: size, reusedBytes: result.bytesReused, parts: (reusedParts, result.partCount))
+        let figures = figures(result, paused: pause.pausedAt, seconds: seconds)
+        console.say(
+            "  resumed from the checkpoint: \(ProgressBar.size(result.bytesReused)) kept, "
+                + "\(ProgressBar.size(result.bytesDownloaded)) fetched; verified: \(result.verification)"
+        )
+        return figures
+    }
+
+    private func figures(_ result: UploadFileResult, paused: Int64?, seconds: Double) -> DemoSummary.Upload {
+        let reused = result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0
+        return DemoSummary.Upload(
+            partSize: result.partSize,
+            parts: result.isMultipart ? Self.parts(size, result.partSize) : 1,
+            concurrency: Self.concurrency,
+            paused: paused != nil,
+            pausedAtBytes: paused,
+            partsReused: result.partsReused,
+            partsUploaded: result.partsUploaded,
+            restarts: result.restarts,
+            seconds: seconds,
+            megabytesPerSecond: DemoSummary.rate(bytes: size - reused, seconds: seconds),
+            crc64Verified: result.crc64Verified,
+            md5Verified: result.md5Verified,
+            etag: result.etag
+        )
+    }
+
+    private func figures(_ result: ResumableDownloadResult, paused: Int64?, seconds: Double) -> DemoSummary.Download {
+        var crc64Verified = false
+        if case .crc64 = result.verification { crc64Verified = true }
+        return DemoSummary.Download(
+            partSize: result.partSize,
+            parts: result.partCount,
+            concurrency: Self.concurrency,
+            paused: paused != nil,
+            pausedAtBytes: paused,
+            bytesReused: result.bytesReused,
+            bytesDownloaded: result.bytesDownloaded,
+            restarts: result.restarts,
+            seconds: seconds,
+            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesDownloaded, seconds: seconds),
+            verification: result.verification.description,
+            crc64Verified: crc64Verified
+        )
+    }
+
+    private static func handler(_ bar: ProgressBar, _ pause: DemoPause) -> TransferProgressHandler {
+        { progress in
+            bar.update(progress)
+            pause.observe(progress)
+        }
+    }
+
+    private static func parts(_ size: Int64, _ partSize: Int64) -> Int {
+        Int((size + max(partSize, 1) - 1) / max(partSize, 1))
+    }
+
+    /// `20.0 MiB (31%)`.
+    private static func describe(_ bytes: Int64?, of size: Int64) -> String {
+        let bytes = bytes ?? 0
+        return "\(ProgressBar.size(bytes)) (\(size > 0 ? bytes * 100 / size : 0)%)"
+    }
+}
