@@ -122,7 +122,47 @@ let package = Package(
             path: "Scripts/interop-peers/Runner"
         ),
 
-        // MARK: Samples (owned by the samples work; add sample targets only here)
+        // MARK: Samples (one screen each; Scripts/samples runs them against the embedded server)
+        .target(
+            name: "SampleSupport",
+            dependencies: [
+                "ObjectStorage", "ObjectStorageSigning", "ObjectStorageLocalServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Samples/SampleSupport"
+        ),
+        .executableTarget(
+            name: "PresignURLSample",
+            dependencies: [
+                "SampleSupport", "ObjectStorage", "ObjectStorageSigning",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Samples/PresignURL"
+        ),
+        .executableTarget(
+            name: "ResumableDownloadSample",
+            dependencies: ["SampleSupport", "ObjectStorage"],
+            path: "Samples/ResumableDownload"
+        ),
+        .executableTarget(
+            name: "UploadFileSample",
+            dependencies: ["SampleSupport", "ObjectStorage"],
+            path: "Samples/UploadFile"
+        ),
+        .executableTarget(
+            name: "CredentialsSample",
+            dependencies: [
+                "SampleSupport", "ObjectStorage", "ObjectStorageSigning",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Samples/Credentials"
+        ),
+        .executableTarget(
+            name: "ListAndDeleteSample",
+            dependencies: ["SampleSupport", "ObjectStorage"],
+            path: "Samples/ListAndDelete"
+        ),
 
         // MARK: Tests
         .testTarget(

@@ -1,0 +1,96 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// # Resumable downloads
+//
+// Downloads an object into a file with parallel ranged GETs, recording every finished part in a
+// checkpoint beside the file (`FILE.dcp`). Press Ctrl-C to pause: the download task is cancelled, the
+// checkpoint and the partial file (`FILE.part`) stay, and running the same command again resumes,
+// fetching only the missing parts. The bytes are verified end to end before the file appears.
+//
+// ```sh
+// swift run ResumableDownloadSample [--pause-at PERCENT] [KEY]
+// ```
+//
+// Without `KEY` the sample first uploads a 32 MiB object of its own. `--pause-at` pauses by itself once
+// that much is done, for scripts (it exits with status 130, as Ctrl-C does).
+
+import Foundation
+import ObjectStorage
+import SampleSupport
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var pauseAtPercent: Double?
+if let flag = arguments.firstIndex(of: "--pause-at"), flag + 1 < arguments.count {
+    pauseAtPercent = Double(arguments[flag + 1])
+    arguments.removeSubrange(flag...(flag + 1))
+}
+let pauseAt = pauseAtPercent
+
+let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
+    let key = arguments.first ?? storage.prefix + "large.bin"
+    if arguments.isEmpty { try await uploadSampleObject(storage, key: key, size: 32 << 20) }
+    let destination = FileManager.default.currentDirectoryPath + "/" + (key.split(separator: "/").last ?? "download")
+
+    var options = ResumableDownloadOptions()
+    options.partSize = 2 << 20  // 2 MiB parts,
+    options.concurrency = 4  // four at a time.
+
+    // Ctrl-C (or --pause-at) cancels the download task: that is how a transfer is paused.
+    let (pauses, pause) = AsyncStream<Void>.makeStream()
+    signal(SIGINT, SIG_IGN)
+    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
+    interrupt.setEventHandler { pause.yield() }
+    interrupt.resume()
+
+    let printProgress = ProgressPrinter()  // one line per 10 %
+    let download = Task {
+        try await storage.client.resumableDownload(
+            bucket: storage.bucket,
+            key: key,
+            to: destination,
+            options: options
+        ) { progress in
+            printProgress(progress)
+            if let pauseAt, progress.fractionCompleted * 100 >= pauseAt { pause.yield() }
+        }
+    }
+    let pauser = Task {
+        for await _ in pauses {
+            download.cancel()
+            break
+        }
+    }
+    defer { pauser.cancel() }
+
+    do {
+        let result = try await download.value
+        print("Downloaded \(result.objectSize) bytes to \(destination)")
+        print("  fetched \(result.bytesDownloaded) bytes, reused \(result.bytesReused) bytes from the checkpoint")
+        print("  verified: \(result.verification)")
+        return Int32(0)
+    } catch is CancellationError {
+        print("Paused. \(destination).dcp keeps the finished parts: run the same command again to resume.")
+        return Int32(130)
+    }
+}
+exit(exitStatus)
+
+/// Uploads an object for the sample to download, unless it is already there.
+func uploadSampleObject(_ storage: SampleStorage, key: String, size: Int) async throws {
+    do {
+        let existing = try await storage.client.headObject(HeadObjectRequest(bucket: storage.bucket, key: key))
+        if existing.contentLength == Int64(size) { return }
+    } catch let error as ServiceError where error.statusCode == 404 {
+        // Not there yet.
+    }
+    let file = storage.scratchDirectory + "/resumable-download-source.bin"
+    try SampleFiles.make(file, size: size)
+    print("Uploading a \(size >> 20) MiB object to download: \(key)")
+    _ = try await storage.client.uploadFile(UploadFileRequest(bucket: storage.bucket, key: key, filePath: file))
+}

@@ -1,0 +1,153 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+public import ObjectStorage
+public import ObjectStorageSigning
+
+/// Plumbing shared by the samples, not part of what they show: where a sample's objects go.
+///
+/// With `OSS_BUCKET`, `OBS_BUCKET` or `AWS_BUCKET` set (checked in that order), a sample uses that bucket
+/// with credentials from the vendor's environment variables (or profile file), the endpoint from
+/// `OSS_ENDPOINT` / `OBS_ENDPOINT` / `AWS_ENDPOINT_URL` and the region from `OSS_REGION` / `OBS_REGION` /
+/// `AWS_REGION`. Otherwise it starts the embedded `LocalObjectServer` on `127.0.0.1`, speaking OSS.
+/// Samples only create and delete keys under ``prefix``.
+public struct SampleStorage: Sendable, CustomStringConvertible {
+    /// A client for the bucket.
+    public var client: ObjectStorageClient
+    /// The bucket the sample works in.
+    public var bucket: String
+    /// The key prefix the sample owns, e.g. `swift-object-storage-samples/PresignURL/`.
+    public var prefix: String
+    /// The variables that hold this vendor's keys (`OSS_ACCESS_KEY_ID`...).
+    public var vendor: EnvironmentCredentialsProvider.Vendor
+    /// Whether this is the embedded server.
+    public var isEmbedded: Bool { self.embeddedServerCredentials != nil }
+    /// On the embedded server, the development key pair it accepts (the samples use it to stand in for
+    /// an STS token or a profile file's keys); `nil` for a real bucket.
+    public var embeddedServerCredentials: Credentials?
+    /// A directory for the sample's scratch files (inside the system's temporary directory).
+    public var scratchDirectory: String
+
+    /// `embedded OSS-dialect server at http://127.0.0.1:PORT, bucket samples` or `OSS bucket B at https://...`.
+    public var description: String {
+        let endpoint = self.client.configuration.endpoint
+        if self.isEmbedded { return "embedded OSS-dialect server at \(endpoint), bucket \(self.bucket)" }
+        return "\(self.vendor.name) bucket \(self.bucket) at \(endpoint)"
+    }
+
+    /// Connects to the bucket named by the environment, or starts the embedded server, and runs `body`.
+    ///
+    /// - Parameters:
+    ///   - sample: The sample's name (the last component of ``prefix``).
+    ///   - isolation: The caller's actor.
+    ///   - body: The sample.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or an error starting the embedded server.
+    public static func run<Result>(
+        _ sample: String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (SampleStorage) async throws -> Result
+    ) async throws -> Result {
+        let environment = ProcessInfo.processInfo.environment
+        let scratch = FileManager.default.temporaryDirectory.path + "/swift-object-storage-samples"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let prefix = "swift-object-storage-samples/\(sample)/"
+        if let remote = RemoteBucket(environment: environment) {
+            let storage = SampleStorage(
+                client: ObjectStorageClient(configuration: try remote.configuration()),
+                bucket: remote.bucket,
+                prefix: prefix,
+                vendor: remote.vendor,
+                embeddedServerCredentials: nil,
+                scratchDirectory: scratch
+            )
+            print("Using the \(storage)\n")
+            return try await body(storage)
+        }
+        let embedded = try await EmbeddedServer.start(dataDirectory: scratch + "/server")
+        do {
+            let storage = SampleStorage(
+                client: try await embedded.client(),
+                bucket: "samples",
+                prefix: prefix,
+                vendor: .oss,
+                embeddedServerCredentials: EmbeddedServer.credentials,
+                scratchDirectory: scratch
+            )
+            try await storage.createBucketIfNeeded()
+            print("Using the \(storage)")
+            print("(set OSS_BUCKET, OBS_BUCKET or AWS_BUCKET and the vendor's keys to use a real bucket)\n")
+            let result = try await body(storage)
+            await embedded.stop()
+            return result
+        } catch {
+            await embedded.stop()
+            throw error
+        }
+    }
+
+    private func createBucketIfNeeded() async throws {
+        do {
+            _ = try await self.client.createBucket(CreateBucketRequest(bucket: self.bucket))
+        } catch let error as ServiceError
+            where error.code == .bucketAlreadyOwnedByYou || error.code == .bucketAlreadyExists
+        {
+            return
+        }
+    }
+}
+
+/// A bucket named by the environment.
+private struct RemoteBucket {
+    var provider: StorageProvider
+    var vendor: EnvironmentCredentialsProvider.Vendor
+    var bucket: String
+    var endpoint: String?
+    var region: String
+
+    init?(environment: [String: String]) {
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let bucket = value("OSS_BUCKET") {
+            self.provider = .oss
+            self.vendor = .oss
+            self.bucket = bucket
+            self.endpoint = value("OSS_ENDPOINT")
+            self.region = value("OSS_REGION") ?? "cn-hangzhou"
+        } else if let bucket = value("OBS_BUCKET") {
+            self.provider = .obs
+            self.vendor = .obs
+            self.bucket = bucket
+            self.endpoint = value("OBS_ENDPOINT")
+            self.region = value("OBS_REGION") ?? "cn-north-4"
+        } else if let bucket = value("AWS_BUCKET") {
+            self.provider = .s3
+            self.vendor = .aws
+            self.bucket = bucket
+            self.endpoint = value("AWS_ENDPOINT_URL")
+            self.region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1"
+        } else {
+            return nil
+        }
+    }
+
+    func configuration() throws -> ObjectStorageClient.Configuration {
+        let endpoint =
+            try self.endpoint.map { try Endpoint(url: $0.contains("://") ? $0 : "https://" + $0) }
+            ?? self.provider.endpoint(region: self.region)
+        let credentials: ChainCredentialsProvider
+        switch self.provider {
+        case .oss: credentials = .chain(.environment(.oss), .profile(.alibabaCloud()))
+        case .obs: credentials = .chain(.environment(.obs))
+        default: credentials = .chain(.environment(.aws), .profile(.aws()))
+        }
+        return .init(provider: self.provider, endpoint: endpoint, region: self.region, credentials: credentials)
+    }
+}
