@@ -21,7 +21,7 @@ import NIOSSL
 /// ```
 ///
 /// or let the transport own a client built from a ``Configuration``, and shut it down when done, most simply
-/// with ``withAsyncHTTPClientTransport(configuration:backgroundActivityLogger:_:)``:
+/// with ``withAsyncHTTPClientTransport(configuration:backgroundActivityLogger:isolation:_:)``:
 ///
 /// ```swift
 /// try await withAsyncHTTPClientTransport(configuration: .init(readIdleTimeout: .seconds(30))) { transport in
@@ -178,6 +178,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 /// - Parameters:
 ///   - configuration: Timeouts, pool size, TLS and proxy.
 ///   - backgroundActivityLogger: A logger for the pool's background activity (default none).
+///   - isolation: The actor `body` runs on; the caller's by default.
 ///   - body: The work to do with the transport.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws, or the shutdown error.

@@ -23,7 +23,7 @@ extension ObjectStorageClient {
     ///     provider: .oss,
     ///     endpoint: .oss(region: "cn-hangzhou"),
     ///     region: "cn-hangzhou",
-    ///     credentials: .environment
+    ///     credentials: .environment(.oss)
     /// )
     /// configuration.retry = .exponentialJitter(maxAttempts: 5)
     /// ```

@@ -33,7 +33,7 @@ extension ObjectStorageClient {
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The object's headers.
     /// - Throws: ``ServiceError``, ``ObjectStorageError`` (`fileSystem`, `integrityMismatch`),
-    ///   ``ObjectStorageTransport/TransportError``.
+    ///   ``/ObjectStorageTransport/TransportError``.
     @discardableResult
     public func getObject(
         _ request: GetObjectRequest,

@@ -19,7 +19,7 @@ import Synchronization
 /// ```swift
 /// let client = ObjectStorageClient(
 ///     configuration: .init(provider: .oss, endpoint: .oss(region: "cn-hangzhou"), region: "cn-hangzhou",
-///                          credentials: .environment)
+///                          credentials: .environment(.oss))
 /// )
 /// _ = try await client.putObject(PutObjectRequest(bucket: "b", key: "hello.txt", body: .bytes(Array("hi".utf8))))
 /// let object = try await client.getObject(GetObjectRequest(bucket: "b", key: "hello.txt"))

@@ -79,9 +79,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let slowDown: Code = "SlowDown"
         /// The service failed (500).
         public static let internalError: Code = "InternalError"
-        /// A bodiless 404 (a HEAD of a bucket or other resource).
+        /// `NotFound`, as some services name a 404. A bodiless 404 (a HEAD) is reported as
+        /// ``noSuchKey``, or ``noSuchBucket`` for a bucket request.
         public static let notFound: Code = "NotFound"
-        /// A bodiless 403.
+        /// A 403 without an error document (a HEAD), or `Forbidden` as a service names it.
         public static let forbidden: Code = "Forbidden"
     }
 

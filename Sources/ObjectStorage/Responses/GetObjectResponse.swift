@@ -27,6 +27,7 @@ public struct GetObjectResponse: Sendable {
     /// Reads an attribute, e.g. `response.etag`.
     ///
     /// - Parameter keyPath: The attribute.
+    /// - Returns: The attribute's value in ``attributes``.
     public subscript<Value>(dynamicMember keyPath: KeyPath<ObjectAttributes, Value>) -> Value {
         self.attributes[keyPath: keyPath]
     }
@@ -41,6 +42,7 @@ public struct HeadObjectResponse: Sendable {
     /// Reads an attribute, e.g. `response.contentLength`.
     ///
     /// - Parameter keyPath: The attribute.
+    /// - Returns: The attribute's value in ``attributes``.
     public subscript<Value>(dynamicMember keyPath: KeyPath<ObjectAttributes, Value>) -> Value {
         self.attributes[keyPath: keyPath]
     }
@@ -69,7 +71,7 @@ public struct ObjectBody: AsyncSequence, Sendable {
         /// The next buffer, or `nil` at the end.
         ///
         /// - Returns: The next buffer.
-        /// - Throws: A ``ObjectStorageTransport/TransportError`` when the connection fails, an
+        /// - Throws: A ``/ObjectStorageTransport/TransportError`` when the connection fails, an
         ///   ``ObjectStorageError`` with ``ObjectStorageError/Code/integrityMismatch`` at the end when
         ///   the checksum does not match.
         public mutating func next() async throws -> ByteBuffer? {
@@ -103,7 +105,7 @@ public struct ObjectBody: AsyncSequence, Sendable {
     ///
     /// - Parameter maxBytes: The most bytes accepted.
     /// - Returns: The bytes.
-    /// - Throws: ``ObjectStorageTransport/TransportError/Code/bodyTooLarge`` past `maxBytes`, or what the
+    /// - Throws: ``/ObjectStorageTransport/TransportError/Code/bodyTooLarge`` past `maxBytes`, or what the
     ///   iteration throws.
     public func collect(upTo maxBytes: Int) async throws -> ByteBuffer {
         var result = ByteBuffer()

@@ -41,6 +41,11 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     public var date: Date { Date(timeIntervalSince1970: TimeInterval(self.secondsSince1970)) }
 
     /// Compares two timestamps.
+    ///
+    /// - Parameters:
+    ///   - lhs: A timestamp.
+    ///   - rhs: Another timestamp.
+    /// - Returns: Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: SigningTimestamp, rhs: SigningTimestamp) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
@@ -206,7 +211,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
 
     /// Parses `YYYYMMDDTHHMMSSZ`.
     ///
-    /// - Parameter iso8601Basic: For example `20240305T040506Z`.
+    /// - Parameter text: For example `20240305T040506Z`.
     public init?(iso8601Basic text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
@@ -219,7 +224,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
 
     /// Parses an RFC 7231 IMF-fixdate, `Tue, 05 Mar 2024 04:05:06 GMT`.
     ///
-    /// - Parameter httpDate: The `Date` header value.
+    /// - Parameter text: The `Date` header value.
     public init?(httpDate text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[25...] == Array(" GMT".utf8)[...],

@@ -39,7 +39,8 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
 
         /// No credentials were configured where the provider looked (a "no credentials" outcome).
         ///
-        /// A ``CredentialsProvider/chain(_:)`` moves on to its next provider only on this code.
+        /// A ``CredentialsProvider/chain(_:)-([CredentialsProvider])`` moves on to its next provider only on this
+        /// code.
         public static let notFound = Code(.notFound)
         /// Credentials were only partly configured, e.g. an access key id without its secret.
         public static let incomplete = Code(.incomplete)

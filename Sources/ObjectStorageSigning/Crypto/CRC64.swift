@@ -23,20 +23,29 @@ public struct CRC64: Hashable, Sendable {
     public private(set) var value: UInt64
 
     /// Starts a checksum, optionally continuing from the checksum of earlier bytes.
+    ///
+    /// - Parameter value: The checksum of the bytes before the ones to come (0 to start afresh).
     public init(value: UInt64 = 0) { self.value = value }
 
     /// Absorbs `bytes`.
+    ///
+    /// - Parameter bytes: The bytes to absorb.
     public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
         value = COSCRC64_update(value, bytes.baseAddress, bytes.count)
     }
 
     /// Absorbs the bytes of a collection (contiguous collections are not copied).
+    ///
+    /// - Parameter bytes: The bytes to absorb.
     @inlinable
     public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         withContiguousBytes(of: bytes) { update(bufferPointer: $0) }
     }
 
     /// The checksum of `bytes` in one call.
+    ///
+    /// - Parameter bytes: The bytes to checksum.
+    /// - Returns: Their CRC-64/XZ.
     @inlinable
     public static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var crc = CRC64()
@@ -45,6 +54,12 @@ public struct CRC64: Hashable, Sendable {
     }
 
     /// The checksum of `A || B` from the checksums of `A` and `B` and the length of `B` in bytes.
+    ///
+    /// - Parameters:
+    ///   - first: The checksum of `A`.
+    ///   - second: The checksum of `B`.
+    ///   - lengthOfSecond: The length of `B` in bytes.
+    /// - Returns: The checksum of `A` followed by `B`.
     public static func combine(_ first: UInt64, _ second: UInt64, lengthOfSecond: UInt64) -> UInt64 {
         COSCRC64_combine(first, second, lengthOfSecond)
     }

@@ -15,6 +15,11 @@ public enum ByteEncoding {
     )
 
     /// Lowercase (or uppercase) hexadecimal.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes to encode.
+    ///   - uppercase: Whether to use `A-F` instead of `a-f`.
+    /// - Returns: Two hex digits per byte.
     public static func hex<Bytes: Collection>(_ bytes: Bytes, uppercase: Bool = false) -> String
     where Bytes.Element == UInt8 {
         let digits = uppercase ? upperHexDigits : lowerHexDigits
@@ -30,6 +35,9 @@ public enum ByteEncoding {
     }
 
     /// Decodes hexadecimal (either case); `nil` for odd length or a non-hex character.
+    ///
+    /// - Parameter hex: The hexadecimal text.
+    /// - Returns: The bytes, or `nil` when `hex` is not valid hexadecimal.
     public static func bytes(fromHex hex: String) -> [UInt8]? {
         let utf8 = Array(hex.utf8)
         guard utf8.count % 2 == 0 else { return nil }
@@ -54,6 +62,9 @@ public enum ByteEncoding {
     }
 
     /// Standard base64 (RFC 4648 §4) with `=` padding.
+    ///
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: The base64 text.
     public static func base64<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let input = Array(bytes)
         let outputCount = (input.count + 2) / 3 * 4
@@ -86,6 +97,9 @@ public enum ByteEncoding {
     }
 
     /// Decodes standard base64 (padding optional); `nil` when malformed.
+    ///
+    /// - Parameter text: The base64 text.
+    /// - Returns: The bytes, or `nil` when `text` is not valid base64.
     public static func bytes(fromBase64 text: String) -> [UInt8]? {
         var result = [UInt8]()
         var accumulator: UInt32 = 0

@@ -20,6 +20,11 @@ extension Hashing {
     /// ```
     public enum HMAC<H: HashAlgorithm> {
         /// The message authentication code of `message` under `key`.
+        ///
+        /// - Parameters:
+        ///   - message: The bytes to authenticate.
+        ///   - key: The secret key bytes.
+        /// - Returns: The MAC, as long as `H`'s digest.
         public static func authenticationCode<Message: Collection, Key: Collection>(
             for message: Message,
             key: Key
@@ -32,6 +37,11 @@ extension Hashing {
         }
 
         /// The message authentication code of the UTF-8 bytes of `message` under `key`.
+        ///
+        /// - Parameters:
+        ///   - message: The text to authenticate.
+        ///   - key: The secret key bytes.
+        /// - Returns: The MAC, as long as `H`'s digest.
         public static func authenticationCode<Key: Collection>(
             for message: String,
             key: Key
@@ -45,6 +55,11 @@ extension Hashing {
         }
 
         /// The message authentication code of raw bytes under a raw key.
+        ///
+        /// - Parameters:
+        ///   - message: The bytes to authenticate.
+        ///   - key: The secret key bytes.
+        /// - Returns: The MAC, as long as `H`'s digest.
         public static func authenticationCode(
             bufferPointer message: UnsafeRawBufferPointer,
             key: UnsafeRawBufferPointer

@@ -29,18 +29,27 @@ public protocol HashAlgorithm: Sendable {
     init()
 
     /// Absorbs `bytes`.
+    ///
+    /// - Parameter bytes: The bytes to absorb.
     mutating func update(bufferPointer bytes: UnsafeRawBufferPointer)
 
     /// Returns the digest of everything absorbed so far. The hasher itself is unchanged, so it can
     /// keep absorbing (useful for a running hash of a growing file).
+    ///
+    /// - Returns: The digest, ``digestByteCount`` bytes.
     func finalize() -> [UInt8]
 
     /// The digest of `bytes` in one call: the fastest path for short inputs.
+    ///
+    /// - Parameter bytes: The bytes to hash.
+    /// - Returns: The digest, ``digestByteCount`` bytes.
     static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8]
 }
 
 extension HashAlgorithm {
     /// Absorbs the bytes of a collection (contiguous collections are not copied).
+    ///
+    /// - Parameter bytes: The bytes to absorb.
     @inlinable
     public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if let done: Void = bytes.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }
@@ -51,6 +60,8 @@ extension HashAlgorithm {
     }
 
     /// Absorbs the UTF-8 bytes of `string`.
+    ///
+    /// - Parameter string: The text to absorb.
     @inlinable
     public mutating func update(_ string: String) {
         var string = string
@@ -58,6 +69,9 @@ extension HashAlgorithm {
     }
 
     /// The digest of a collection of bytes in one call.
+    ///
+    /// - Parameter bytes: The bytes to hash.
+    /// - Returns: The digest, ``HashAlgorithm/digestByteCount`` bytes.
     @inlinable
     public static func hash<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         if let digest = bytes.withContiguousStorageIfAvailable({ hash(bufferPointer: UnsafeRawBufferPointer($0)) }) {
@@ -67,6 +81,9 @@ extension HashAlgorithm {
     }
 
     /// The digest of the UTF-8 bytes of `string` in one call.
+    ///
+    /// - Parameter string: The text to hash.
+    /// - Returns: The digest, ``HashAlgorithm/digestByteCount`` bytes.
     @inlinable
     public static func hash(_ string: String) -> [UInt8] {
         var string = string

@@ -59,8 +59,8 @@ extension CredentialsProvider where Self == FederatedCredentialsProvider {
     /// A provider that calls an app-supplied closure for credentials (e.g. an STS token from the app server).
     ///
     /// - Parameter fetch: Returns fresh credentials.
-    /// - Returns: A federated provider; wrap it in ``refreshing(_:configuration:now:randomNumberGenerator:)``
-    ///   to cache expiring credentials.
+    /// - Returns: A federated provider; wrap it in
+    ///   ``CredentialsProvider/refreshing(_:configuration:now:randomNumberGenerator:)`` to cache expiring credentials.
     public static func federated(
         _ fetch: @escaping @Sendable () async throws -> Credentials
     ) -> FederatedCredentialsProvider {
