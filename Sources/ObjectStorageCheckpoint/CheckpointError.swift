@@ -122,7 +122,7 @@ public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertibl
     static func fileSystem(_ call: String, path: String, errno code: Int32) -> CheckpointError {
         CheckpointError(
             code: .fileSystem,
-            message: "\(call)(\(path)) failed: \(POSIXFile.errorText(code)) (errno \(code))",
+            message: "\(call)(\(path)) failed: \(SystemErrorText.withNumber(code))",
             path: path
         )
     }

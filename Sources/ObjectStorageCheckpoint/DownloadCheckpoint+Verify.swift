@@ -57,4 +57,26 @@ extension DownloadCheckpoint {
         for index in damaged { markPartMissing(index) }
         return damaged
     }
+
+    /// Whether the file at `path` holds exactly the finished download this checkpoint describes: every
+    /// part is recorded done, the file has ``expectedTempFileSize`` bytes and each part's bytes match
+    /// the recorded CRC-64 (so the whole file's CRC-64 is ``combinedCRC64()``).
+    ///
+    /// A run killed after renaming the temp file over the destination but before removing the
+    /// checkpoint leaves exactly this state; the next run can finish without fetching anything.
+    ///
+    /// - Parameter path: The file to check (the download's destination).
+    /// - Returns: `true` when the file is the complete download; `false` when it is missing, another
+    ///   size or other bytes, or when parts are still missing.
+    public func isCompleteDownload(at path: String) -> Bool {
+        guard isComplete else { return false }
+        switch POSIXFile.status(path) {
+        case .success(let info) where info.isRegularFile && info.size == expectedTempFileSize: break
+        default: return false
+        }
+        var copy = self
+        copy.tempFilePath = path
+        guard let damaged = try? copy.verifyCompletedParts() else { return false }
+        return damaged.isEmpty
+    }
 }

@@ -27,10 +27,9 @@ enum POSIXFile {
         var isDirectory: Bool
     }
 
-    /// `strerror(code)`.
+    /// `strerror(code)` (see ``SystemErrorText``).
     static func errorText(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
+        SystemErrorText.describe(code)
     }
 
     static func makeStatus(_ info: stat) -> Status {

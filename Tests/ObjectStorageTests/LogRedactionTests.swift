@@ -48,9 +48,13 @@ struct LogRedactionTests {
         }
         let entries = handler.entries
         #expect(entries.count > 10)
-        let text = entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n") + descriptions.joined()
+        // A presigned URL may be logged with its signature replaced by REDACTED (its algorithm name and
+        // access key id are no secret); an Authorization value or a real signature never.
+        let text = (entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n") + descriptions.joined())
+            .replacingOccurrences(of: "ignature=REDACTED", with: "")
         for forbidden in [
-            secret, "wrong-secret-value", "Authorization", "Signature=", "signature=", "OSS4-HMAC", "AWS4-HMAC",
+            secret, "wrong-secret-value", "Authorization", "Signature=", "signature=", "HMAC-SHA256 Credential=",
+            "OSS LOCALDEV", "OBS LOCALDEV", "AWS LOCALDEV",
         ] {
             #expect(!text.contains(forbidden), "found \(forbidden)")
         }

@@ -120,7 +120,7 @@ struct ObjectOperationTests {
         )
         try await withClient(dialect, credentials: wrong) { client, _ in
             let error = await expectServiceError(.signatureDoesNotMatch, status: 403) {
-                try await client.createBucket(CreateBucketRequest(bucket: "b"))
+                try await client.createBucket(CreateBucketRequest(bucket: "wrong-secret"))
             }
             #expect(error?.stringToSign?.isEmpty == false)
             #expect(error.map { "\($0)" }?.contains("wrong") == false)

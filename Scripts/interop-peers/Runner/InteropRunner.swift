@@ -23,6 +23,7 @@ import Darwin
 /// ObjectStorageInteropRunner memory get BUCKET KEY FILE   # one get-to-file, for /usr/bin/time -v
 /// ObjectStorageInteropRunner memory put BUCKET KEY FILE   # one put-from-file
 /// ObjectStorageInteropRunner memory create-bucket BUCKET
+/// ObjectStorageInteropRunner memory download|upload BUCKET KEY FILE [OPTIONS]   # the engines (see +Transfers)
 /// ```
 /// The endpoint and keys come from the environment (``Settings``). Exits 1 when a check fails.
 @main
@@ -70,8 +71,28 @@ struct InteropRunner {
                 PutObjectRequest(bucket: arguments[1], key: arguments[2], body: .file(path: arguments[3]))
             )
             Self.report("put-from-file", bytes: Int64(info.st_size), elapsed: clock.now - start)
+        case "download" where arguments.count >= 4:
+            let options = try TransferOptions(arguments.dropFirst(4))
+            try await Self.download(
+                client: client,
+                bucket: arguments[1],
+                key: arguments[2],
+                file: arguments[3],
+                options: options
+            )
+        case "upload" where arguments.count >= 4:
+            let options = try TransferOptions(arguments.dropFirst(4))
+            try await Self.upload(
+                client: client,
+                bucket: arguments[1],
+                key: arguments[2],
+                file: arguments[3],
+                options: options
+            )
         default:
-            throw CheckFailure("usage: memory create-bucket BUCKET | memory get|put BUCKET KEY FILE")
+            throw CheckFailure(
+                "usage: memory create-bucket BUCKET | memory get|put|download|upload BUCKET KEY FILE [OPTIONS]"
+            )
         }
     }
 

@@ -72,6 +72,11 @@ struct PeerSuite {
             await checklist.run("wrong-secret") { try await self.wrongSecret() }
             await checklist.run("unknown-access-key") { try await self.unknownAccessKey() }
         }
+        await checklist.run("upload-file-paused-resumed") { try await self.uploadFilePausedAndResumed() }
+        await checklist.run("resumable-download-paused-resumed") {
+            let bytes = Pattern.bytes(count: 1024 * 1024 + 333, seed: 11)
+            try await self.resumableDownloadPausedAndResumed(key: "engine-download.bin", bytes: bytes, upload: true)
+        }
         await checklist.run("retries-put-bytes-and-file") { try await self.retriesPut() }
         await checklist.run("retries-get-to-file") { try await self.retriesGetToFileWritable() }
         await checklist.run("retries-multipart") { try await self.retriesMultipart() }
@@ -87,6 +92,9 @@ struct PeerSuite {
         await checklist.run("conditional-get") { try await self.conditionalGet(key: key, upload: false) }
         await checklist.run("missing-key-404") { try await self.missingKey() }
         await checklist.run("retries-get-to-file") { try await self.retriesGetToFile(key: key, size: size) }
+        await checklist.run("resumable-download-paused-resumed") {
+            try await self.resumableDownloadPausedAndResumed(key: key, bytes: Pattern.bytes(count: size), upload: false)
+        }
     }
 
     // MARK: Helpers

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageCheckpoint
+
 /// A failure detected by the client itself, not reported by the service.
 ///
 /// ```swift
@@ -122,7 +124,8 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         ObjectStorageError(code: .invalidResponse, message: message)
     }
 
-    /// A local file operation failed.
+    /// A local file operation failed; the message names the operation, the path and the system's text,
+    /// e.g. `cannot write 'a.part': No space left on device (errno 28)`.
     ///
     /// - Parameters:
     ///   - operation: What was attempted, e.g. `open`.
@@ -130,7 +133,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     ///   - errno: The system error number, if any.
     /// - Returns: The error.
     public static func fileSystem(_ operation: String, path: String, errno: Int32? = nil) -> ObjectStorageError {
-        let suffix = errno.map { " (errno \($0))" } ?? ""
+        let suffix = errno.map { ": \(SystemErrorText.withNumber($0))" } ?? ""
         return ObjectStorageError(code: .fileSystem, message: "cannot \(operation) '\(path)'\(suffix)")
     }
 }

@@ -28,6 +28,9 @@ public struct CreateMultipartUploadRequest: Sendable {
     public var storageClass: StorageClass?
     /// Server-side encryption.
     public var serverSideEncryption: ServerSideEncryption?
+    /// Where a website-hosting bucket redirects requests for the final object
+    /// (`x-oss-` / `x-obs-` / `x-amz-website-redirect-location`).
+    public var websiteRedirectLocation: String?
 
     /// Creates the request.
     ///

@@ -38,6 +38,7 @@ extension ObjectStorageClient {
             storageClass: request.storageClass,
             encryption: request.serverSideEncryption
         )
+        operation.header(self.configuration.headerPrefix + "website-redirect-location", request.websiteRedirectLocation)
         operation.body = .empty
         let (headers, root) = try await self.executeXML(operation, logger: logger)
         guard let uploadID = root["UploadId"], !uploadID.isEmpty else {

@@ -41,7 +41,24 @@ final class DownloadTempFile: Sendable {
         guard ftruncate(descriptor, off_t(size)) == 0 else {
             throw .fileSystem("preallocate", path: path, errno: errno)
         }
+        try file.reserve(size)
         return file
+    }
+
+    /// Reserves the blocks for `size` bytes, so a full disk fails here, before the first request,
+    /// rather than part way. File systems that cannot reserve keep the sparse file.
+    private func reserve(_ size: Int64) throws(ObjectStorageError) {
+        #if os(Linux)
+        guard size > 0 else { return }
+        var result: Int32
+        repeat {
+            result = posix_fallocate(self.descriptor, 0, off_t(size))
+        } while result == EINTR
+        switch result {
+        case 0, EOPNOTSUPP, ENOSYS, EINVAL: return
+        default: throw .fileSystem("preallocate", path: self.path, errno: result)
+        }
+        #endif
     }
 
     /// Opens an existing temp file whose size was checked by the checkpoint load.
@@ -51,9 +68,21 @@ final class DownloadTempFile: Sendable {
         return DownloadTempFile(path: path, descriptor: descriptor)
     }
 
+    /// Opens an existing file read-only (to check a destination a killed run already renamed).
+    static func openForReading(_ path: String) throws(ObjectStorageError) -> DownloadTempFile {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .fileSystem("open", path: path, errno: errno) }
+        return DownloadTempFile(path: path, descriptor: descriptor)
+    }
+
     /// Writes all of `buffer` at `offset`.
     func write(_ buffer: ByteBuffer, at offset: Int64) throws(ObjectStorageError) {
-        let failure: Int32 = buffer.withUnsafeReadableBytes { bytes in
+        try buffer.withUnsafeReadableBytes { (bytes) throws(ObjectStorageError) in try self.write(bytes, at: offset) }
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ObjectStorageError) {
+        let failure: Int32 = {
             guard let base = bytes.baseAddress else { return 0 }
             var done = 0
             while done < bytes.count {
@@ -65,7 +94,7 @@ final class DownloadTempFile: Sendable {
                 done += written
             }
             return 0
-        }
+        }()
         if failure != 0 { throw .fileSystem("write", path: self.path, errno: failure) }
     }
 

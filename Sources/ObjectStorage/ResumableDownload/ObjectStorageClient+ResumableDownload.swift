@@ -47,8 +47,8 @@ extension ObjectStorageClient {
     ///   - progress: Called with monotonic, throttled progress; the first report counts resumed bytes.
     /// - Returns: The object's metadata, the bytes fetched and reused, and what was verified.
     /// - Throws: ``ObjectStorageError`` (`invalidArgument` for bad options, `fileSystem`,
-    ///   `integrityMismatch`, `checkpointLocked`, `checkpointFailed`, `objectChanged`), ``ServiceError``, ``ObjectStorageTransport/TransportError``, or
-    ///   `CancellationError` when paused.
+    ///   `integrityMismatch`, `checkpointLocked`, `checkpointFailed`, `objectChanged`), ``ServiceError``,
+    ///   ``/ObjectStorageTransport/TransportError``, or `CancellationError` when paused.
     public func resumableDownload(
         bucket: String,
         key: String,
@@ -57,6 +57,9 @@ extension ObjectStorageClient {
         logger: Logger? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws -> ResumableDownloadResult {
+        try ObjectNameRules.validateBucketReference(bucket)
+        try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider)
+        try options.range?.validate()
         var logger = logger ?? self.logger
         logger[metadataKey: "os.operation"] = "ResumableDownload"
         logger[metadataKey: "os.bucket"] = "\(bucket)"
@@ -145,7 +148,10 @@ extension ObjectStorageClient {
         do {
             lock = try CheckpointLock.acquire(for: checkpoint)
         } catch {
-            throw ObjectStorageError(code: .checkpointLocked, message: error.message)
+            if error.code == .checkpointLocked {
+                throw ObjectStorageError(code: .checkpointLocked, message: error.message)
+            }
+            throw ObjectStorageError.fileSystem("lock the checkpoint", path: checkpoint, cause: error)
         }
         defer { lock.release() }
         DownloadTempFile.remove(temp)
@@ -153,7 +159,7 @@ extension ObjectStorageClient {
         do {
             try store.remove(at: checkpoint)
         } catch {
-            throw ObjectStorageError.fileSystem("remove the checkpoint", path: checkpoint)
+            throw ObjectStorageError.fileSystem("remove the checkpoint", path: checkpoint, cause: error)
         }
     }
 }

@@ -63,7 +63,7 @@ struct ResumableDownloadEngine: Sendable {
                 if error.code == .checkpointLocked {
                     throw ObjectStorageError(code: .checkpointLocked, message: error.message)
                 }
-                throw ObjectStorageError.fileSystem("lock the checkpoint", path: checkpointPath)
+                throw ObjectStorageError.fileSystem("lock the checkpoint", path: checkpointPath, cause: error)
             }
             self.store.removeStaleTemporaryFiles(for: checkpointPath)
         } else {
@@ -78,7 +78,14 @@ struct ResumableDownloadEngine: Sendable {
             let probe = try await self.probe()
             let transfer = try self.transferRange(objectSize: probe.object.size)
             let identity = try self.identity(range: transfer.requested)
-            var (checkpoint, file) = try self.prepare(identity: identity, probe: probe, length: transfer.length)
+            var checkpoint: DownloadCheckpoint
+            let file: DownloadTempFile
+            switch try self.prepare(identity: identity, probe: probe, length: transfer.length) {
+            case .resume(let resumed, let resumedFile):
+                (checkpoint, file) = (resumed, resumedFile)
+            case .finishedEarlier(let finished, let verification):
+                return self.finishedEarlier(finished, verification: verification, probe: probe, restarts: restarts)
+            }
             let reused = checkpoint.bytesCompleted
             if reporter == nil || reportedTotal != checkpoint.expectedTempFileSize {
                 reportedTotal = checkpoint.expectedTempFileSize
@@ -148,16 +155,25 @@ struct ResumableDownloadEngine: Sendable {
 
     // MARK: - Checkpoint and temp file
 
+    /// What ``prepare(identity:probe:length:)`` found.
+    private enum Prepared {
+        /// Fetch the checkpoint's missing parts into the temp file.
+        case resume(DownloadCheckpoint, DownloadTempFile)
+        /// A killed run had already renamed the complete, verified download over the destination.
+        case finishedEarlier(DownloadCheckpoint, ResumableDownloadResult.Verification)
+    }
+
     /// Resumes from a valid checkpoint, or creates a fresh checkpoint and temp file.
     private func prepare(
         identity: DownloadCheckpoint.Identity,
         probe: ResumableDownloadSource.Probe,
         length: Int64
-    ) throws -> (DownloadCheckpoint, DownloadTempFile) {
+    ) throws -> Prepared {
         if let checkpointPath = self.paths.checkpoint {
             let expectation = DownloadCheckpoint.Expectation(identity: identity, object: probe.object)
             switch self.store.load(at: checkpointPath, expecting: expectation) {
-            case .loaded(let checkpoint) where checkpoint.tempFilePath == self.paths.temp:
+            case .loaded(var checkpoint) where checkpoint.tempFilePath == self.paths.temp:
+                try self.reverify(&checkpoint, at: checkpointPath)
                 self.logger.debug(
                     "resuming from the checkpoint",
                     metadata: [
@@ -165,9 +181,18 @@ struct ResumableDownloadEngine: Sendable {
                         "os.bytes_kept": "\(checkpoint.bytesCompleted)",
                     ]
                 )
-                return (checkpoint, try DownloadTempFile.reopen(self.paths.temp))
+                return .resume(checkpoint, try DownloadTempFile.reopen(self.paths.temp))
             case .loaded:
                 self.logger.notice("starting over: the checkpoint names another temp file")
+            case .discarded(let reason, let previous?)
+            where reason.code == .tempFileMissing && previous.tempFilePath == self.paths.temp:
+                if let verification = self.completedEarlier(previous, probe: probe) {
+                    return .finishedEarlier(previous, verification)
+                }
+                self.logger.notice(
+                    "starting the download over from zero",
+                    metadata: ["os.reason": "\(reason)", "os.checkpoint": "\(checkpointPath)"]
+                )
             case .discarded(let reason, _):
                 if !reason.isMissing {
                     self.logger.notice(
@@ -195,7 +220,83 @@ struct ResumableDownloadEngine: Sendable {
         if let checkpointPath = self.paths.checkpoint {
             try Self.save(checkpoint, store: self.store, to: checkpointPath)
         }
-        return (checkpoint, file)
+        return .resume(checkpoint, file)
+    }
+
+    /// The verification of the destination when a killed run had already renamed the complete
+    /// download over it (the checkpoint's temp file is gone): the destination has the recorded size,
+    /// each part's bytes match the recorded CRC-64 and the object still matches the checkpoint (the
+    /// load compared the probe with it). `nil` when the destination is not that download.
+    private func completedEarlier(
+        _ checkpoint: DownloadCheckpoint,
+        probe: ResumableDownloadSource.Probe
+    ) -> ResumableDownloadResult.Verification? {
+        guard checkpoint.isCompleteDownload(at: self.paths.destination) else { return nil }
+        do {
+            let destination = try DownloadTempFile.openForReading(self.paths.destination)
+            return try self.verify(checkpoint, file: destination, probe: probe)
+        } catch {
+            self.logger.notice(
+                "the destination does not verify against the checkpoint",
+                metadata: ["os.error": "\(error)", "os.destination": "\(self.paths.destination)"]
+            )
+            return nil
+        }
+    }
+
+    /// Ends a download that a killed run had already completed: removes the checkpoint and reports
+    /// the destination as it is (nothing fetched).
+    private func finishedEarlier(
+        _ checkpoint: DownloadCheckpoint,
+        verification: ResumableDownloadResult.Verification,
+        probe: ResumableDownloadSource.Probe,
+        restarts: Int
+    ) -> ResumableDownloadResult {
+        if let checkpointPath = self.paths.checkpoint { try? self.store.remove(at: checkpointPath) }
+        self.logger.notice(
+            "the destination already holds the complete download; removed the leftover checkpoint",
+            metadata: ["os.destination": "\(self.paths.destination)", "os.verified": "\(verification)"]
+        )
+        let reporter = TransferProgressReporter(
+            totalBytes: checkpoint.expectedTempFileSize,
+            resumedBytes: checkpoint.bytesCompleted,
+            handler: self.progress
+        )
+        reporter.begin()
+        reporter.finish()
+        return ResumableDownloadResult(
+            objectSize: probe.object.size,
+            etag: probe.object.etag,
+            lastModified: probe.object.lastModified,
+            versionID: probe.object.versionId,
+            crc64: probe.object.crc64,
+            range: checkpoint.transferRange,
+            destination: self.paths.destination,
+            bytesDownloaded: 0,
+            bytesReused: checkpoint.bytesCompleted,
+            partCount: checkpoint.partCount,
+            partSize: checkpoint.partSize,
+            restarts: restarts,
+            verification: verification
+        )
+    }
+
+    /// Re-reads the parts the checkpoint records as done and forgets those whose bytes in the temp
+    /// file no longer match their CRC-64 (damaged on disk, or recorded before they were durable), so
+    /// they are fetched again instead of failing the final check after the whole download.
+    private func reverify(_ checkpoint: inout DownloadCheckpoint, at checkpointPath: String) throws {
+        let damaged: [Int]
+        do {
+            damaged = try checkpoint.verifyCompletedParts()
+        } catch {
+            throw ObjectStorageError(code: .fileSystem, message: error.message)
+        }
+        guard !damaged.isEmpty else { return }
+        self.logger.notice(
+            "parts recorded as done have other bytes in the temp file; fetching them again",
+            metadata: ["os.parts": "\(damaged)", "os.temp": "\(checkpoint.tempFilePath)"]
+        )
+        try Self.save(checkpoint, store: self.store, to: checkpointPath)
     }
 
     static func save(_ checkpoint: DownloadCheckpoint, store: CheckpointStore, to path: String) throws {
@@ -216,11 +317,16 @@ struct ResumableDownloadEngine: Sendable {
 
     private enum PartOutcome: Sendable {
         case part(index: Int, crc64: UInt64)
-        case saverFinished
+        /// A checkpoint save finished: the first `generation` landed parts of this round are durable.
+        case saved(generation: Int)
     }
 
-    /// Fetches every missing part, at most `concurrency` at once, and keeps the checkpoint current
-    /// (saves are coalesced: one in flight at a time, always of the latest state).
+    /// Fetches every missing part and keeps the checkpoint current.
+    ///
+    /// A part holds its concurrency slot until the checkpoint that records it is durable: a new part
+    /// starts only while the parts in flight plus the parts landed but not yet saved are fewer than
+    /// `concurrency`, so a SIGKILL never costs more than `concurrency` parts. Saves are coalesced: one
+    /// in flight at a time, always of the latest state.
     private func fetchParts(
         _ checkpoint: inout DownloadCheckpoint,
         file: DownloadTempFile,
@@ -253,46 +359,53 @@ struct ResumableDownloadEngine: Sendable {
                 try? Self.save(current, store: store, to: checkpointPath)
             }
         }
-        let (snapshots, continuation) = AsyncStream.makeStream(
-            of: DownloadCheckpoint.self,
-            bufferingPolicy: .bufferingNewest(1)
-        )
         try await withThrowingTaskGroup(of: PartOutcome.self) { group in
-            defer { continuation.finish() }
-            if let checkpointPath {
-                group.addTask {
-                    for await snapshot in snapshots {
-                        try file.syncData()
-                        try Self.save(snapshot, store: store, to: checkpointPath)
-                    }
-                    return .saverFinished
-                }
-            }
             var pending = missing.makeIterator()
             var inFlight = 0
-            while inFlight < concurrency, let index = pending.next() {
-                group.addTask {
-                    let done = try await fetcher.fetch(part: index)
-                    return .part(index: done.index, crc64: done.crc64)
-                }
-                inFlight += 1
-            }
-            while inFlight > 0, let outcome = try await group.next() {
-                guard case .part(let index, let crc) = outcome else { continue }
-                inFlight -= 1
-                do {
-                    try current.markPartCompleted(index, crc64: crc)
-                } catch {
-                    throw ObjectStorageError.invalidResponse("\(error)")
-                }
-                continuation.yield(current)
-                if let next = pending.next() {
+            var landed = 0
+            var durable = 0
+            var saving = false
+            func startParts() {
+                while inFlight + (landed - durable) < concurrency, let index = pending.next() {
                     group.addTask {
-                        let done = try await fetcher.fetch(part: next)
+                        let done = try await fetcher.fetch(part: index)
                         return .part(index: done.index, crc64: done.crc64)
                     }
                     inFlight += 1
                 }
+            }
+            func startSave(to path: String) {
+                let snapshot = current
+                let generation = landed
+                saving = true
+                group.addTask {
+                    try file.syncData()
+                    try Self.save(snapshot, store: store, to: path)
+                    return .saved(generation: generation)
+                }
+            }
+            startParts()
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .part(let index, let crc):
+                    inFlight -= 1
+                    do {
+                        try current.markPartCompleted(index, crc64: crc)
+                    } catch {
+                        throw ObjectStorageError.invalidResponse("\(error)")
+                    }
+                    landed += 1
+                    if let checkpointPath {
+                        if !saving { startSave(to: checkpointPath) }
+                    } else {
+                        durable = landed
+                    }
+                case .saved(let generation):
+                    saving = false
+                    durable = max(durable, generation)
+                    if landed > durable, let checkpointPath { startSave(to: checkpointPath) }
+                }
+                startParts()
             }
         }
     }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// How ``ObjectStorageClient/resumableDownload(bucket:key:to:options:progress:logger:)`` fetches an
+/// How ``ObjectStorageClient/resumableDownload(bucket:key:to:options:logger:progress:)`` fetches an
 /// object. The defaults suit most transfers; nothing needs changing for a plain resumable download.
 ///
 /// ```swift

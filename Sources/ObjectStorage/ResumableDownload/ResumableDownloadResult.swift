@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// What a finished ``ObjectStorageClient/resumableDownload(bucket:key:to:options:progress:logger:)``
+/// What a finished ``ObjectStorageClient/resumableDownload(bucket:key:to:options:logger:progress:)``
 /// fetched and how its bytes were verified.
 public struct ResumableDownloadResult: Sendable, Hashable {
     /// How the downloaded bytes were checked end to end.

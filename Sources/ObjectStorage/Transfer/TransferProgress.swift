@@ -21,6 +21,12 @@ public struct TransferProgress: Sendable, Hashable {
     public var bytesPerSecond: Double
 
     /// Creates a snapshot.
+    ///
+    /// - Parameters:
+    ///   - completedBytes: Bytes transferred and kept so far, including resumed ones.
+    ///   - totalBytes: The transfer's total size in bytes.
+    ///   - resumedBytes: Bytes reused from an earlier run.
+    ///   - bytesPerSecond: Average bytes per second over this run.
     public init(completedBytes: Int64, totalBytes: Int64, resumedBytes: Int64, bytesPerSecond: Double) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
@@ -41,5 +47,5 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 /// The closure type transfers report progress through. It is called from the transfer's tasks,
-/// serially, at most every ``TransferProgressReporter/minimumInterval`` (plus a final report).
+/// serially, at most every 100 milliseconds (plus a final report).
 public typealias TransferProgressHandler = @Sendable (TransferProgress) -> Void

@@ -50,6 +50,7 @@ extension ObjectStorageClient {
         progress: TransferProgressHandler? = nil,
         logger: Logger? = nil
     ) async throws -> UploadFileResult {
+        try self.validate(request)
         let operation = try UploadFileOperation(
             client: self,
             request: request,
@@ -107,6 +108,26 @@ extension ObjectStorageClient {
         }
         try store.remove(at: path)
         return aborted
+    }
+
+    /// Refuses a request that cannot work, before the file is read or anything is sent.
+    private func validate(_ request: UploadFileRequest) throws(ObjectStorageError) {
+        try ObjectNameRules.validateBucketReference(request.bucket)
+        try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider)
+        guard request.partSize > 0 else {
+            throw .invalidArgument("part size \(request.partSize) must be positive")
+        }
+        guard (1...UploadFileRequest.maximumConcurrency).contains(request.concurrency) else {
+            throw .invalidArgument(
+                "concurrency \(request.concurrency) is outside 1...\(UploadFileRequest.maximumConcurrency)"
+            )
+        }
+        guard request.enableCheckpoint else { return }
+        do {
+            _ = try CheckpointPaths.upload(source: request.filePath, override: request.checkpointFilePath)
+        } catch {
+            throw .invalidArgument("invalid checkpoint path: \(error.message)")
+        }
     }
 
     private func uploadFileLogger(_ request: UploadFileRequest, _ logger: Logger?) -> Logger {

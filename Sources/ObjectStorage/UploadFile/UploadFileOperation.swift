@@ -149,11 +149,7 @@ struct UploadFileOperation: Sendable {
     // MARK: Single PUT
 
     private func putWhole(source: FileIdentity) async throws -> UploadFileResult {
-        var put = PutObjectRequest(
-            bucket: request.bucket,
-            key: request.key,
-            body: .file(path: sourcePath, offset: 0, length: source.size)
-        )
+        var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty)
         put.contentType = contentType
         put.metadata = request.metadata
         put.acl = request.acl
@@ -165,8 +161,13 @@ struct UploadFileOperation: Sendable {
         }
         let reporter = TransferProgressReporter(totalBytes: source.size, resumedBytes: 0, handler: progress)
         reporter.begin()
-        let response = try await client.putObject(put, logger: logger)
-        reporter.add(source.size)
+        let counter = UploadProgressCounter(reporter: reporter)
+        let response = try await counter.send(client: client, path: sourcePath, range: 0..<source.size, logger: logger)
+        {
+            var attempt = put
+            attempt.body = $0
+            return try await client.putObject(attempt, logger: logger)
+        }
         reporter.finish()
         return UploadFileResult(
             etag: response.etag,
@@ -202,6 +203,10 @@ struct UploadFileOperation: Sendable {
                 do {
                     checkpoint = try await reconciled(resumed)
                 } catch let error as ServiceError where error.code == .noSuchUpload {
+                    if let result = await completedEarlier(resumed, restarts: restarts) {
+                        if let checkpointPath { try store.remove(at: checkpointPath) }
+                        return result
+                    }
                     logger.notice(
                         "the checkpoint's upload no longer exists on the server; starting a new upload",
                         metadata: ["os.upload_id": "\(resumed.uploadId)"]
@@ -304,16 +309,52 @@ struct UploadFileOperation: Sendable {
     ) async throws -> UploadFileResult {
         let start = await ledger.checkpoint
         let missing = start.missingPartNumbers
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let concurrency = request.concurrency
+        let store = CheckpointStore(logger: logger)
+        // A part keeps its concurrency slot until the checkpoint recording it is durable, so a SIGKILL
+        // loses at most `concurrency` parts; saves are coalesced (one at a time, of the latest state).
+        try await withThrowingTaskGroup(of: SendOutcome.self) { group in
             var pending = missing.makeIterator()
-            for _ in 0..<request.concurrency {
-                guard let number = pending.next() else { break }
-                group.addTask { try await uploadPart(number, of: start, ledger: ledger, reporter: reporter) }
-            }
-            while try await group.next() != nil {
-                if let number = pending.next() {
-                    group.addTask { try await uploadPart(number, of: start, ledger: ledger, reporter: reporter) }
+            var inFlight = 0
+            var landed = 0
+            var durable = 0
+            var saving = false
+            func startParts() {
+                while inFlight + (landed - durable) < concurrency, let number = pending.next() {
+                    group.addTask {
+                        .part(try await uploadPart(number, of: start, reporter: reporter))
+                    }
+                    inFlight += 1
                 }
+            }
+            func startSave(_ snapshot: UploadCheckpoint, generation: Int, to path: String) {
+                saving = true
+                group.addTask {
+                    try store.save(snapshot, to: path)
+                    await ledger.didSave(generation)
+                    return .saved(generation: generation)
+                }
+            }
+            startParts()
+            while let outcome = try await group.next() {
+                switch outcome {
+                case .part(let record):
+                    inFlight -= 1
+                    landed = try await ledger.record(record)
+                    if let checkpointPath {
+                        if !saving { startSave(await ledger.checkpoint, generation: landed, to: checkpointPath) }
+                    } else {
+                        durable = landed
+                    }
+                case .saved(let generation):
+                    saving = false
+                    durable = max(durable, generation)
+                    if landed > durable, let checkpointPath {
+                        let latest = await ledger.snapshot()
+                        startSave(latest.checkpoint, generation: latest.generation, to: checkpointPath)
+                    }
+                }
+                startParts()
             }
         }
         try await ledger.flush()
@@ -365,13 +406,22 @@ struct UploadFileOperation: Sendable {
         )
     }
 
-    /// Sends one part from its file region and records it.
+    /// What a task of ``send(ledger:source:reporter:checkpointPath:restarts:)`` produced.
+    private enum SendOutcome: Sendable {
+        /// A part the server acknowledged.
+        case part(UploadCheckpoint.UploadedPart)
+        /// A checkpoint save finished: the records up to `generation` are durable.
+        case saved(generation: Int)
+    }
+
+    /// Sends one part from its file region.
+    ///
+    /// - Returns: The part's record for the checkpoint.
     private func uploadPart(
         _ number: Int,
         of checkpoint: UploadCheckpoint,
-        ledger: UploadLedger,
         reporter: TransferProgressReporter
-    ) async throws {
+    ) async throws -> UploadCheckpoint.UploadedPart {
         let range = checkpoint.range(ofPart: number)
         let size = range.upperBound - range.lowerBound
         var digest: FileRegionDigest?
@@ -383,10 +433,16 @@ struct UploadFileOperation: Sendable {
             key: request.key,
             uploadID: checkpoint.uploadId,
             partNumber: number,
-            body: .file(path: sourcePath, offset: range.lowerBound, length: size)
+            body: .empty
         )
         part.contentMD5 = digest?.md5Base64
-        let response = try await client.uploadPart(part, logger: logger)
+        // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back.
+        let counter = UploadProgressCounter(reporter: reporter)
+        let response = try await counter.send(client: client, path: sourcePath, range: range, logger: logger) {
+            var attempt = part
+            attempt.body = $0
+            return try await client.uploadPart(attempt, logger: logger)
+        }
         if let reported = response.crc64, let hashed = digest?.crc64, reported != hashed {
             // The bytes sent (checked by the client against `reported`) are not the bytes hashed:
             // the file changed between the two reads.
@@ -397,47 +453,27 @@ struct UploadFileOperation: Sendable {
                 operation: "UploadPart \(number)"
             )
         }
-        let record = UploadCheckpoint.UploadedPart(
+        return UploadCheckpoint.UploadedPart(
             number: number,
             etag: response.etag,
             size: size,
             crc64: response.crc64 ?? digest?.crc64,
             md5: digest?.md5Base64
         )
-        let mustSave = try await ledger.record(record)
-        reporter.add(size)
-        if mustSave { try await ledger.drainSaves() }
     }
 
     // MARK: Server calls
 
     /// CreateMultipartUpload with every object option (including the website redirect location).
     private func createUpload() async throws -> String {
-        var operation = OperationRequest(
-            name: "CreateMultipartUpload",
-            method: .POST,
-            bucket: request.bucket,
-            key: request.key
-        )
-        operation.query = [QueryParameter(name: "uploads", value: nil)]
-        operation.header("Content-Type", contentType)
-        try client.addObjectOptions(
-            to: &operation,
-            metadata: request.metadata,
-            acl: request.acl,
-            storageClass: request.storageClass,
-            encryption: request.serverSideEncryption
-        )
-        operation.header(
-            client.configuration.headerPrefix + "website-redirect-location",
-            request.websiteRedirectLocation
-        )
-        operation.body = .empty
-        let (_, root) = try await client.executeXML(operation, logger: logger)
-        guard let uploadID = root["UploadId"], !uploadID.isEmpty else {
-            throw ObjectStorageError.invalidResponse("CreateMultipartUpload: no UploadId in the answer")
-        }
-        return uploadID
+        var create = CreateMultipartUploadRequest(bucket: request.bucket, key: request.key)
+        create.contentType = contentType
+        create.metadata = request.metadata
+        create.acl = request.acl
+        create.storageClass = request.storageClass
+        create.serverSideEncryption = request.serverSideEncryption
+        create.websiteRedirectLocation = request.websiteRedirectLocation
+        return try await client.createMultipartUpload(create, logger: logger).uploadID
     }
 
     /// Aborts an upload, ignoring failures (logged), even when the calling task is cancelled.

@@ -9,18 +9,17 @@
 import ObjectStorageCheckpoint
 
 /// The state of one multipart upload while its parts are in flight: the checkpoint, updated as each
-/// part lands, and coalesced crash-safe saves of it.
+/// part lands, and which of those records are durable.
 ///
-/// Saves run outside the actor, at most one at a time, always of the latest state: the part task
-/// whose ``record(_:)`` finds no save running drives ``drainSaves()``, which saves until no newer
-/// record is left. Parts that land during a save are folded into the next one.
+/// Each ``record(_:)`` raises the generation by one; a save of a ``snapshot()`` reports its generation
+/// with ``didSave(_:)``. `generation - savedGeneration` is the number of landed parts a SIGKILL would
+/// lose, which the sender counts against its concurrency budget.
 actor UploadLedger {
     private(set) var checkpoint: UploadCheckpoint
     private let path: String?
     private let store: CheckpointStore
-    private var generation = 0
-    private var savedGeneration = 0
-    private var isSaving = false
+    private(set) var generation = 0
+    private(set) var savedGeneration = 0
 
     /// - Parameters:
     ///   - checkpoint: The upload's state.
@@ -34,50 +33,28 @@ actor UploadLedger {
 
     /// Records a part the server acknowledged.
     ///
-    /// - Returns: Whether the caller must now run ``drainSaves()`` (no save was running).
-    func record(_ part: UploadCheckpoint.UploadedPart) throws(CheckpointError) -> Bool {
+    /// - Returns: The new generation (the number of parts recorded so far).
+    func record(_ part: UploadCheckpoint.UploadedPart) throws(CheckpointError) -> Int {
         try checkpoint.recordPart(part)
-        guard path != nil else { return false }
         generation += 1
-        guard !isSaving else { return false }
-        isSaving = true
-        return true
+        if path == nil { savedGeneration = generation }
+        return generation
     }
 
-    /// Saves until the file holds the latest state. Call only after ``record(_:)`` returned `true`.
-    nonisolated func drainSaves() async throws {
-        guard let path else { return }
-        while let (snapshot, generation) = await nextSave() {
-            do {
-                try store.save(snapshot, to: path)
-            } catch {
-                await saveFailed()
-                throw error
-            }
-            await didSave(generation)
-        }
+    /// The latest state and its generation, to save outside the actor.
+    func snapshot() -> (checkpoint: UploadCheckpoint, generation: Int) {
+        (checkpoint, generation)
     }
 
-    /// Saves the latest state if a record has not been saved yet (after every part task has ended).
-    func flush() throws {
-        guard let path, generation > savedGeneration, !isSaving else { return }
-        try store.save(checkpoint, to: path)
-        savedGeneration = generation
-    }
-
-    private func nextSave() -> (UploadCheckpoint, Int)? {
-        guard generation > savedGeneration else {
-            isSaving = false
-            return nil
-        }
-        return (checkpoint, generation)
-    }
-
-    private func didSave(_ generation: Int) {
+    /// Notes that the state of `generation` is durable.
+    func didSave(_ generation: Int) {
         savedGeneration = max(savedGeneration, generation)
     }
 
-    private func saveFailed() {
-        isSaving = false
+    /// Saves the latest state if a record has not been saved yet (call only when no save is running).
+    func flush() throws {
+        guard let path, generation > savedGeneration else { return }
+        try store.save(checkpoint, to: path)
+        savedGeneration = generation
     }
 }

@@ -1,0 +1,98 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Logging
+import ObjectStorageCheckpoint
+import ObjectStorageSigning
+
+extension UploadFileOperation {
+    /// The result of an upload that a killed run had already completed: CompleteMultipartUpload
+    /// succeeded but the checkpoint was not removed, so the resume gets NoSuchUpload.
+    ///
+    /// Applies only when the checkpoint records every part. The object (HEAD) must have the file's
+    /// size and either a CRC-64 equal to the combined part CRC-64s or, without CRC-64s, the multipart
+    /// ETag of the recorded part ETags. `nil` otherwise (the caller starts a new upload).
+    func completedEarlier(_ checkpoint: UploadCheckpoint, restarts: Int) async -> UploadFileResult? {
+        guard checkpoint.isComplete else { return nil }
+        let head: HeadObjectResponse
+        do {
+            let probe = HeadObjectRequest(bucket: request.bucket, key: request.key)
+            head = try await client.headObject(probe, logger: logger)
+        } catch {
+            logger.debug("could not check whether the upload was completed: \(error)")
+            return nil
+        }
+        guard head.contentLength == checkpoint.source.size else { return nil }
+        let crcMatches: Bool
+        if let reported = Self.crc64(of: head), let combined = checkpoint.combinedCRC64() {
+            crcMatches = reported == combined
+            guard crcMatches else { return nil }
+        } else {
+            crcMatches = false
+            guard let etag = head.etag, let expected = Self.multipartETag(of: checkpoint.parts.map(\.etag)),
+                Self.bareETag(etag) == expected
+            else { return nil }
+        }
+        logger.notice(
+            "the upload was already completed by an earlier run; removed the leftover checkpoint",
+            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(crcMatches ? "crc64" : "etag")"]
+        )
+        let reporter = TransferProgressReporter(
+            totalBytes: checkpoint.source.size,
+            resumedBytes: checkpoint.bytesCompleted,
+            handler: progress
+        )
+        reporter.begin()
+        reporter.finish()
+        return UploadFileResult(
+            etag: head.etag,
+            versionID: head.versionID,
+            crc64: Self.crc64(of: head),
+            crc64Verified: crcMatches,
+            md5Verified: false,
+            isMultipart: true,
+            partSize: checkpoint.partSize,
+            partsUploaded: 0,
+            partsReused: checkpoint.parts.count,
+            restarts: restarts
+        )
+    }
+
+    /// The ETag S3-style services give a multipart object: the hex MD5 of the concatenated binary
+    /// part MD5s, `-`, the part count (lowercase, unquoted). `nil` unless every part ETag is a plain
+    /// MD5 in hex.
+    ///
+    /// - Parameter partETags: The part ETags in part-number order.
+    /// - Returns: The expected object ETag, or `nil`.
+    static func multipartETag(of partETags: [String]) -> String? {
+        guard !partETags.isEmpty else { return nil }
+        var digests = [UInt8]()
+        for etag in partETags {
+            let bare = bareETag(etag)
+            guard bare.utf8.count == 32, let bytes = ByteEncoding.bytes(fromHex: bare) else { return nil }
+            digests += bytes
+        }
+        return ByteEncoding.hex(Hashing.MD5.hash(digests)) + "-\(partETags.count)"
+    }
+
+    /// The object's CRC-64 from a HEAD: OSS `x-oss-hash-crc64ecma` or OBS `x-obs-hash-crc64ecma`.
+    static func crc64(of head: HeadObjectResponse) -> UInt64? {
+        if let crc64 = head.crc64 { return crc64 }
+        let header = head.headers.first { $0.name.lowercased() == "x-obs-hash-crc64ecma" }
+        return header.flatMap { UInt64($0.value) }
+    }
+
+    /// An ETag without `W/`, quotes and case.
+    static func bareETag(_ etag: String) -> String {
+        var text = Substring(etag)
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        while text.first == "\"" { text = text.dropFirst() }
+        while text.last == "\"" { text = text.dropLast() }
+        return text.lowercased()
+    }
+}

@@ -1,0 +1,190 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ObjectStorage
+import ObjectStorageSigning
+import ObjectStorageTransport
+import Synchronization
+import Testing
+
+@Suite("uploadFile progress and object options")
+struct UploadFileProgressTests {
+    typealias Fixture = UploadFileFixture
+
+    @Test("progress moves within a part, never backwards, and ends at the file size", arguments: Fixture.dialects)
+    func progressWithinParts(_ dialect: ClientDialect) async throws {
+        // Parts of 2 MiB (S3: 5 MiB) are read in 512 KiB chunks; the server reads them slowly, so the
+        // throttled reporter is due between two chunks of one part.
+        let partSize: Int64 = dialect.provider == .s3 ? 5 << 20 : 2 << 20
+        let content = testBytes(Int(partSize) * 2 + 4321, seed: 21)
+        try await withClient(dialect, transport: SlowBodyTransport.wrapping) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            let path = try Fixture.makeFile(content)
+            defer { Fixture.cleanUp(path) }
+            var request = Fixture.request(dialect, path: path)
+            request.partSize = partSize
+            request.concurrency = 1
+            let log = ProgressLog()
+            let result = try await client.uploadFile(request, progress: log.handler)
+            #expect(result.partsUploaded == 3)
+            #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
+
+            let reports = log.all.map(\.completedBytes)
+            #expect(reports.first == 0)
+            #expect(reports.last == Int64(content.count))
+            #expect(zip(reports, reports.dropFirst()).allSatisfy { $0 <= $1 })
+            // Some reports fall strictly inside a part (not at a part boundary).
+            #expect(reports.contains { !$0.isMultiple(of: partSize) && $0 < Int64(content.count) })
+            #expect(log.all.allSatisfy { $0.totalBytes == Int64(content.count) })
+        }
+    }
+
+    @Test("a single PUT reports progress within the file too", arguments: [ClientDialect.ossV4, .s3])
+    func progressWithinSinglePut(_ dialect: ClientDialect) async throws {
+        let content = testBytes(2 << 20, seed: 22)
+        try await withClient(dialect, transport: SlowBodyTransport.wrapping) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            let path = try Fixture.makeFile(content)
+            defer { Fixture.cleanUp(path) }
+            var request = Fixture.request(dialect, path: path)
+            request.partSize = 8 << 20
+            let log = ProgressLog()
+            let result = try await client.uploadFile(request, progress: log.handler)
+            #expect(!result.isMultipart)
+            let reports = log.all.map(\.completedBytes)
+            #expect(reports.contains { $0 > 0 && $0 < Int64(content.count) })
+            #expect(reports.last == Int64(content.count))
+            #expect(zip(reports, reports.dropFirst()).allSatisfy { $0 <= $1 })
+        }
+    }
+
+    @Test(
+        "a failed part attempt is retried and its bytes are not counted twice",
+        arguments: [ClientDialect.ossV4, .s3]
+    )
+    func retriedPartCountsOnce(_ dialect: ClientDialect) async throws {
+        let partSize = Int64(dialect.minimumPartSize)
+        let content = testBytes(Int(partSize) * 2 + 99, seed: 23)
+        try await withClient(dialect, transport: FailFirstPartTransport.wrapping) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            let path = try Fixture.makeFile(content)
+            defer { Fixture.cleanUp(path) }
+            var request = Fixture.request(dialect, path: path)
+            request.concurrency = 1
+            let log = ProgressLog()
+            _ = try await client.uploadFile(request, progress: log.handler)
+            #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
+            let reports = log.all.map(\.completedBytes)
+            #expect(reports.allSatisfy { $0 <= Int64(content.count) })
+            #expect(reports.last == Int64(content.count))
+            #expect(zip(reports, reports.dropFirst()).allSatisfy { $0 <= $1 })
+        }
+    }
+
+    @Test(
+        "the website redirect location reaches CreateMultipartUpload, directly and through uploadFile",
+        arguments: Fixture.dialects
+    )
+    func websiteRedirectLocation(_ dialect: ClientDialect) async throws {
+        let recorder = Mutex<[HTTPHeaders]>([])
+        let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
+            RecordingTransport(base: base) { request in
+                if request.method == .POST, request.url.contains("?uploads"), !request.url.contains("uploadId") {
+                    recorder.withLock { $0.append(request.headers) }
+                }
+            }
+        }
+        try await withClient(dialect, transport: transport) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            var create = CreateMultipartUploadRequest(bucket: Fixture.bucket, key: "direct")
+            create.websiteRedirectLocation = "/direct.html"
+            let created = try await client.createMultipartUpload(create)
+            try await client.abortMultipartUpload(
+                AbortMultipartUploadRequest(bucket: Fixture.bucket, key: "direct", uploadID: created.uploadID)
+            )
+
+            let path = try Fixture.makeFile(testBytes(1000, seed: 24))
+            defer { Fixture.cleanUp(path) }
+            var request = Fixture.request(dialect, path: path, key: "engine")
+            request.forceMultipart = true
+            request.websiteRedirectLocation = "/engine.html"
+            _ = try await client.uploadFile(request)
+
+            let name =
+                client.configuration.provider == .oss
+                ? "x-oss-"
+                : client.configuration.provider == .obs
+                    ? "x-obs-" : "x-amz-"
+            let values = recorder.withLock { $0 }.map { $0.first(name: name + "website-redirect-location") }
+            #expect(values == ["/direct.html", "/engine.html"])
+        }
+    }
+}
+
+/// Reads each upload body slowly (a pause after every chunk), like a slow link.
+struct SlowBodyTransport: HTTPTransport {
+    static let wrapping: @Sendable (any HTTPTransport) -> any HTTPTransport = { SlowBodyTransport(base: $0) }
+
+    let base: any HTTPTransport
+
+    func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+        guard request.method == .PUT, let body = request.body else {
+            return try await base.execute(request, deadline: deadline, logger: logger)
+        }
+        var bytes = ByteBuffer()
+        for try await var chunk in body {
+            bytes.writeBuffer(&chunk)
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        var slowed = request
+        slowed.body = .bytes(bytes)
+        return try await base.execute(slowed, deadline: deadline, logger: logger)
+    }
+}
+
+/// Reads the first UploadPart body halfway, then fails it with a transient connection error.
+final class FailFirstPartTransport: HTTPTransport {
+    static let wrapping: @Sendable (any HTTPTransport) -> any HTTPTransport = { FailFirstPartTransport(base: $0) }
+
+    let base: any HTTPTransport
+    private let failed = Mutex(false)
+
+    init(base: any HTTPTransport) { self.base = base }
+
+    func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+        guard request.method == .PUT, request.url.contains("partNumber="), let body = request.body,
+            failed.withLock({ failed in
+                defer { failed = true }
+                return !failed
+            })
+        else {
+            return try await base.execute(request, deadline: deadline, logger: logger)
+        }
+        var read = 0
+        for try await chunk in body {
+            read += chunk.readableBytes
+            if read >= Int(body.length ?? 0) / 2 { break }
+        }
+        throw TransportError(code: .connectionClosed, message: "test: connection dropped mid-part")
+    }
+}
+
+/// Passes every request through after showing it to `inspect`.
+struct RecordingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let inspect: @Sendable (TransportRequest) -> Void
+
+    func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+        inspect(request)
+        return try await base.execute(request, deadline: deadline, logger: logger)
+    }
+}
