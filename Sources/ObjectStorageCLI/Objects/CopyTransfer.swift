@@ -34,12 +34,18 @@ enum CopyTransfer {
         if let partSize = flags.partSize { request.partSize = partSize.bytes }
         if let concurrency = flags.concurrency { request.concurrency = concurrency }
         let size = try fileSize(path)
-        let result = try await reporting(bar) { try await client.uploadFile(request, progress: bar.handler) }
+        let result = try await reporting(bar) {
+            try await client.uploadFile(request, progress: bar.handler, logger: bar.logger)
+        }
         let totalParts = result.isMultipart ? result.partsUploaded + result.partsReused : 1
+        // Reused parts are whole parts, except possibly the last one: an upper bound, clamped to the file.
+        let reused = result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0
         bar.finish(
             totalBytes: size,
-            reusedBytes: result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0,
-            parts: (result.partsReused, totalParts)
+            reusedBytes: reused,
+            transferredBytes: size - reused,
+            parts: (result.partsReused, totalParts),
+            restarts: result.restarts
         )
     }
 
@@ -63,6 +69,7 @@ enum CopyTransfer {
                 key: source.key ?? "",
                 to: path,
                 options: options,
+                logger: bar.logger,
                 progress: bar.handler
             )
         }
@@ -70,7 +77,9 @@ enum CopyTransfer {
         bar.finish(
             totalBytes: Int64(result.range.count),
             reusedBytes: result.bytesReused,
-            parts: (min(reusedParts, result.partCount), result.partCount)
+            transferredBytes: result.bytesDownloaded,
+            parts: (min(reusedParts, result.partCount), result.partCount),
+            restarts: result.restarts
         )
     }
 

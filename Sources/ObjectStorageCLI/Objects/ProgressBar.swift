@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Logging
 import ObjectStorage
 import Synchronization
 
@@ -19,7 +20,8 @@ import Darwin
 #endif
 
 /// `cp`'s progress on standard error: on a terminal, one line redrawn with `\r` (bytes, %, rate, ETA);
-/// otherwise nothing until the one-line summary at the end.
+/// otherwise nothing until the one-line summary at the end. The engines' notices and warnings (a
+/// checkpoint discarded and why, a restart because the object changed) are written there too.
 final class ProgressBar: Sendable {
     private struct State {
         var last: TransferProgress?
@@ -45,6 +47,14 @@ final class ProgressBar: Sendable {
         { [self] progress in self.update(progress) }
     }
 
+    /// The logger to hand the transfer engine: notices and warnings as `objstore: warning: MESSAGE (k=v)`
+    /// lines on standard error, each starting on a fresh line.
+    var logger: Logger {
+        var logger = Logger(label: "objstore") { _ in LogLines(bar: self) }
+        logger.logLevel = .notice
+        return logger
+    }
+
     /// Records a report and, on a terminal, redraws the line.
     func update(_ progress: TransferProgress) {
         let draw = state.withLock { state in
@@ -55,22 +65,33 @@ final class ProgressBar: Sendable {
         if draw { Self.write("\r" + line(progress) + "\u{1B}[K") }
     }
 
-    /// Ends the transfer: replaces the bar (if any) with the summary line.
+    /// Ends the transfer: replaces the bar (if any) with the summary line, e.g.
+    /// `download: 3.0 MiB (3158073 bytes) in 0.12 s, 17.55 MB/s, 1 of 4 parts reused,
+    /// 2109497 bytes transferred, 1048576 bytes reused` (then `, 1 restart` when the transfer started over).
     ///
     /// - Parameters:
     ///   - totalBytes: The transfer's size.
     ///   - reusedBytes: Bytes kept from an earlier, interrupted run.
+    ///   - transferredBytes: Bytes moved over the network by this run (without discarded ones).
     ///   - parts: `(reused, total)` part counts, when the transfer was in parts.
-    func finish(totalBytes: Int64, reusedBytes: Int64, parts: (reused: Int, total: Int)?) {
+    ///   - restarts: How many times the transfer started over (the object or file changed, the
+    ///     upload was gone).
+    func finish(
+        totalBytes: Int64,
+        reusedBytes: Int64,
+        transferredBytes: Int64? = nil,
+        parts: (reused: Int, total: Int)?,
+        restarts: Int = 0
+    ) {
         let seconds = Self.seconds(ContinuousClock.now - start)
-        let moved = max(totalBytes - reusedBytes, 0)
+        let moved = transferredBytes ?? max(totalBytes - reusedBytes, 0)
         var text = "\(label): \(Self.size(totalBytes)) (\(totalBytes) bytes) in \(String(format: "%.2f", seconds)) s"
         text += ", \(String(format: "%.2f", seconds > 0 ? Double(moved) / seconds / 1e6 : 0)) MB/s"
         if let parts {
             text += ", \(parts.reused) of \(parts.total) parts reused"
-        } else if reusedBytes > 0 {
-            text += ", \(reusedBytes) bytes reused"
         }
+        text += ", \(moved) bytes transferred, \(reusedBytes) bytes reused"
+        if restarts > 0 { text += ", \(restarts) restart\(restarts == 1 ? "" : "s")" }
         let drawn = state.withLock { $0.drawn }
         Self.write((drawn ? "\r" : "") + text + (drawn ? "\u{1B}[K\n" : "\n"))
     }
@@ -82,6 +103,15 @@ final class ProgressBar: Sendable {
             return state.drawn
         }
         if drawn { Self.write("\n") }
+    }
+
+    /// Writes one log line, ending the bar's line first so the bar is redrawn below it.
+    fileprivate func logLine(_ text: String) {
+        let drawn = state.withLock { state in
+            defer { state.drawn = false }
+            return state.drawn
+        }
+        Self.write((drawn ? "\n" : "") + text + "\n")
     }
 
     /// `download [#######-----------]  1.5 MiB / 3.0 MiB  50%  12.3 MB/s  ETA 0:02`.
@@ -125,5 +155,29 @@ final class ProgressBar: Sendable {
 
     private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+extension ProgressBar {
+    /// Writes the engines' log events through the bar: `objstore: LEVEL: MESSAGE (key=value, ...)`.
+    fileprivate struct LogLines: LogHandler {
+        let bar: ProgressBar
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .notice
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
+            var text = "objstore: \(event.level): \(event.message)"
+            if !all.isEmpty {
+                let pairs = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                text += " (" + pairs.joined(separator: ", ") + ")"
+            }
+            bar.logLine(text)
+        }
     }
 }

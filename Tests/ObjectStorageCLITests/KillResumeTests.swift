@@ -1,0 +1,277 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `objstore cp` killed with SIGKILL part way (a separate process, no chance to clean up), rerun until
+/// it finishes: the result is SHA-256-identical to the source, and each resume moves again at most
+/// `concurrency × partSize` of the bytes the killed run had already moved.
+///
+/// Bytes moved are the server's own count (`sent=`/`received=` body bytes in its request log); bytes
+/// saved are what the checkpoint records after each kill. The server is slowed (bandwidth on GETs, a
+/// delay before UploadPart answers) so that kills land while parts are in flight.
+struct KillResumeTests {
+    static let concurrency = 2
+    /// Kills per transfer before the last run is allowed to finish.
+    static let maximumKills = 4
+
+    @Test(arguments: [ObjectsDialect.oss, ObjectsDialect.s3])
+    func downloadKilledWithSIGKILLResumesToIdenticalBytes(_ dialect: ObjectsDialect) throws {
+        let scratch = try ObjectsScratch()
+        let server = try KillResumeServer.start(
+            faults: ["op=GetObject,bandwidth=1500000"],
+            logPath: scratch.path("serve.log")
+        )
+        defer { server.stop() }
+        let run = KillResumeRunner(server: server, dialect: dialect)
+        let source = scratch.path("source.bin")
+        try Self.payload(3 * 1_048_576 + 4_321, seed: 5).write(to: URL(fileURLWithPath: source))
+        try run.succeed(["mb", dialect.url("kill-resume")])
+        try run.succeed(["cp", source, dialect.url("kill-resume/object.bin"), "--no-checkpoint"])
+
+        let target = scratch.path("copy.bin")
+        let arguments = [
+            "cp", dialect.url("kill-resume/object.bin"), target,
+            "--part-size", "256K", "--concurrency", "\(Self.concurrency)",
+        ]
+        let final = try run.untilDone(
+            arguments,
+            checkpoint: target + ".dcp",
+            partCount: 13,
+            counting: { $0.operation == "GetObject" ? $0.sent : 0 }
+        )
+        #expect(final.kills >= 1, "no run was killed; the transfer finished too fast to test")
+        #expect(final.result.status == 0, "\(final.result.standardError)")
+        #expect(
+            final.result.standardError.contains("\(final.savedBeforeLastRun.bytes) bytes reused"),
+            "the last run should reuse exactly what the checkpoint held: \(final.result.standardError)"
+        )
+        #expect(try Self.sha256(target) == Self.sha256(source))
+        for leftover in [target + ".dcp", target + ".part"] {
+            #expect(!FileManager.default.fileExists(atPath: leftover), "\(leftover) was left behind")
+        }
+    }
+
+    @Test(arguments: [ObjectsDialect.oss, ObjectsDialect.s3])
+    func uploadKilledWithSIGKILLResumesToIdenticalObject(_ dialect: ObjectsDialect) throws {
+        let scratch = try ObjectsScratch()
+        let server = try KillResumeServer.start(
+            faults: ["op=UploadPart,delay-headers=200"],
+            logPath: scratch.path("serve.log")
+        )
+        defer { server.stop() }
+        let run = KillResumeRunner(server: server, dialect: dialect)
+        // S3 parts are at least 5 MiB (smaller part sizes are clamped), so its file is larger.
+        let size = dialect.scheme == "s3" ? 12 * 1_048_576 + 4_321 : 3 * 1_048_576 + 4_321
+        let source = scratch.path("source.bin")
+        try Self.payload(size, seed: 11).write(to: URL(fileURLWithPath: source))
+        try run.succeed(["mb", dialect.url("kill-resume")])
+
+        let arguments = [
+            "cp", source, dialect.url("kill-resume/object.bin"),
+            "--part-size", "256K", "--concurrency", "\(Self.concurrency)",
+        ]
+        let final = try run.untilDone(
+            arguments,
+            checkpoint: source + ".ucp",
+            partCount: dialect.scheme == "s3" ? 3 : 13,
+            counting: { $0.operation == "UploadPart" ? $0.received : 0 }
+        )
+        #expect(final.kills >= 1, "no run was killed; the transfer finished too fast to test")
+        #expect(final.result.status == 0, "\(final.result.standardError)")
+        #expect(
+            final.result.standardError.contains("\(final.savedBeforeLastRun.parts) of "),
+            "the last run should reuse exactly the checkpoint's parts: \(final.result.standardError)"
+        )
+        #expect(!FileManager.default.fileExists(atPath: source + ".ucp"))
+
+        let fetched = scratch.path("fetched.bin")
+        try run.succeed(["cp", dialect.url("kill-resume/object.bin"), fetched, "--no-checkpoint"])
+        #expect(try Self.sha256(fetched) == Self.sha256(source))
+    }
+
+    /// Bytes that are not text and differ per seed.
+    static func payload(_ count: Int, seed: UInt64) -> Data {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in bytes.indices {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[index] = UInt8(truncatingIfNeeded: state)
+        }
+        return Data(bytes)
+    }
+
+    /// The SHA-256 of a file as `sha256sum` (an implementation independent of the project) prints it.
+    static func sha256(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let digest = String(decoding: data, as: UTF8.self).prefix { !$0.isWhitespace }
+        #expect(process.terminationStatus == 0 && digest.count == 64, "sha256sum \(path) failed")
+        return String(digest)
+    }
+}
+
+/// Runs `objstore` against a ``KillResumeServer`` in one dialect, killing runs part way.
+struct KillResumeRunner {
+    /// What a checkpoint file records as done.
+    struct Saved: Equatable {
+        var parts = 0
+        var bytes: Int64 = 0
+        var partSize: Int64 = 0
+    }
+
+    struct Outcome {
+        var result: CLIProcess.Result
+        var kills: Int
+        var savedBeforeLastRun: Saved
+    }
+
+    var server: KillResumeServer
+    var dialect: ObjectsDialect
+
+    var environment: [String: String] {
+        CLIProcess.isolatedEnvironment([
+            dialect.accessKeyVariable: ObjectsLocalServer.accessKeyID,
+            dialect.secretVariable: ObjectsLocalServer.secret,
+        ])
+    }
+
+    func remote(_ arguments: [String]) -> [String] {
+        var remote = arguments + ["--endpoint", server.endpoint]
+        if let region = dialect.region { remote += ["--region", region] }
+        return remote
+    }
+
+    @discardableResult
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let result = try CLIProcess.run(remote(arguments), environment: environment)
+        #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.standardError)")
+        return result.standardOutput
+    }
+
+    /// Runs `arguments` again and again, each time SIGKILLing the process once `checkpoint` records more
+    /// parts than before the run, until a run finishes by itself (or after ``KillResumeTests/maximumKills``
+    /// kills, a run is left alone). After each kill, the bytes the killed run moved (`counting`, from the
+    /// server's log) minus the bytes its checkpoint gained must be at most `concurrency × partSize`.
+    ///
+    /// Kills wait for at most `partCount - 1` parts: a kill after the last part could land after the final
+    /// rename, which is a different case (the transfer is complete).
+    func untilDone(
+        _ arguments: [String],
+        checkpoint: String,
+        partCount: Int,
+        counting: (KillResumeServer.Request) -> Int64,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Outcome {
+        var saved = Saved()
+        var kills = 0
+        for _ in 0...(KillResumeTests.maximumKills + 1) {
+            let mark = server.requests().count
+            let target = min(saved.parts + 1 + kills, partCount - 1)
+            let killAt = kills < KillResumeTests.maximumKills && target > saved.parts ? target : nil
+            let (result, killed) = try start(arguments, killOnce: checkpoint, holds: killAt)
+            guard killed else { return Outcome(result: result, kills: kills, savedBeforeLastRun: saved) }
+            kills += 1
+            server.settle()
+            let after = try Self.saved(checkpoint)
+            let moved = server.requests().dropFirst(mark).reduce(0) { $0 + counting($1) }
+            let bound = Int64(KillResumeTests.concurrency) * after.partSize
+            let again = moved - (after.bytes - saved.bytes)
+            #expect(after.bytes >= saved.bytes, "the checkpoint lost progress", sourceLocation: sourceLocation)
+            let text =
+                "kill \(kills): moved \(moved) bytes, checkpoint gained \(after.bytes - saved.bytes): \(again) bytes "
+                + "will move again, more than concurrency × partSize = \(bound)"
+            #expect(again <= bound, Comment(rawValue: text), sourceLocation: sourceLocation)
+            saved = after
+        }
+        Issue.record("no run finished after \(kills) kills", sourceLocation: sourceLocation)
+        throw CancellationError()
+    }
+
+    /// Starts `objstore`; when `parts` is set, SIGKILLs it as soon as `checkpoint` records at least
+    /// that many parts. Returns the result and whether the process died of the signal.
+    private func start(
+        _ arguments: [String],
+        killOnce checkpoint: String,
+        holds parts: Int?
+    ) throws -> (result: CLIProcess.Result, killed: Bool) {
+        let binary = try #require(CLIProcess.binary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = remote(arguments)
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // A run that hangs (a crashed server leaves the client retrying for minutes) is a failure, not a wait.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning {
+            if let parts, let current = try? Self.saved(checkpoint), current.parts >= parts {
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            if ContinuousClock.now > deadline || !server.process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                Issue.record(
+                    "objstore \(arguments.joined(separator: " ")) hung or the server exited; see \(server.logPath)"
+                )
+                throw CancellationError()
+            }
+            usleep(1_000)
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = CLIProcess.Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self)
+        )
+        return (result, process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Reads a download (`completedParts`) or upload (`parts`) checkpoint; none → nothing saved.
+    static func saved(_ path: String) throws -> Saved {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return Saved() }
+        let document = try JSONSerialization.jsonObject(with: bytes) as? [String: Any]
+        let data = try #require(document?["data"] as? [String: Any], "no data in \(path)")
+        let partSize = try #require((data["partSize"] as? NSNumber)?.int64Value)
+        if let parts = data["parts"] as? [[String: Any]] {
+            let total = parts.reduce(Int64(0)) { $0 + ((($1["size"] as? NSNumber)?.int64Value) ?? 0) }
+            return Saved(parts: parts.count, bytes: total, partSize: partSize)
+        }
+        let completed = try #require(data["completedParts"] as? [[String: Any]], "no parts in \(path)")
+        let object = try #require(data["object"] as? [String: Any])
+        let size = try #require((object["size"] as? NSNumber)?.int64Value)
+        let total = completed.reduce(Int64(0)) { sum, part in
+            let index = Int64((part["index"] as? NSNumber)?.intValue ?? 0)
+            return sum + max(0, min(partSize, size - index * partSize))
+        }
+        return Saved(parts: completed.count, bytes: total, partSize: partSize)
+    }
+}
