@@ -109,18 +109,11 @@ struct ResumableDownloadEngine: Sendable {
                 )
                 let verification = try self.finish(checkpoint, file: file, probe: probe)
                 reporter?.finish()
-                return ResumableDownloadResult(
-                    objectSize: probe.object.size,
-                    etag: probe.object.etag,
-                    lastModified: probe.object.lastModified,
-                    versionID: probe.object.versionId,
-                    crc64: probe.object.crc64,
-                    range: checkpoint.transferRange,
-                    destination: self.paths.destination,
-                    bytesDownloaded: counter.value,
-                    bytesReused: reused,
-                    partCount: checkpoint.partCount,
-                    partSize: checkpoint.partSize,
+                return self.result(
+                    checkpoint,
+                    probe: probe,
+                    downloaded: counter.value,
+                    reused: reused,
                     restarts: restarts,
                     verification: verification
                 )
@@ -264,7 +257,26 @@ struct ResumableDownloadEngine: Sendable {
         )
         reporter.begin()
         reporter.finish()
-        return ResumableDownloadResult(
+        return self.result(
+            checkpoint,
+            probe: probe,
+            downloaded: 0,
+            reused: checkpoint.bytesCompleted,
+            restarts: restarts,
+            verification: verification
+        )
+    }
+
+    /// What a finished download reports: the object as probed, the layout, and the bytes moved.
+    private func result(
+        _ checkpoint: DownloadCheckpoint,
+        probe: ResumableDownloadSource.Probe,
+        downloaded: Int64,
+        reused: Int64,
+        restarts: Int,
+        verification: ResumableDownloadResult.Verification
+    ) -> ResumableDownloadResult {
+        ResumableDownloadResult(
             objectSize: probe.object.size,
             etag: probe.object.etag,
             lastModified: probe.object.lastModified,
@@ -272,8 +284,8 @@ struct ResumableDownloadEngine: Sendable {
             crc64: probe.object.crc64,
             range: checkpoint.transferRange,
             destination: self.paths.destination,
-            bytesDownloaded: 0,
-            bytesReused: checkpoint.bytesCompleted,
+            bytesDownloaded: downloaded,
+            bytesReused: reused,
             partCount: checkpoint.partCount,
             partSize: checkpoint.partSize,
             restarts: restarts,
