@@ -75,22 +75,8 @@ public struct CheckpointStore: Sendable {
         DownloadCheckpoint
     > {
         let result = read(DownloadCheckpoint.self, at: path) { checkpoint in
-            if let field = checkpoint.identity.firstDifference(from: expecting.identity) {
-                return .mismatch(
-                    .identityMismatch,
-                    field: field,
-                    expected: describe(expecting.identity, field),
-                    found: describe(checkpoint.identity, field)
-                )
-            }
-            if let field = checkpoint.object.firstDifference(from: expecting.object) {
-                return .mismatch(
-                    .objectChanged,
-                    field: field,
-                    expected: describe(expecting.object, field),
-                    found: describe(checkpoint.object, field)
-                )
-            }
+            if let reason = checkpoint.identity.mismatch(.identityMismatch, from: expecting.identity) { return reason }
+            if let reason = checkpoint.object.mismatch(.objectChanged, from: expecting.object) { return reason }
             switch POSIXFile.status(checkpoint.tempFilePath) {
             case .failure(let error):
                 return CheckpointInvalidReason(
@@ -139,14 +125,7 @@ public struct CheckpointStore: Sendable {
         UploadCheckpoint
     > {
         let result = read(UploadCheckpoint.self, at: path) { checkpoint in
-            if let field = checkpoint.identity.firstDifference(from: expecting.identity) {
-                return .mismatch(
-                    .identityMismatch,
-                    field: field,
-                    expected: describe(expecting.identity, field),
-                    found: describe(checkpoint.identity, field)
-                )
-            }
+            if let reason = checkpoint.identity.mismatch(.identityMismatch, from: expecting.identity) { return reason }
             let current: FileIdentity
             if let source = expecting.source {
                 current = source
@@ -161,14 +140,7 @@ public struct CheckpointStore: Sendable {
                     )
                 }
             }
-            if let field = checkpoint.source.firstDifference(from: current) {
-                return .mismatch(
-                    .sourceChanged,
-                    field: field,
-                    expected: describe(current, field),
-                    found: describe(checkpoint.source, field)
-                )
-            }
+            if let reason = checkpoint.source.mismatch(.sourceChanged, from: current) { return reason }
             if checkpoint.parameters != expecting.parameters {
                 return CheckpointInvalidReason(
                     code: .parametersChanged,
@@ -281,6 +253,7 @@ extension CheckpointStore {
         if let field = document.sensitiveField() { throw .sensitiveValue(field: field) }
         let bytes = try Self.encodeDocument(document)
         try AtomicFile.write(bytes, to: path)
+        logger.trace("checkpoint saved", metadata: ["checkpoint.path": "\(path)", "checkpoint.size": "\(bytes.count)"])
     }
 
     private func read<Document: CheckpointDocument>(
@@ -357,46 +330,5 @@ extension CheckpointStore {
             logger.warning("discarding checkpoint, starting over: \(reason.message)", metadata: metadata)
         }
         return result
-    }
-}
-
-private func describe(_ identity: DownloadCheckpoint.Identity, _ field: String) -> String {
-    switch field {
-    case "provider": return identity.provider
-    case "endpoint": return identity.endpoint
-    case "bucket": return "'\(identity.bucket)'"
-    case "key": return "'\(identity.key)'"
-    case "versionId": return identity.versionId ?? "none"
-    case "range": return identity.range?.description ?? "none"
-    default: return identity.destinationPath
-    }
-}
-
-private func describe(_ identity: UploadCheckpoint.Identity, _ field: String) -> String {
-    switch field {
-    case "provider": return identity.provider
-    case "endpoint": return identity.endpoint
-    case "bucket": return "'\(identity.bucket)'"
-    case "key": return "'\(identity.key)'"
-    default: return identity.sourcePath
-    }
-}
-
-private func describe(_ object: DownloadCheckpoint.ObjectState, _ field: String) -> String {
-    switch field {
-    case "size": return "\(object.size)"
-    case "etag": return object.etag
-    case "lastModified": return object.lastModified ?? "none"
-    case "versionId": return object.versionId ?? "none"
-    default: return object.crc64.map { String($0) } ?? "none"
-    }
-}
-
-private func describe(_ identity: FileIdentity, _ field: String) -> String {
-    switch field {
-    case "size": return "\(identity.size)"
-    case "mtime": return "\(identity.mtimeNanoseconds) ns"
-    case "inode": return "\(identity.inode)"
-    default: return "\(identity.device)"
     }
 }

@@ -9,6 +9,7 @@
 import Foundation
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ import Darwin
 struct CheckpointCrashSafetyTests {
     @Test func leftoverTemporaryFileFromACrashedSaveIsHarmless() throws {
         var fixture = try DownloadFixture()
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try fixture.checkpoint.markPartCompleted(1, crc64: 3)
         try store.save(fixture.checkpoint, to: fixture.checkpointPath)
         // A save that died after writing half of its temporary file.
@@ -42,13 +43,14 @@ struct CheckpointCrashSafetyTests {
         let fixture = try DownloadFixture()
         try writeFile(fixture.checkpointPath + ".tmp-0123", Array("{\"data\":{".utf8))
         #expect(
-            CheckpointStore().load(at: fixture.checkpointPath, expecting: fixture.expectation).reason?.code == .missing
+            CheckpointStore(logger: .scanning).load(at: fixture.checkpointPath, expecting: fixture.expectation).reason?
+                .code == .missing
         )
     }
 
     @Test func readersAlwaysSeeTheOldOrTheNewCheckpointNeverAMix() async throws {
         var fixture = try DownloadFixture()
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         var old = fixture.checkpoint
         try old.markPartCompleted(0, crc64: 1)
         var new = fixture.checkpoint
@@ -98,7 +100,7 @@ struct CheckpointCrashSafetyTests {
         #expect(mkdir(fixture.checkpointPath, 0o700) == 0)
         try writeFile(fixture.checkpointPath + "/keep", [1])
         let error = try #require(throws: CheckpointError.self) {
-            try CheckpointStore().save(fixture.checkpoint, to: fixture.checkpointPath)
+            try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: fixture.checkpointPath)
         }
         #expect(error.code == .fileSystem)
         #expect(error.message.contains("rename"))
@@ -106,18 +108,29 @@ struct CheckpointCrashSafetyTests {
         #expect(try readFile(fixture.checkpointPath + "/keep") == [1])
     }
 
-    @Test(.enabled(if: geteuid() != 0, "root ignores directory permissions"))
-    func failedSaveLeavesThePreviousCheckpointIntact() throws {
+    @Test func failedSaveLeavesThePreviousCheckpointIntact() throws {
         let fixture = try UploadFixture()
-        let store = CheckpointStore()
-        try store.save(fixture.checkpoint, to: fixture.checkpointPath)
-        let before = try readFile(fixture.checkpointPath)
-        #expect(chmod(fixture.directory.path, 0o500) == 0)
-        defer { _ = chmod(fixture.directory.path, 0o700) }
+        let store = CheckpointStore(logger: .scanning)
+        // A checkpoint whose name is as long as the file system allows: the file itself fits, but
+        // no `<name>.tmp-<random>` beside it does, so the save fails where it creates its temporary
+        // file. Unlike a read-only directory, root cannot bypass ENAMETOOLONG.
+        let nameMax = pathconf(fixture.directory.path, Int32(_PC_NAME_MAX))
+        try #require(nameMax > 0)
+        let name = String(repeating: "c", count: nameMax)
+        let path = fixture.directory.file(name)
+        let before = try CheckpointStore.encode(fixture.checkpoint)
+        try writeFile(path, before)
+        #expect(store.load(at: path, expecting: fixture.expectation).checkpoint == fixture.checkpoint)
+
         var changed = fixture.checkpoint
         try changed.recordPart(.init(number: 1, etag: "x", size: 8))
-        #expect(throws: CheckpointError.self) { try store.save(changed, to: fixture.checkpointPath) }
-        #expect(try readFile(fixture.checkpointPath) == before)
+        let error = try #require(throws: CheckpointError.self) { try store.save(changed, to: path) }
+        #expect(error.code == .fileSystem)
+        #expect(error.message.contains("open("))
+        #expect(error.message.contains("(errno \(ENAMETOOLONG))"))
+        #expect(try readFile(path) == before)
+        #expect(store.load(at: path, expecting: fixture.expectation).checkpoint == fixture.checkpoint)
+        #expect(try fixture.directory.names() == ["backup.tar", name])
     }
 
     @Test func verifyCompletedPartsForgetsDamagedParts() throws {
@@ -144,7 +157,7 @@ struct CheckpointCrashSafetyTests {
         let fixture = try UploadFixture()
         let path = fixture.directory.file("no-such-dir/backup.tar.ucp")
         let error = try #require(throws: CheckpointError.self) {
-            try CheckpointStore().save(fixture.checkpoint, to: path)
+            try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: path)
         }
         #expect(error.code == .parentDirectoryMissing)
         #expect(error.message.contains("no-such-dir"))
@@ -156,11 +169,11 @@ struct CheckpointCrashSafetyTests {
         var relative = fixture.checkpoint
         relative.identity.sourcePath = "backup.tar"
         let error = try #require(throws: CheckpointError.self) {
-            try CheckpointStore().save(relative, to: fixture.checkpointPath)
+            try CheckpointStore(logger: .scanning).save(relative, to: fixture.checkpointPath)
         }
         #expect(error.code == .invalidCheckpoint)
         #expect(throws: CheckpointError.self) {
-            try CheckpointStore().save(fixture.checkpoint, to: "relative/path.ucp")
+            try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: "relative/path.ucp")
         }
     }
 }

@@ -162,6 +162,16 @@ struct PartLayoutTests {
         #expect(fixture.checkpoint.bytesCompleted == 19)
         #expect(fixture.checkpoint.parts.map(\.number) == [1, 2, 3])
         #expect(fixture.checkpoint.combinedCRC64() == CRC64.checksum(bytes))
+
+        // Forgetting a part makes it missing again; forgetting an unrecorded number changes nothing.
+        fixture.checkpoint.removePart(number: 2)
+        fixture.checkpoint.removePart(number: 2)
+        fixture.checkpoint.removePart(number: 9)
+        #expect(fixture.checkpoint.parts.map(\.number) == [1, 3])
+        #expect(fixture.checkpoint.missingPartNumbers == [2])
+        #expect(fixture.checkpoint.bytesCompleted == 11)
+        #expect(!fixture.checkpoint.isComplete)
+        #expect(fixture.checkpoint.combinedCRC64() == nil)
     }
 
     @Test func emptyFileUploadHasOneEmptyPart() throws {

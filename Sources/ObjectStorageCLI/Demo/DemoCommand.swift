@@ -264,9 +264,8 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
             downloaded: downloadedHash,
             equal: sourceHash == downloadedHash
         )
-        console.say(
-            "  SHA-256 of the source and of the downloaded file are \(sourceHash == downloadedHash ? "equal" : "DIFFERENT")"
-        )
+        let verdict = sourceHash == downloadedHash ? "equal" : "DIFFERENT"
+        console.say("  SHA-256 of the source and of the downloaded file are \(verdict)")
     }
 
     /// Removes the object, any paused multipart upload and the bucket (if the demo created it), then

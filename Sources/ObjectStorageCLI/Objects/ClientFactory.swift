@@ -25,14 +25,8 @@ struct ClientFactory {
     /// fails (status 77) before anything is sent.
     func makeClient(for provider: StorageProvider) async throws(CLIError) -> ObjectStorageClient {
         let version = try SigningContext.signatureVersion(options.signature, for: provider)
-        let defaults = ProviderDefaults(provider: provider, environment: environment)
-        let endpoint: Endpoint
-        do {
-            endpoint = try options.endpoint.map { try Endpoint(url: $0) } ?? defaults.endpoint(region: options.region)
-        } catch {
-            throw .usage("--endpoint: \(error)")
-        }
-        let region = options.region ?? defaults.region(for: endpoint)
+        let (endpoint, region) = try ProviderDefaults(provider: provider, environment: environment)
+            .resolve(endpoint: options.endpoint, region: options.region)
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
             guard options.profile == nil else { throw .usage("--profile cannot be combined with --no-sign-request") }

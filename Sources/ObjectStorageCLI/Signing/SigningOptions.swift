@@ -62,14 +62,8 @@ struct SigningContext {
             throw .usage("--method: '\(options.method)' is not one of GET, HEAD, PUT, POST, DELETE")
         }
         let version = try Self.signatureVersion(options.signature, for: location.provider)
-        let defaults = ProviderDefaults(provider: location.provider, environment: environment)
-        let endpoint: Endpoint
-        do {
-            endpoint = try options.endpoint.map { try Endpoint(url: $0) } ?? defaults.endpoint(region: options.region)
-        } catch {
-            throw .usage("--endpoint: \(error)")
-        }
-        let region = options.region ?? defaults.region(for: endpoint)
+        let (endpoint, region) = try ProviderDefaults(provider: location.provider, environment: environment)
+            .resolve(endpoint: options.endpoint, region: options.region)
         let addressing: AddressingStyle =
             options.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
         request = SigningRequest(

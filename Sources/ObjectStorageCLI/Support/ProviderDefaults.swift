@@ -46,6 +46,24 @@ struct ProviderDefaults {
         environment[endpointVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The endpoint and signing region for the `--endpoint` and `--region` options: an option wins,
+    /// then the environment, then the vendor's conventions.
+    ///
+    /// - Parameters:
+    ///   - option: `--endpoint`, if given.
+    ///   - region: `--region`, if given.
+    /// - Returns: The endpoint, and the region to sign for.
+    /// - Throws: ``CLIError`` `.usage` when the endpoint, given or from the environment, is not a URL.
+    func resolve(endpoint option: String?, region: String?) throws(CLIError) -> (Endpoint, String) {
+        let endpoint: Endpoint
+        do {
+            endpoint = try option.map { try Endpoint(url: $0) } ?? self.endpoint(region: region)
+        } catch {
+            throw .usage("--endpoint: \(error)")
+        }
+        return (endpoint, region ?? self.region(for: endpoint))
+    }
+
     /// The endpoint named by the environment, else the vendor's public endpoint for the region.
     func endpoint(region: String?) throws -> Endpoint {
         if let configured = configuredEndpoint {
