@@ -165,9 +165,15 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .target(
+            name: "ObjectStorageTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/ObjectStorageTestSupport"
+        ),
         .testTarget(
             name: "ObjectStorageLocalServerTests",
             dependencies: [
+                "ObjectStorageTestSupport",
                 "ObjectStorageLocalServer",
                 "ObjectStorageSigning",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -179,6 +185,7 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageTransportTests",
             dependencies: [
+                "ObjectStorageTestSupport",
                 "ObjectStorageTransport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -191,6 +198,7 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageTests",
             dependencies: [
+                "ObjectStorageTestSupport",
                 "ObjectStorage",
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
@@ -205,11 +213,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectStorageCLITests",
-            dependencies: ["ObjectStorageCLI"]
+            dependencies: ["ObjectStorageCLI", "ObjectStorageTestSupport"]
         ),
         .testTarget(
             name: "ObjectStorageCheckpointTests",
             dependencies: [
+                "ObjectStorageTestSupport",
                 "ObjectStorageCheckpoint",
                 "ObjectStorageSigning",
                 .product(name: "Logging", package: "swift-log"),
@@ -219,6 +228,7 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageReliabilityTests",
             dependencies: [
+                "ObjectStorageTestSupport",
                 "ObjectStorage",
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
@@ -234,7 +244,8 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageSigningTests",
             dependencies: [
-                "ObjectStorageSigning", "CObjectStorageCRC", .product(name: "Logging", package: "swift-log"),
+                "ObjectStorageSigning", "CObjectStorageCRC", "ObjectStorageTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

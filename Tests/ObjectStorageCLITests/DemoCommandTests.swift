@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 /// `objstore demo` runs end to end on the embedded server, its summary's claims hold, and it leaves

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageTestSupport
 import Testing
 
 /// The CLI's exit-status contract: 64 usage (naming the bad flag), 65 invalid input, 77 no credentials.

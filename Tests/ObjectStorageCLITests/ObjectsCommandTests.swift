@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 /// `mb`, `cp`, `ls`, `stat`, `cat`, `rm` and `rb` run as processes against `objstore serve`.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 /// `objstore serve --memory --port 0` as a child process, stopped with SIGTERM.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 /// `objstore presign` and `objstore sign` as scripts call them. Expected URLs and signatures are the

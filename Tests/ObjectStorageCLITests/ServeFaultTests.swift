@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 /// `objstore sign`: the request line, every header to send, and `--explain`.

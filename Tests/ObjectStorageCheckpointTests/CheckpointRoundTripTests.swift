@@ -9,6 +9,7 @@
 import Foundation
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ struct CheckpointRoundTripTests {
         var fixture = try DownloadFixture()
         try fixture.checkpoint.markPartCompleted(2, crc64: 42)
         try fixture.checkpoint.markPartCompleted(0, crc64: UInt64.max)
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try store.save(fixture.checkpoint, to: fixture.checkpointPath)
 
         let loaded = try #require(store.load(at: fixture.checkpointPath, expecting: fixture.expectation).checkpoint)
@@ -40,7 +41,7 @@ struct CheckpointRoundTripTests {
             .init(number: 2, etag: "\"b\"", size: 8, crc64: 7, md5: "XrY7u+Ae7tCTyyK7j1rNww==")
         )
         try fixture.checkpoint.recordPart(.init(number: 3, etag: "\"c\"", size: 3))
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try store.save(fixture.checkpoint, to: fixture.checkpointPath)
 
         let loaded = try #require(store.load(at: fixture.checkpointPath, expecting: fixture.expectation).checkpoint)
@@ -61,7 +62,7 @@ struct CheckpointRoundTripTests {
         try second.markPartCompleted(0, crc64: 98)
         try second.markPartCompleted(1, crc64: 99)
 
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try store.save(first.checkpoint, to: first.checkpointPath)
         let onDisk = try readFile(first.checkpointPath)
         #expect(try CheckpointStore.encode(second) == onDisk)
@@ -76,7 +77,7 @@ struct CheckpointRoundTripTests {
     @Test func envelopeHasTheDocumentedShape() throws {
         var fixture = try DownloadFixture()
         try fixture.checkpoint.markPartCompleted(1, crc64: 18_446_744_073_709_551_615)
-        try CheckpointStore().save(fixture.checkpoint, to: fixture.checkpointPath)
+        try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: fixture.checkpointPath)
         let text = String(decoding: try readFile(fixture.checkpointPath), as: UTF8.self)
 
         // The digest is the SHA-256 of the exact bytes between `"data":` and `,"digest"`.
@@ -103,7 +104,7 @@ struct CheckpointRoundTripTests {
 
     @Test func savedFileIsPrivateAndLeavesNoTemporaryFile() throws {
         let fixture = try UploadFixture()
-        try CheckpointStore().save(fixture.checkpoint, to: fixture.checkpointPath)
+        try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: fixture.checkpointPath)
         var info = stat()
         #expect(stat(fixture.checkpointPath, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
@@ -119,16 +120,16 @@ struct CheckpointRoundTripTests {
             device: 1 << 63
         )
         fixture.checkpoint.source = huge
-        try CheckpointStore().save(fixture.checkpoint, to: fixture.checkpointPath)
+        try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: fixture.checkpointPath)
         var expectation = fixture.expectation
         expectation.source = huge
-        let loaded = CheckpointStore().load(at: fixture.checkpointPath, expecting: expectation)
+        let loaded = CheckpointStore(logger: .scanning).load(at: fixture.checkpointPath, expecting: expectation)
         #expect(loaded.checkpoint?.source == huge)
     }
 
     @Test func removeDeletesTheCheckpointAndToleratesAbsence() throws {
         let fixture = try UploadFixture()
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try store.save(fixture.checkpoint, to: fixture.checkpointPath)
         try store.remove(at: fixture.checkpointPath)
         #expect(store.load(at: fixture.checkpointPath, expecting: fixture.expectation).reason?.code == .missing)

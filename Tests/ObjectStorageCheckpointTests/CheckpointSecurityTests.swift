@@ -10,6 +10,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import ObjectStorageCheckpoint
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("Checkpoints hold no credentials")
@@ -51,7 +52,7 @@ struct CheckpointSecurityTests {
             var checkpoint = upload.checkpoint
             checkpoint.parameters.additionalHeaders[header] = Self.secret
             let error = try #require(throws: CheckpointError.self) {
-                try CheckpointStore().save(checkpoint, to: upload.checkpointPath)
+                try CheckpointStore(logger: .scanning).save(checkpoint, to: upload.checkpointPath)
             }
             #expect(error.code == .sensitiveValue)
             #expect(!error.description.contains(Self.secret))
@@ -67,7 +68,7 @@ struct CheckpointSecurityTests {
             var checkpoint = download.checkpoint
             checkpoint.identity.endpoint = endpoint
             let error = try #require(throws: CheckpointError.self) {
-                try CheckpointStore().save(checkpoint, to: download.checkpointPath)
+                try CheckpointStore(logger: .scanning).save(checkpoint, to: download.checkpointPath)
             }
             #expect(error.code == .sensitiveValue)
             #expect(!error.description.contains(Self.secret))
@@ -78,7 +79,7 @@ struct CheckpointSecurityTests {
     @Test func savedFilesAndLogsNeverContainTheTestSecret() throws {
         var handler = InMemoryLogHandler()
         handler.logLevel = .trace
-        let store = CheckpointStore(logger: Logger(label: "test", factory: { [handler] _ in handler }))
+        let store = CheckpointStore(logger: .scanning(label: "test", alsoTo: handler))
 
         var download = try DownloadFixture()
         try download.checkpoint.markPartCompleted(1, crc64: 77)

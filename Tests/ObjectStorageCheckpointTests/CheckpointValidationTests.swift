@@ -11,6 +11,7 @@ import InMemoryLogging
 import Logging
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ struct CheckpointValidationTests {
     private func savedDownload() throws -> DownloadFixture {
         var fixture = try DownloadFixture()
         try fixture.checkpoint.markPartCompleted(0, crc64: 5)
-        try CheckpointStore().save(fixture.checkpoint, to: fixture.checkpointPath)
+        try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: fixture.checkpointPath)
         return fixture
     }
 
@@ -32,7 +33,10 @@ struct CheckpointValidationTests {
         _ fixture: DownloadFixture,
         _ expectation: DownloadCheckpoint.Expectation? = nil
     ) -> CheckpointInvalidReason? {
-        CheckpointStore().load(at: fixture.checkpointPath, expecting: expectation ?? fixture.expectation).reason
+        CheckpointStore(logger: .scanning).load(
+            at: fixture.checkpointPath,
+            expecting: expectation ?? fixture.expectation
+        ).reason
     }
 
     private func replaceInFile(_ path: String, _ old: String, _ new: String) throws {
@@ -103,10 +107,13 @@ struct CheckpointValidationTests {
 
         // An upload checkpoint where a download checkpoint is expected, and the reverse.
         let upload = try UploadFixture()
-        try CheckpointStore().save(upload.checkpoint, to: fixture.checkpointPath)
+        try CheckpointStore(logger: .scanning).save(upload.checkpoint, to: fixture.checkpointPath)
         #expect(downloadReason(fixture)?.code == .wrongKind)
         fixture = try savedDownload()
-        let asUpload = CheckpointStore().load(at: fixture.checkpointPath, expecting: upload.expectation)
+        let asUpload = CheckpointStore(logger: .scanning).load(
+            at: fixture.checkpointPath,
+            expecting: upload.expectation
+        )
         #expect(asUpload.reason?.code == .wrongKind)
     }
 
@@ -114,7 +121,7 @@ struct CheckpointValidationTests {
         let fixture = try savedDownload()
         var other = fixture.identity
         other.key = "photos/2024/another.bin"
-        let result = CheckpointStore().load(
+        let result = CheckpointStore(logger: .scanning).load(
             at: fixture.checkpointPath,
             expecting: .init(identity: other, object: fixture.object)
         )
@@ -163,7 +170,7 @@ struct CheckpointValidationTests {
     ])
     func changedObjectIsDetected(field: String, probe: DownloadCheckpoint.ObjectState) throws {
         let fixture = try savedDownload()
-        let result = CheckpointStore().load(
+        let result = CheckpointStore(logger: .scanning).load(
             at: fixture.checkpointPath,
             expecting: .init(identity: fixture.identity, object: probe)
         )
@@ -175,7 +182,7 @@ struct CheckpointValidationTests {
     @Test func probeWithoutOptionalFieldsStillMatches() throws {
         let fixture = try savedDownload()
         let probe = DownloadCheckpoint.ObjectState(size: 20, etag: DownloadFixture.etag)
-        let result = CheckpointStore().load(
+        let result = CheckpointStore(logger: .scanning).load(
             at: fixture.checkpointPath,
             expecting: .init(identity: fixture.identity, object: probe)
         )
@@ -219,12 +226,15 @@ struct CheckpointValidationTests {
         text = text.replacingOccurrences(of: "{\"data\":", with: "{\n  \"data\" : ")
         text = text.replacingOccurrences(of: ",\"digest\":", with: ",\n  \"digest\": ")
         try writeFile(fixture.checkpointPath, Array(text.utf8))
-        #expect(CheckpointStore().load(at: fixture.checkpointPath, expecting: fixture.expectation).checkpoint != nil)
+        #expect(
+            CheckpointStore(logger: .scanning).load(at: fixture.checkpointPath, expecting: fixture.expectation)
+                .checkpoint != nil
+        )
     }
 
     @Test func unreadableOrOversizedFileIsDiscarded() throws {
         let fixture = try savedDownload()
-        var store = CheckpointStore()
+        var store = CheckpointStore(logger: .scanning)
         store.maximumFileSize = 16
         #expect(store.load(at: fixture.checkpointPath, expecting: fixture.expectation).reason?.code == .unreadable)
         #expect(unlink(fixture.checkpointPath) == 0)
@@ -238,7 +248,7 @@ struct CheckpointValidationTests {
         var checkpoint = fixture.checkpoint
         checkpoint.source = try FileIdentity.current(path: fixture.source)
         #expect(checkpoint.source.mtimeNanoseconds == 1_715_150_708_123_456_789)
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try store.save(checkpoint, to: fixture.checkpointPath)
         #expect(store.load(at: fixture.checkpointPath, expecting: fixture.expectation).checkpoint == checkpoint)
 
@@ -270,7 +280,7 @@ struct CheckpointValidationTests {
 
     @Test func uploadIdentityAndParametersMustMatch() throws {
         let fixture = try UploadFixture()
-        let store = CheckpointStore()
+        let store = CheckpointStore(logger: .scanning)
         try store.save(fixture.checkpoint, to: fixture.checkpointPath)
 
         var identity = fixture.identity
@@ -290,7 +300,7 @@ struct CheckpointValidationTests {
         let fixture = try savedDownload()
         var handler = InMemoryLogHandler()
         handler.logLevel = .debug
-        let logger = Logger(label: "test", factory: { [handler] _ in handler })
+        let logger = Logger.scanning(label: "test", alsoTo: handler)
         try writeFile(fixture.checkpointPath, Array("{\"data\":".utf8))
         _ = CheckpointStore(logger: logger).load(at: fixture.checkpointPath, expecting: fixture.expectation)
         let warning = try #require(handler.entries.first { $0.level == .warning })

@@ -11,6 +11,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import ObjectStorageLocalServer
+import ObjectStorageTestSupport
 
 /// A response read in full.
 struct TestResponse {
@@ -75,7 +76,7 @@ func withServer<T>(
     faults: FaultInjector = FaultInjector(),
     _ body: (TestClient, LocalObjectServer) async throws -> T
 ) async throws -> T {
-    let server = LocalObjectServer(configuration: configuration, faults: faults)
+    let server = LocalObjectServer(configuration: configuration, faults: faults, logger: .scanning(label: "server"))
     let port = try await server.start()
     do {
         let result = try await body(TestClient(baseURL: "http://127.0.0.1:\(port)"), server)

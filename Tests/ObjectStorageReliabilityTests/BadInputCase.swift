@@ -80,7 +80,7 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
     static func cli(
         _ name: String,
         _ expected: Expected,
-        environment: [String: String] = CLIRunner.s3Credentials,
+        environment: [String: String] = TestSecrets.s3Environment,
         _ arguments: @escaping @Sendable (Context) -> [String]
     ) -> BadInputCase {
         BadInputCase(name: "CLI: " + name, action: .cli(arguments, environment: environment), expected: expected)

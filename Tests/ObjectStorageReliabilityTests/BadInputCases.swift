@@ -85,7 +85,7 @@ extension BadInputCase {
         .cli(
             "cp --part-size 1K to OSS is clamped with a warning",
             .exit(0, mentions: "outside"),
-            environment: CLIRunner.ossCredentials
+            environment: TestSecrets.ossEnvironment
         ) { context in
             ["cp", context.source, "oss://bkt/clamped", "--part-size", "1K"] + context.remote(.oss)
         },
@@ -232,7 +232,7 @@ extension BadInputCase {
         .cli("mb s3://My_Bucket", .exit(65, mentions: "lowercase")) { context in
             ["mb", "s3://My_Bucket"] + context.remote()
         },
-        .cli("mb oss://my.bucket", .exit(65, mentions: "lowercase"), environment: CLIRunner.ossCredentials) {
+        .cli("mb oss://my.bucket", .exit(65, mentions: "lowercase"), environment: TestSecrets.ossEnvironment) {
             context in
             ["mb", "oss://my.bucket"] + context.remote(.oss)
         },
@@ -282,7 +282,7 @@ extension BadInputCase {
         .cli(
             "stat oss://bkt//leading-slash",
             .exit(65, mentions: "start with"),
-            environment: CLIRunner.ossCredentials
+            environment: TestSecrets.ossEnvironment
         ) { context in
             ["stat", "oss://bkt//leading-slash"] + context.remote(.oss)
         },
@@ -292,7 +292,7 @@ extension BadInputCase {
                 { context in
                     "exec \"$OBJSTORE\" cat \"$(printf 's3://bkt/a\\377b')\" --endpoint \(context.fixture.endpoint)"
                 },
-                environment: CLIRunner.s3Credentials
+                environment: TestSecrets.s3Environment
             ),
             expected: .exit(65, mentions: "not valid UTF-8")
         ),

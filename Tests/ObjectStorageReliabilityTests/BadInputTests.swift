@@ -11,6 +11,7 @@ import InMemoryLogging
 import Logging
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// Issue 8's bad-input table, through the public API and the `objstore` binary: each case gets the
@@ -39,17 +40,17 @@ struct BadInputTests {
             case .api(let body):
                 try await Self.runAPI(entry, body: body, context: context)
             case .cli(let arguments, let environment):
-                let result = try await CLIRunner.run(
+                let result = try await CLIProcess.run(
                     arguments(context),
-                    environment: CLIRunner.environment(environment)
+                    environment: CLIProcess.isolatedEnvironment(environment)
                 )
                 Self.check(result, entry.expected)
             case .shell(let script, let environment):
-                let binary = try #require(CLIRunner.binary)
-                let result = try await CLIRunner.run(
+                let binary = try #require(CLIProcess.binary)
+                let result = try await CLIProcess.run(
                     executable: URL(fileURLWithPath: "/bin/sh"),
                     arguments: ["-c", script(context)],
-                    environment: CLIRunner.environment(environment.merging(["OBJSTORE": binary.path]) { $1 }),
+                    environment: CLIProcess.isolatedEnvironment(environment.merging(["OBJSTORE": binary.path]) { $1 }),
                     timeLimit: .seconds(60)
                 )
                 Self.check(result, entry.expected)
@@ -86,6 +87,7 @@ struct BadInputTests {
     }
 
     private static func check(_ error: any Error, _ expected: BadInputCase.Expected) {
+        SecretScanner.shared.scan(error: error, origin: "bad input table")
         let description = "\(error) \(String(reflecting: error))"
         for secret in TestSecrets.forbidden {
             #expect(!description.contains(secret), "the error description shows a secret")
@@ -107,7 +109,7 @@ struct BadInputTests {
         }
     }
 
-    private static func check(_ result: CLIRunner.Result, _ expected: BadInputCase.Expected) {
+    private static func check(_ result: CLIProcess.Result, _ expected: BadInputCase.Expected) {
         #expect(!result.timedOut, "objstore did not finish in time")
         for secret in TestSecrets.forbidden {
             #expect(!(result.standardError + result.standardOutput).contains(secret), "objstore printed a secret")

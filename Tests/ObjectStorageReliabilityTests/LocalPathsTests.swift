@@ -9,6 +9,7 @@
 import Foundation
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// Downloading a listing into a directory never writes outside it.
@@ -73,9 +74,9 @@ struct LocalPathsTests {
                 try await client.putObject(PutObjectRequest(bucket: "tree", key: key, body: .bytes(Array(key.utf8))))
             }
             let directory = scratch.file("inner/out")
-            let result = try await CLIRunner.run(
+            let result = try await CLIProcess.run(
                 ["cp", "--recursive", "s3://tree", directory, "--endpoint", fixture.endpoint],
-                environment: CLIRunner.environment(CLIRunner.s3Credentials)
+                environment: CLIProcess.isolatedEnvironment(TestSecrets.s3Environment)
             )
             #expect(result.status == 1, "\(result.standardError)")
             #expect(result.standardError.contains("2 downloaded, 6 skipped (unsafe key), 0 failed"))
@@ -90,9 +91,9 @@ struct LocalPathsTests {
             )
             #expect(!FileManager.default.fileExists(atPath: "/abs.txt"))
 
-            let prefixed = try await CLIRunner.run(
+            let prefixed = try await CLIProcess.run(
                 ["cp", "--recursive", "s3://tree/sub", scratch.file("prefixed"), "--endpoint", fixture.endpoint],
-                environment: CLIRunner.environment(CLIRunner.s3Credentials)
+                environment: CLIProcess.isolatedEnvironment(TestSecrets.s3Environment)
             )
             #expect(prefixed.status == 1, "\(prefixed.standardError)")
             #expect(prefixed.standardError.contains("1 downloaded, 1 skipped (unsafe key), 0 failed"))

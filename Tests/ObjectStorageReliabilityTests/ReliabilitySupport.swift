@@ -12,6 +12,7 @@ import Logging
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -30,6 +31,11 @@ enum TestSecrets {
 
     /// The strings that must never appear in a log line, an error description or a checkpoint.
     static let forbidden = [secret, sessionToken]
+
+    /// `objstore`'s S3 credentials for the fixture server.
+    static let s3Environment = ["AWS_ACCESS_KEY_ID": accessKeyID, "AWS_SECRET_ACCESS_KEY": secret]
+    /// `objstore`'s OSS credentials for the fixture server.
+    static let ossEnvironment = ["OSS_ACCESS_KEY_ID": accessKeyID, "OSS_ACCESS_KEY_SECRET": secret]
 }
 
 /// An in-process local server holding bucket `bkt` with `obj` (1,000 bytes) and a client for it.
@@ -42,7 +48,10 @@ struct ServerFixture: Sendable {
     let region: String
 
     /// Starts a memory server that accepts ``TestSecrets/credentials`` and uploads the fixture object.
-    static func start(faults: FaultInjector = FaultInjector(), logger: Logger = .noop) async throws -> ServerFixture {
+    static func start(
+        faults: FaultInjector = FaultInjector(),
+        logger: Logger = .scanning(label: "server")
+    ) async throws -> ServerFixture {
         let server = LocalObjectServer(
             configuration: .init(storage: .memory, authentication: .credentials([TestSecrets.credentials])),
             faults: faults,
@@ -75,24 +84,24 @@ struct ServerFixture: Sendable {
         )
         configuration.retry = .exponentialJitter(maxAttempts: 2, base: .milliseconds(1), cap: .milliseconds(5))
         configuration.timeout = .seconds(20)
-        return ObjectStorageClient(configuration: configuration, logger: logger)
+        return ObjectStorageClient(configuration: configuration, logger: logger ?? .scanning)
     }
 
     /// An anonymous client.
     func anonymousClient(_ provider: StorageProvider) throws -> ObjectStorageClient {
-        ObjectStorageClient(configuration: .init(provider: provider, endpoint: try Endpoint(url: endpoint)))
+        ObjectStorageClient(
+            configuration: .init(provider: provider, endpoint: try Endpoint(url: endpoint)),
+            logger: .scanning
+        )
     }
 
     func stop() async { await server.shutdown() }
 }
 
 extension Logger {
-    /// A logger that drops everything.
-    static let noop = Logger(label: "noop", factory: { _ in SwiftLogNoOpLogHandler() })
-
-    /// A trace-level logger into `handler`.
+    /// A trace-level logger into `handler`, whose lines the suite-wide secret scan also sees.
     static func capturing(_ handler: InMemoryLogHandler, label: String = "reliability") -> Logger {
-        var logger = Logger(label: label, factory: { _ in handler })
+        var logger = Logger.scanning(label: label, alsoTo: handler)
         logger.logLevel = .trace
         return logger
     }

@@ -12,6 +12,7 @@ import Logging
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// Issue 8's secret scan: a representative end-to-end workload — every operation, uploads and
@@ -31,6 +32,7 @@ struct SecretScanTests {
         func add(_ origin: String, _ text: String) { lock.withLock { texts.append((origin, text)) } }
 
         func add(error: any Error, _ origin: String) {
+            SecretScanner.shared.scan(error: error, origin: origin)
             add(origin, "\(error)")
             add(origin, String(reflecting: error))
             add(origin, error.localizedDescription)
@@ -222,9 +224,9 @@ struct SecretScanTests {
     /// `objstore` at `--log-level trace` with session credentials: its standard error (logs, errors)
     /// and standard output, except `presign`'s output, which is the signed URL by design.
     static func cliWorkload(_ fixture: ServerFixture, scratch: Scratch, evidence: Evidence) async throws {
-        var environment = CLIRunner.s3Credentials
+        var environment = TestSecrets.s3Environment
         environment["AWS_SESSION_TOKEN"] = TestSecrets.sessionToken
-        let environmentForRun = CLIRunner.environment(environment)
+        let environmentForRun = CLIProcess.isolatedEnvironment(environment)
         let remote = ["--endpoint", fixture.endpoint, "--region", fixture.region, "--log-level", "trace"]
         let source = scratch.file("source.bin")
         let runs: [[String]] = [
@@ -239,14 +241,14 @@ struct SecretScanTests {
         ]
         var traced = 0
         for arguments in runs {
-            let result = try await CLIRunner.run(arguments + remote, environment: environmentForRun)
+            let result = try await CLIProcess.run(arguments + remote, environment: environmentForRun)
             #expect(!result.timedOut)
             evidence.add("objstore \(arguments[0]) stderr", result.standardError)
             evidence.add("objstore \(arguments[0]) stdout", result.standardOutput)
             if result.standardError.contains("trace") { traced += 1 }
         }
         #expect(traced >= 3, "the CLI wrote no trace-level logs")
-        let presign = try await CLIRunner.run(
+        let presign = try await CLIProcess.run(
             ["presign", "s3://bkt/obj", "--endpoint", fixture.endpoint, "--region", fixture.region],
             environment: environmentForRun
         )

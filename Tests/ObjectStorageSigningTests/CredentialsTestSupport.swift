@@ -8,6 +8,7 @@
 
 import Foundation
 import Logging
+import ObjectStorageTestSupport
 import Synchronization
 
 /// A log handler that keeps every line (message and metadata) so tests can look for secrets in them.
@@ -46,7 +47,7 @@ struct CapturingLogHandler: LogHandler {
     /// A trace-level logger whose lines land in the returned store.
     static func logger() -> (Logger, Store) {
         let store = Store()
-        let logger = Logger(label: "credentials-tests") { _ in CapturingLogHandler(store: store) }
+        let logger = Logger.scanning(label: "credentials-tests", alsoTo: CapturingLogHandler(store: store))
         return (logger, store)
     }
 }

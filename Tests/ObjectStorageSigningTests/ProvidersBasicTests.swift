@@ -9,11 +9,12 @@
 import Foundation
 import Logging
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// The static, environment and federated providers.
 struct ProvidersBasicTests {
-    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = Logger.scanning
 
     // MARK: static
 

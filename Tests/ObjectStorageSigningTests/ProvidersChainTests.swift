@@ -9,11 +9,12 @@
 import Foundation
 import Logging
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// The chain provider: order, stopping rules and error aggregation.
 struct ProvidersChainTests {
-    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = Logger.scanning
 
     @Test func firstProviderThatYieldsWins() async throws {
         let later = Counter()

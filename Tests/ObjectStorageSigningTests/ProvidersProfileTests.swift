@@ -9,11 +9,12 @@
 import Foundation
 import Logging
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// The profile provider: AWS shared credentials/config, Alibaba Cloud's credentials file, the aliyun CLI's config.json.
 struct ProvidersProfileTests {
-    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = Logger.scanning
 
     private func withDirectory(_ body: (TemporaryDirectory) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()

@@ -8,6 +8,7 @@
 
 import Foundation
 import Logging
+import ObjectStorageTestSupport
 import Synchronization
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
 
 /// The refreshing cache: single flight, refresh before expiry, static stability, backoff, recovery.
 struct ProvidersRefreshingTests {
-    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = Logger.scanning
 
     /// A source whose answers the test scripts, counting calls.
     final class ScriptedSource: CredentialsProvider, Sendable {

@@ -13,6 +13,7 @@ import NIOHTTP1
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Synchronization
 import Testing
@@ -65,7 +66,8 @@ struct IntegrityTests {
             try await client.putObject(PutObjectRequest(bucket: "crc", key: "k", body: .bytes(testBytes(1000))))
             let corrupting = ObjectStorageClient(
                 configuration: client.configuration,
-                transport: CorruptingTransport(base: AsyncHTTPClientTransport(), mode: .flipFirstBodyByte)
+                transport: CorruptingTransport(base: AsyncHTTPClientTransport(), mode: .flipFirstBodyByte),
+                logger: .scanning
             )
             let response = try await corrupting.getObject(GetObjectRequest(bucket: "crc", key: "k"))
             #expect(response.crc64 != nil)
@@ -90,7 +92,11 @@ struct IntegrityTests {
         try await withClient(.ossV4) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "crc"))
             let transport = CorruptingTransport(base: AsyncHTTPClientTransport(), mode: .wrongCRCHeader)
-            let corrupting = ObjectStorageClient(configuration: client.configuration, transport: transport)
+            let corrupting = ObjectStorageClient(
+                configuration: client.configuration,
+                transport: transport,
+                logger: .scanning
+            )
             do {
                 try await corrupting.putObject(PutObjectRequest(bucket: "crc", key: "k", body: .bytes(testBytes(10))))
                 Issue.record("expected an integrity error")

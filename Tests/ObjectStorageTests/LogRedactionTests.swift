@@ -12,6 +12,7 @@ import Logging
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("No secret in logs or errors")
@@ -19,7 +20,7 @@ struct LogRedactionTests {
     @Test("a trace-level run of operations logs no secret, signature or Authorization", arguments: ClientDialect.all)
     func redaction(_ dialect: ClientDialect) async throws {
         let handler = InMemoryLogHandler()
-        var logger = Logger(label: "redaction", factory: { _ in handler })
+        var logger = Logger.scanning(label: "redaction", alsoTo: handler)
         logger.logLevel = .trace
         let faults = FaultInjector()
         faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .internalError))

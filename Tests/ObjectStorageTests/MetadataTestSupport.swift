@@ -10,6 +10,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ enum MetadataTestSupport {
     static func logger() -> (Logger, InMemoryLogHandler) {
         var handler = InMemoryLogHandler()
         handler.logLevel = .trace
-        let logger = Logger(label: "metadata-tests") { _ in handler }
+        let logger = Logger.scanning(label: "metadata-tests", alsoTo: handler)
         return (logger, handler)
     }
 

@@ -12,6 +12,7 @@ import NIOCore
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -148,7 +149,11 @@ struct ResilienceTests {
             try await client.putObject(PutObjectRequest(bucket: "skew", key: "k", body: .bytes([1])))
             var configuration = client.configuration
             configuration.now = { Date().addingTimeInterval(30 * 60) }
-            let skewed = ObjectStorageClient(configuration: configuration, transport: AsyncHTTPClientTransport())
+            let skewed = ObjectStorageClient(
+                configuration: configuration,
+                transport: AsyncHTTPClientTransport(),
+                logger: .scanning
+            )
             let head = try await skewed.headObject(HeadObjectRequest(bucket: "skew", key: "k"))
             #expect(head.contentLength == 1)
             #expect(skewed.clockOffset.components.seconds < -29 * 60)

@@ -11,6 +11,7 @@ import ObjectStorage
 import ObjectStorageCheckpoint
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -49,7 +50,9 @@ struct ResumableDownloadFinishedTests {
             object: DownloadCheckpoint.ObjectState(size: 0, etag: "x")
         )
         let checkpointPath = destination + ".dcp"
-        var checkpoint = try #require(CheckpointStore().load(at: checkpointPath, expecting: foreign).previous)
+        var checkpoint = try #require(
+            CheckpointStore(logger: .scanning).load(at: checkpointPath, expecting: foreign).previous
+        )
         #expect(!checkpoint.missingParts.isEmpty)
         for index in checkpoint.missingParts {
             let range = checkpoint.layout.localRange(ofPart: index)
@@ -58,7 +61,7 @@ struct ResumableDownloadFinishedTests {
                 crc64: CRC64.checksum(Array(content[Int(range.lowerBound)..<Int(range.upperBound)]))
             )
         }
-        try CheckpointStore().save(checkpoint, to: checkpointPath)
+        try CheckpointStore(logger: .scanning).save(checkpoint, to: checkpointPath)
         try FileManager.default.removeItem(atPath: destination + ".part")
         try Data(destinationBytes).write(to: URL(fileURLWithPath: destination))
         counting.reset()

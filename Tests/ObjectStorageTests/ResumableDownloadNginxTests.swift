@@ -10,6 +10,7 @@ import AsyncHTTPClient
 import Foundation
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -89,7 +90,7 @@ struct ResumableDownloadNginxTests {
             region: "us-east-1"
         )
         let counting = CountingTransport(base: AsyncHTTPClientTransport(httpClient: .shared))
-        let client = ObjectStorageClient(configuration: configuration, transport: counting)
+        let client = ObjectStorageClient(configuration: configuration, transport: counting, logger: .scanning)
         let destination = scratch.file("from-nginx.bin")
         let options = smallPartOptions(partSize: 256 * 1024, concurrency: 2)
 

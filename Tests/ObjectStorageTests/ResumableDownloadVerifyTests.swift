@@ -14,6 +14,7 @@ import NIOHTTP1
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -29,7 +30,7 @@ struct ResumableDownloadVerifyTests {
         let content = testBytes(2 * 1024 * 1024, seed: 31)
         let counting = DownloadBox<CountingTransport>()
         let handler = InMemoryLogHandler()
-        var logger = Logger(label: "rd-verify", factory: { [handler] _ in handler })
+        var logger = Logger.scanning(label: "rd-verify", alsoTo: handler)
         logger.logLevel = .debug
         try await withClient(dialect, logger: logger, transport: counting.transportFactory) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "verify"))

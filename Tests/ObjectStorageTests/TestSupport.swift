@@ -13,6 +13,7 @@ import NIOCore
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -51,7 +52,7 @@ func withClient<T>(
     let server = LocalObjectServer(
         configuration: .init(storage: .memory),
         faults: faults,
-        logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: .scanning(label: "test-server")
     )
     let port = try await server.start()
     do {
@@ -72,7 +73,7 @@ func withClient<T>(
         let client = ObjectStorageClient(
             configuration: configuration,
             transport: transport?(base) ?? base,
-            logger: logger
+            logger: logger ?? .scanning
         )
         let result = try await body(client, server)
         await server.shutdown()

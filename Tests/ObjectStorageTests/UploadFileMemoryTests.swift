@@ -11,6 +11,7 @@ import Logging
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -40,7 +41,7 @@ struct UploadFileMemoryTests {
 
         let server = LocalObjectServer(
             configuration: .init(storage: .directory(directory)),
-            logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: .scanning(label: "test-server")
         )
         // UPLOADFILE_MEMORY_ENDPOINT points at an `objstore serve` in another process, so the
         // peak RSS is the client's alone.
@@ -55,7 +56,7 @@ struct UploadFileMemoryTests {
             region: server.configuration.ossRegion,
             credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
         )
-        let client = ObjectStorageClient(configuration: configuration)
+        let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
         _ = try? await client.createBucket(CreateBucketRequest(bucket: UploadFileFixture.bucket))
         var request = UploadFileRequest(bucket: UploadFileFixture.bucket, key: "big", filePath: path)
         request.enableCheckpoint = true

@@ -11,6 +11,7 @@ import ObjectStorage
 import ObjectStorageCheckpoint
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -48,7 +49,7 @@ struct UploadFileResumeTests {
             key: request.key,
             sourcePath: request.filePath
         )
-        let loaded = CheckpointStore().load(
+        let loaded = CheckpointStore(logger: .scanning).load(
             at: request.filePath + ".ucp",
             expecting: UploadCheckpoint.Expectation(identity: identity, parameters: parameters(of: request))
         )
@@ -135,7 +136,7 @@ struct UploadFileResumeTests {
             try checkpoint.recordPart(
                 .init(number: 3, etag: "\"feedfacefeedfacefeedfacefeedface\"", size: Int64(part3.count))
             )
-            try CheckpointStore().save(checkpoint, to: path + ".ucp")
+            try CheckpointStore(logger: .scanning).save(checkpoint, to: path + ".ucp")
 
             let result = try await client.uploadFile(request)
             #expect(result.partsReused == 1)

@@ -13,6 +13,7 @@ import NIOCore
 import NIOHTTP1
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Synchronization
 import Testing
@@ -68,7 +69,8 @@ enum UploadFileFixture {
     static func plainClient(like client: ObjectStorageClient) -> ObjectStorageClient {
         ObjectStorageClient(
             configuration: client.configuration,
-            transport: AsyncHTTPClientTransport(httpClient: .shared)
+            transport: AsyncHTTPClientTransport(httpClient: .shared),
+            logger: .scanning
         )
     }
 

@@ -9,12 +9,13 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
 @Suite("Retries over real sockets")
 struct RetryTests {
-    let logger = Logger(label: "test")
+    let logger = Logger.scanning
 
     private func scripted(
         _ server: TestHTTPServer,

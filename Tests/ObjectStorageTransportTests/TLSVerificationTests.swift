@@ -11,6 +11,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
 /// Skipped only when `openssl` is missing and `CI` is not `true`.
 @Suite("TLS verification", .enabled(if: TLSTestPKI.isEnabled, "needs the openssl command-line tool"))
 struct TLSVerificationTests {
-    let logger = Logger(label: "test")
+    let logger = Logger.scanning
 
     /// Sends a GET to `url` and returns the status and the body.
     ///

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Logging
+import ObjectStorageTestSupport
 import Synchronization
 
 /// SplitMix64: a tiny seeded generator, so jitter is reproducible.
@@ -71,7 +72,7 @@ final class LogCapture: Sendable {
     let lines = Mutex<[String]>([])
 
     var logger: Logger {
-        Logger(label: "test") { _ in CapturingLogHandler(capture: self) }
+        Logger.scanning(label: "test", alsoTo: CapturingLogHandler(capture: self))
     }
 
     var text: String { self.lines.withLock { $0.joined(separator: "\n") } }

@@ -10,12 +10,13 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
 @Suite("Timeouts, cancellation and policy")
 struct TimeoutAndPolicyTests {
-    let logger = Logger(label: "test")
+    let logger = Logger.scanning
 
     @Test func readIdleTimeoutFires() async throws {
         let server = try await TestHTTPServer.start()

@@ -10,12 +10,13 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 
 @Suite("Transport bodies over real sockets")
 struct TransportBodyTests {
-    let logger = Logger(label: "test")
+    let logger = Logger.scanning
 
     @Test func bytesBodyArrivesIntactWithHeaders() async throws {
         let server = try await TestHTTPServer.start()

@@ -96,6 +96,9 @@ extension ObjectStorageClient {
             return try await policy.run(deadline: deadline, logger: logger, body)
         } catch is CancellationError {
             throw TransportError(code: .cancelled, message: "the operation was cancelled")
+        } catch {
+            logger.debug("operation failed", metadata: ["error.description": "\(error)"])
+            throw error
         }
     }
 

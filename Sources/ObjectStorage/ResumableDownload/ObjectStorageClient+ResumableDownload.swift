@@ -72,7 +72,7 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.pausing { try await engine.run() }
+        return try await Self.runTransfer(logger: logger) { try await engine.run() }
     }
 
     /// Downloads the object behind a presigned GET URL, with the same parallel, resumable engine as
@@ -115,16 +115,7 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.pausing { try await engine.run() }
-    }
-
-    /// Runs `body`, reporting any failure caused by cancelling the task as `CancellationError` (a pause).
-    private static func pausing<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch  where Task.isCancelled && !(error is CancellationError) {
-            throw CancellationError()
-        }
+        return try await Self.runTransfer(logger: logger) { try await engine.run() }
     }
 
     /// Discards a paused resumable download: deletes its temp file and checkpoint. The destination

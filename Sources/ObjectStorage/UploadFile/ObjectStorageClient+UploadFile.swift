@@ -51,18 +51,9 @@ extension ObjectStorageClient {
         logger: Logger? = nil
     ) async throws -> UploadFileResult {
         try self.validate(request)
-        let operation = try UploadFileOperation(
-            client: self,
-            request: request,
-            progress: progress,
-            logger: self.uploadFileLogger(request, logger)
-        )
-        do {
-            return try await operation.run()
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw error
-        }
+        let logger = self.uploadFileLogger(request, logger)
+        let operation = try UploadFileOperation(client: self, request: request, progress: progress, logger: logger)
+        return try await Self.runTransfer(logger: logger) { try await operation.run() }
     }
 
     /// Discards a paused checkpointed upload: aborts its multipart upload on the server and removes

@@ -1,0 +1,217 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Foundation
+import Synchronization
+
+/// Runs the built `objstore` executable as a child process, the way scripts call it, and passes
+/// what it prints to ``SecretScanner/shared``.
+///
+/// Standard error (logs, error messages) is always scanned; standard output too, except `presign`'s,
+/// which is the signed URL (and session token) by design. `serve` announces the development key pair
+/// on standard error by design; that one line is left out of the scan.
+public enum CLIProcess {
+    /// How a run ended and what it printed.
+    public struct Result: Sendable {
+        /// Creates a result.
+        ///
+        /// - Parameters:
+        ///   - status: The exit status.
+        ///   - standardOutput: Standard output.
+        ///   - standardError: Standard error.
+        ///   - timedOut: Whether the time limit killed the process.
+        public init(status: Int32, standardOutput: String, standardError: String, timedOut: Bool = false) {
+            self.status = status
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+            self.timedOut = timedOut
+        }
+
+        /// The exit status (or signal number).
+        public var status: Int32
+        /// Standard output.
+        public var standardOutput: String
+        /// Standard error.
+        public var standardError: String
+        /// Whether the time limit killed the process.
+        public var timedOut: Bool
+    }
+
+    /// `OBJSTORE_BINARY`, else `objstore` beside the test bundle (`swift build --build-tests` builds
+    /// it), else `.build/debug/objstore`.
+    public static let binary: URL? = {
+        if let configured = ProcessInfo.processInfo.environment["OBJSTORE_BINARY"] {
+            return URL(fileURLWithPath: configured)
+        }
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("objstore")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let fallback = URL(fileURLWithPath: SecretScanner.packageRoot + "/.build/debug/objstore")
+        return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
+    }()
+
+    /// An environment with no credentials at all and a home directory that does not exist, so nothing from the
+    /// machine running the tests leaks in.
+    ///
+    /// - Parameter extra: Variables to add.
+    /// - Returns: The environment.
+    public static func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": emptyHome]
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
+    /// A home directory that cannot exist (`/dev/null` is not a directory): the binary finds no profile or
+    /// config file there, and nothing is left behind.
+    private static let emptyHome = "/dev/null/objstore-tests-home"
+
+    /// Runs `objstore arguments...` and waits for it, blocking the calling thread.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments.
+    ///   - environment: The whole environment.
+    /// - Returns: The result.
+    /// - Throws: ``NotBuilt``, or why it cannot be started.
+    public static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
+        guard let binary else { throw NotBuilt() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let result = Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self),
+            timedOut: false
+        )
+        scan(result, arguments: arguments)
+        return result
+    }
+
+    /// Runs `objstore arguments...`, killing it after `timeLimit`.
+    ///
+    /// Waits without blocking a thread: an in-process server shares the test's concurrency pool, and a
+    /// blocked pool thread could starve the server the child process is talking to.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments.
+    ///   - environment: The whole environment.
+    ///   - timeLimit: When to kill it.
+    /// - Returns: The result.
+    /// - Throws: ``NotBuilt``, or why it cannot be started.
+    public static func run(
+        _ arguments: [String],
+        environment: [String: String],
+        timeLimit: Duration = .seconds(60)
+    ) async throws -> Result {
+        guard let binary else { throw NotBuilt() }
+        return try await run(executable: binary, arguments: arguments, environment: environment, timeLimit: timeLimit)
+    }
+
+    /// Runs any executable with a time limit, reading both pipes while it runs.
+    ///
+    /// - Parameters:
+    ///   - executable: The executable.
+    ///   - arguments: The arguments.
+    ///   - environment: The whole environment.
+    ///   - timeLimit: When to kill it.
+    /// - Returns: The result.
+    /// - Throws: When the executable cannot be started.
+    public static func run(
+        executable: URL,
+        arguments: [String],
+        environment: [String: String],
+        timeLimit: Duration
+    ) async throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        let collected = Collected()
+        output.fileHandleForReading.readabilityHandler = { collected.append(output: $0.availableData) }
+        error.fileHandleForReading.readabilityHandler = { collected.append(error: $0.availableData) }
+        let (exited, continuation) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in
+            continuation.yield()
+            continuation.finish()
+        }
+        try process.run()
+        let watchdog = Task {
+            try await Task.sleep(for: timeLimit)
+            collected.markTimedOut()
+            process.terminate()
+        }
+        for await _ in exited {}
+        watchdog.cancel()
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        error.fileHandleForReading.readabilityHandler = nil
+        collected.append(output: output.fileHandleForReading.readDataToEndOfFile())
+        collected.append(error: error.fileHandleForReading.readDataToEndOfFile())
+        let (out, err, timedOut) = collected.value
+        let result = Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: out, as: UTF8.self),
+            standardError: String(decoding: err, as: UTF8.self),
+            timedOut: timedOut
+        )
+        scan(result, arguments: arguments)
+        return result
+    }
+
+    /// Passes a run's output to a scanner (the runs above call it with the process-wide one).
+    ///
+    /// - Parameters:
+    ///   - result: What the run printed.
+    ///   - arguments: Its arguments (the first is the command).
+    ///   - scanner: The scanner.
+    public static func scan(_ result: Result, arguments: [String], into scanner: SecretScanner = .shared) {
+        let command = arguments.first ?? "objstore"
+        var standardError = result.standardError
+        if command == "serve" {
+            standardError = standardError.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains("development key pair (not for production)") }
+                .joined(separator: "\n")
+        }
+        scanner.scan(output: standardError, origin: "objstore \(command) stderr")
+        if command != "presign" {
+            scanner.scan(output: result.standardOutput, origin: "objstore \(command) stdout")
+        }
+    }
+
+    /// `objstore` was not found.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        /// What to do about it.
+        public var description: String { "objstore is not built; run `swift build --build-tests` first" }
+    }
+
+    private final class Collected: Sendable {
+        private let state = Mutex<(output: Data, error: Data, timedOut: Bool)>((Data(), Data(), false))
+
+        func append(output data: Data) { state.withLock { $0.output.append(data) } }
+        func append(error data: Data) { state.withLock { $0.error.append(data) } }
+        func markTimedOut() { state.withLock { $0.timedOut = true } }
+        var value: (Data, Data, Bool) { state.withLock { ($0.output, $0.error, $0.timedOut) } }
+    }
+}
