@@ -38,6 +38,69 @@ enum FileIO {
         return fd
     }
 
+    /// Opens a new file for writing past the page cache (`O_DIRECT`); `nil` where the platform or the file system
+    /// has no direct I/O (the caller then opens it normally). Writes must then be whole aligned blocks.
+    static func openForDirectWriting(_ path: String) -> Int32? {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | directIOFlag, 0o644)
+        return fd >= 0 ? fd : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// Opens a file for reading past the page cache (`O_DIRECT`); `nil` where that is not available. Reads must
+    /// then be aligned (offset, length and memory), except that one may end at the end of the file.
+    static func openForDirectReading(_ path: String) -> Int32? {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        let fd = open(path, O_RDONLY | O_CLOEXEC | directIOFlag)
+        return fd >= 0 ? fd : nil
+        #else
+        return nil
+        #endif
+    }
+
+    #if os(Linux) && arch(x86_64)
+    /// `O_DIRECT`, which Swift's Glibc module does not import (it needs `_GNU_SOURCE`).
+    private static let directIOFlag: Int32 = 0o40000
+    #elseif os(Linux) && arch(arm64)
+    private static let directIOFlag: Int32 = 0o200000
+    #endif
+
+    /// Turns direct I/O off for `fd` (a file system may refuse it only at the first write, and a short write
+    /// leaves the rest unaligned); `false` if it was not on.
+    private static func clearDirectIO(_ fd: Int32) -> Bool {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, flags & directIOFlag != 0 else { return false }
+        return fcntl(fd, F_SETFL, flags & ~directIOFlag) == 0
+        #else
+        return false
+        #endif
+    }
+
+    /// Writes all of `bytes` at `offset` (positioned writes; with direct I/O if `fd` has it, else through the
+    /// page cache).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, offset: Int64, path: String) throws {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(fd, base + done, bytes.count - done, off_t(offset) + off_t(done))
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EINVAL, clearDirectIO(fd) { continue }
+                throw Failure(operation: "write", path: path, errorNumber: errno)
+            }
+            done += written
+        }
+    }
+
+    static func truncate(_ fd: Int32, size: Int64, path: String) throws {
+        guard ftruncate(fd, off_t(size)) == 0 else {
+            throw Failure(operation: "truncate", path: path, errorNumber: errno)
+        }
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var offset = 0
         while offset < bytes.count {
@@ -98,6 +161,7 @@ enum FileIO {
             let got = pread(fd, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
             if got < 0 {
                 if errno == EINTR { continue }
+                if errno == EINVAL, clearDirectIO(fd) { continue }
                 throw Failure(operation: "read", path: "fd \(fd)", errorNumber: errno)
             }
             if got == 0 { break }

@@ -84,11 +84,14 @@ extension LocalObjectServer {
 
         /// Objects live in files under `path` (created if missing) and survive a restart.
         ///
+        /// Bodies of 1 MiB or more are written and read with direct I/O (`O_DIRECT`) on Linux file systems that
+        /// support it, past the page cache; this is the storage to benchmark clients against.
+        ///
         /// - Parameter path: The data directory.
         /// - Returns: The storage choice.
         public static func directory(_ path: String) -> Storage { Storage(backing: .directory(path)) }
 
-        /// Objects live in memory and vanish with the server.
+        /// Objects live in memory and vanish with the server (every stored byte is process memory).
         public static let memory = Storage(backing: .memory)
     }
 

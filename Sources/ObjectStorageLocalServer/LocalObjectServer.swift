@@ -92,7 +92,10 @@ public final class LocalObjectServer: Service, Sendable {
                     return (Int64(now.rounded(.down)), Int64((now - now.rounded(.down)) * 1000))
                 }
             )
-            let server = try HTTPServerBuilder.http1().buildServer(
+            let builder = HTTPServerBuilder.http1(
+                configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ReceiveBufferSizing()])
+            )
+            let server = try builder.buildServer(
                 configuration: ServerConfiguration(
                     address: .hostname(configuration.host, port: configuration.port),
                     serverName: nil

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorageLocalServer
 import Testing
 
@@ -93,8 +94,10 @@ struct FaultInjectionTests {
         faults.add(
             FaultRule(operations: [.getObject], trigger: .first(1), fault: .bandwidthLimit(bytesPerSecond: 2_000_000))
         )
+        let directory = "/tmp/objstore-test-\(UInt64.random(in: 0...UInt64.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withServer(
-            .init(storage: .directory(temporaryDirectory()), authentication: .anonymous),
+            .init(storage: .directory(directory), authentication: .anonymous),
             faults: faults
         ) { client, _ in
             _ = try await client.send("PUT", "/bkt")
@@ -109,8 +112,4 @@ struct FaultInjectionTests {
             #expect(try await client.send("GET", "/bkt/k").body == new)
         }
     }
-}
-
-func temporaryDirectory() -> String {
-    "/tmp/objstore-test-\(UInt64.random(in: 0...UInt64.max))"
 }
