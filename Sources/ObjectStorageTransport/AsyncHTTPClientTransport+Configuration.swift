@@ -135,7 +135,7 @@ extension AsyncHTTPClientTransport {
         }
     }
 
-    /// An HTTP proxy (plain HTTP; HTTPS requests are tunnelled with `CONNECT`).
+    /// An HTTP proxy. Every request, `http` and `https` alike, goes through it in a `CONNECT` tunnel.
     public struct Proxy: Sendable, Hashable {
         /// The proxy's host name or address.
         public var host: String

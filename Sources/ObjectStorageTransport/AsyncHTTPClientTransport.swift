@@ -34,7 +34,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The configuration (only ``Configuration/totalTimeout`` and ``Configuration/tls`` apply to a shared client).
     public let configuration: Configuration
     private let ownsClient: Bool
-    private let requestTLS: TLSConfiguration?
+    /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
+    let consumingLoad = EventLoopLoad()
+    let requestTLS: TLSConfiguration?
 
     /// Creates a transport that shares an existing client; it does not need to be shut down.
     ///

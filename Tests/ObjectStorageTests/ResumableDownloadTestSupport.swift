@@ -9,6 +9,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import ObjectStorage
 import ObjectStorageSigning
 import ObjectStorageTransport
@@ -49,6 +50,51 @@ final class CountingTransport: HTTPTransport, Sendable {
             return state.action
         }
         action?()
+    }
+}
+
+extension CountingTransport: BodyConsumingTransport {
+    /// Forwards to the base's event-loop delivery (the production path), counting each buffer before the
+    /// consumer sees it.
+    func execute(
+        _ request: TransportRequest,
+        deadline: NIODeadline,
+        logger: Logger,
+        consumer: some ResponseBodyConsumer
+    ) async throws -> TransportResponse {
+        guard let base = self.base as? any BodyConsumingTransport else {
+            throw TransportError(code: .invalidRequest, message: "the counted transport delivers no bodies")
+        }
+        return try await base.execute(
+            request,
+            deadline: deadline,
+            logger: logger,
+            consumer: CountingConsumer(base: consumer, owner: self)
+        )
+    }
+}
+
+private struct CountingConsumer<Base: ResponseBodyConsumer>: ResponseBodyConsumer {
+    let base: Base
+    let owner: CountingTransport
+
+    func accept(status: HTTPResponseStatus, headers: HTTPHeaders) throws -> Bool {
+        try self.base.accept(status: status, headers: headers)
+    }
+
+    func consume(_ buffer: ByteBuffer, on eventLoop: any EventLoop) throws -> BodyDemand {
+        self.owner.count(buffer.readableBytes)
+        return try self.base.consume(buffer, on: eventLoop)
+    }
+}
+
+/// Hides a transport's event-loop body delivery, so a download reads bodies through the `AsyncSequence`
+/// path that custom transports take.
+struct SequenceOnlyTransport: HTTPTransport {
+    let base: any HTTPTransport
+
+    func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+        try await self.base.execute(request, deadline: deadline, logger: logger)
     }
 }
 

@@ -12,6 +12,7 @@ import Logging
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Synchronization
 import Testing
@@ -99,7 +100,8 @@ struct ResumableDownloadTests {
         }
     }
 
-    @Test("cancel at random byte counts, then resume: identical SHA-256", arguments: [1, 2, 3, 4])
+    /// Seeds 5 and 6 read bodies as an `AsyncSequence` (a custom transport); the others on the event loop.
+    @Test("cancel at random byte counts, then resume: identical SHA-256", arguments: [1, 2, 3, 4, 5, 6])
     func pauseAndResume(seed: Int) async throws {
         let scratch = try ScratchDirectory()
         let dialect: ClientDialect = seed.isMultiple(of: 2) ? .s3 : .ossV4
@@ -107,7 +109,7 @@ struct ResumableDownloadTests {
         var generator = SplitMixForTests(seed: UInt64(seed))
         let threshold = Int64.random(in: 200_000...3_500_000, using: &generator)
         let counting = DownloadBox<CountingTransport>()
-        try await withClient(dialect, transport: counting.transportFactory) { client, _ in
+        try await withClient(dialect, transport: counting.transportFactory(sequenceOnly: seed > 4)) { client, _ in
             let counting = try #require(counting.value)
             try await client.createBucket(CreateBucketRequest(bucket: "pause"))
             try await client.putObject(PutObjectRequest(bucket: "pause", key: "k", body: .bytes(content)))
@@ -188,15 +190,18 @@ struct ResumableDownloadTests {
         }
     }
 
-    @Test("a connection closed mid-part resumes from the byte reached", arguments: [ClientDialect.ossV4, .s3])
-    func connectionClosedMidPart(_ dialect: ClientDialect) async throws {
+    @Test(
+        "a connection closed mid-part resumes from the byte reached",
+        arguments: [ClientDialect.ossV4, .s3],
+        [false, true]
+    )
+    func connectionClosedMidPart(_ dialect: ClientDialect, sequenceOnly: Bool) async throws {
         let scratch = try ScratchDirectory()
         let content = testBytes(2 * 1024 * 1024, seed: 7)
         let faults = FaultInjector()
         let counting = DownloadBox<CountingTransport>()
-        try await withClient(dialect, faults: faults, transport: counting.transportFactory) {
-            client,
-            _ in
+        let factory = counting.transportFactory(sequenceOnly: sequenceOnly)
+        try await withClient(dialect, faults: faults, transport: factory) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "drop"))
             try await client.putObject(PutObjectRequest(bucket: "drop", key: "k", body: .bytes(content)))
             faults.add(
@@ -259,7 +264,7 @@ struct ResumableDownloadTests {
         let content = testBytes(2 * 1024 * 1024, seed: 10)
         let counting = DownloadBox<CountingTransport>()
         let handler = InMemoryLogHandler()
-        var logger = Logger(label: "rd-test", factory: { [handler] _ in handler })
+        var logger = Logger.scanning(label: "rd-test", alsoTo: handler)
         logger.logLevel = .debug
         try await withClient(.ossV4, logger: logger, transport: counting.transportFactory) {
             client,
@@ -469,6 +474,15 @@ extension DownloadBox where Value == CountingTransport {
     /// A `withClient` transport factory that wraps the base transport and keeps the wrapper here.
     var transportFactory: @Sendable (any HTTPTransport) -> any HTTPTransport {
         { base in self.set(CountingTransport(base: base)) }
+    }
+
+    /// Like ``transportFactory``, but bodies reach the download as an `AsyncSequence` (a custom transport's
+    /// path) when `sequenceOnly` is set, instead of being delivered on the event loop.
+    func transportFactory(sequenceOnly: Bool) -> @Sendable (any HTTPTransport) -> any HTTPTransport {
+        { base in
+            let counting = self.set(CountingTransport(base: base))
+            return sequenceOnly ? SequenceOnlyTransport(base: counting) : counting
+        }
     }
 }
 

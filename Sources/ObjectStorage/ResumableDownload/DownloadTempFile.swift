@@ -23,21 +23,45 @@ import Darwin
 final class DownloadTempFile: Sendable {
     let path: String
     let descriptor: Int32
+    /// The same file opened for direct I/O (`O_DIRECT`: writes go from the caller's buffer to the disk,
+    /// bypassing the page cache), or `nil` where the platform or file system has none. Offsets, lengths and
+    /// buffer addresses of its writes are multiples of ``directAlignment``.
+    let directDescriptor: Int32?
 
-    private init(path: String, descriptor: Int32) {
+    /// The alignment direct writes need (the largest logical block size in common use).
+    static let directAlignment = 4096
+
+    private init(path: String, descriptor: Int32, direct: Bool = false) {
         self.path = path
         self.descriptor = descriptor
+        self.directDescriptor = direct ? Self.openDirect(path) : nil
     }
 
     deinit {
         _ = close(self.descriptor)
+        if let directDescriptor { _ = close(directDescriptor) }
+    }
+
+    /// Opens `path` for direct writes; `nil` when the platform or file system cannot.
+    private static func openDirect(_ path: String) -> Int32? {
+        // Glibc does not export O_DIRECT to Swift (it needs _GNU_SOURCE); its value is per architecture.
+        #if os(Linux) && arch(x86_64)
+        let flag: Int32 = 0o40000
+        #elseif os(Linux) && arch(arm64)
+        let flag: Int32 = 0o200000
+        #else
+        let flag: Int32? = nil
+        guard let flag else { return nil }
+        #endif
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | flag)
+        return descriptor >= 0 ? descriptor : nil
     }
 
     /// Creates (or truncates) `path` and sizes it to `size` bytes.
     static func create(_ path: String, size: Int64) throws(ObjectStorageError) -> DownloadTempFile {
         let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .fileSystem("create", path: path, errno: errno) }
-        let file = DownloadTempFile(path: path, descriptor: descriptor)
+        let file = DownloadTempFile(path: path, descriptor: descriptor, direct: true)
         guard ftruncate(descriptor, off_t(size)) == 0 else {
             throw .fileSystem("preallocate", path: path, errno: errno)
         }
@@ -65,7 +89,7 @@ final class DownloadTempFile: Sendable {
     static func reopen(_ path: String) throws(ObjectStorageError) -> DownloadTempFile {
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw .fileSystem("open", path: path, errno: errno) }
-        return DownloadTempFile(path: path, descriptor: descriptor)
+        return DownloadTempFile(path: path, descriptor: descriptor, direct: true)
     }
 
     /// Opens an existing file read-only (to check a destination a killed run already renamed).
@@ -80,13 +104,38 @@ final class DownloadTempFile: Sendable {
         try buffer.withUnsafeReadableBytes { (bytes) throws(ObjectStorageError) in try self.write(bytes, at: offset) }
     }
 
+    /// Writes all of `bytes` at `offset`, directly to the disk when they are aligned for it (see
+    /// ``directDescriptor``), else through the page cache.
+    func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ObjectStorageError) {
+        let alignment = Self.directAlignment
+        guard let directDescriptor, let base = bytes.baseAddress, Int(bitPattern: base) % alignment == 0,
+            bytes.count % alignment == 0, offset % Int64(alignment) == 0
+        else { return try self.write(bytes, at: offset) }
+        switch Self.writeAll(directDescriptor, bytes, at: offset) {
+        case nil:
+            return
+        case EINVAL?:
+            // The file system refuses this direct write: the page cache takes it instead.
+            try self.write(bytes, at: offset)
+        case let failure?:
+            throw .fileSystem("write", path: self.path, errno: failure)
+        }
+    }
+
     /// Writes all of `bytes` at `offset`.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(ObjectStorageError) {
+        if let failure = Self.writeAll(self.descriptor, bytes, at: offset) {
+            throw .fileSystem("write", path: self.path, errno: failure)
+        }
+    }
+
+    /// `pwrite`s all of `bytes` at `offset`; the `errno` of a failure, or `nil`.
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Int32? {
         let failure: Int32 = {
             guard let base = bytes.baseAddress else { return 0 }
             var done = 0
             while done < bytes.count {
-                let written = pwrite(self.descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
+                let written = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -95,7 +144,7 @@ final class DownloadTempFile: Sendable {
             }
             return 0
         }()
-        if failure != 0 { throw .fileSystem("write", path: self.path, errno: failure) }
+        return failure == 0 ? nil : failure
     }
 
     /// Flushes the written bytes to disk (data only).

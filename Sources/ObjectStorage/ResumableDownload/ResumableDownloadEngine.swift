@@ -339,6 +339,12 @@ struct ResumableDownloadEngine: Sendable {
     /// starts only while the parts in flight plus the parts landed but not yet saved are fewer than
     /// `concurrency`, so a SIGKILL never costs more than `concurrency` parts. Saves are coalesced: one
     /// in flight at a time, always of the latest state.
+    ///
+    /// A save first makes the landed bytes durable (`fdatasync`), so the checkpoint never records a part
+    /// that is not on disk. Parts are mostly written with direct I/O (``PartWriter``), so that sync has little
+    /// left to write: 1 ms per save on average over a 1 GiB download, where flushing page-cache writes
+    /// took 21 ms and held the slots so long that 2–2.7 parts were in flight out of 4. Saves run on
+    /// NIO's thread pool, never on the cooperative pool that schedules the parts.
     private func fetchParts(
         _ checkpoint: inout DownloadCheckpoint,
         file: DownloadTempFile,
@@ -355,7 +361,8 @@ struct ResumableDownloadEngine: Sendable {
             file: file,
             reporter: reporter,
             counter: counter,
-            logger: self.logger
+            logger: self.logger,
+            writesDirectly: !self.readsBack(checkpoint, probe: probe)
         )
         let missing = checkpoint.missingParts
         guard !missing.isEmpty else { return }
@@ -391,8 +398,10 @@ struct ResumableDownloadEngine: Sendable {
                 let generation = landed
                 saving = true
                 group.addTask {
-                    try file.syncData()
-                    try Self.save(snapshot, store: store, to: path)
+                    try await BlockingIO.run {
+                        try file.syncData()
+                        try Self.save(snapshot, store: store, to: path)
+                    }
                     return .saved(generation: generation)
                 }
             }
@@ -486,6 +495,14 @@ struct ResumableDownloadEngine: Sendable {
             )
         }
         return .md5(computed)
+    }
+
+    /// Whether ``verify(_:file:probe:)`` will read the whole file back (the MD5 of a single-part ETag):
+    /// its parts are then written through the page cache, which still holds them for that pass.
+    private func readsBack(_ checkpoint: DownloadCheckpoint, probe: ResumableDownloadSource.Probe) -> Bool {
+        self.options.verifyIntegrity && checkpoint.object.crc64 == nil
+            && checkpoint.transferRange == 0..<checkpoint.object.size
+            && Self.singlePartMD5(etag: checkpoint.object.etag) != nil && Self.encryption(in: probe.headers) == nil
     }
 
     /// The lowercase hex MD5 in a single-part ETag (`"<32 hex>"`), or `nil`.

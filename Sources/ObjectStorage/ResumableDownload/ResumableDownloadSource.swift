@@ -103,3 +103,66 @@ extension ObjectStorageClient {
         }
     }
 }
+
+extension ObjectStorageClient {
+    /// Sends one ranged GET of `source` through a transport that hands the body to `consumer` on its network
+    /// thread (no retries). Returns once the body has ended; non-2xx answers are thrown as ``ServiceError``.
+    func consumeDownloadGET(
+        _ source: ResumableDownloadSource,
+        range: String,
+        ifMatch: String?,
+        versionID: String?,
+        attempt: Int,
+        transport: some BodyConsumingTransport,
+        consumer: some ResponseBodyConsumer,
+        logger: Logger
+    ) async throws {
+        var attemptLogger = logger
+        attemptLogger[metadataKey: "os.attempt"] = "\(attempt)"
+        let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
+        switch source {
+        case .object(let bucket, let key):
+            var operation = OperationRequest(name: "GetObject", method: .GET, bucket: bucket, key: key)
+            operation.header("Range", range)
+            operation.header("If-Match", ifMatch)
+            operation.query("versionId", versionID)
+            let offset = self.clock.offsetMilliseconds
+            let body = try PreparedBody(nil, configuration: self.configuration)
+            let (request, _) = try await self.makeTransportRequest(
+                operation,
+                body: body,
+                offset: offset,
+                logger: logger
+            )
+            let response = try await transport.execute(
+                request,
+                deadline: deadline,
+                logger: attemptLogger,
+                consumer: consumer
+            )
+            guard (200..<300).contains(response.status.code) else {
+                throw await self.serviceError(
+                    for: operation,
+                    response: response,
+                    offsetUsed: offset,
+                    logger: attemptLogger
+                )
+            }
+        case .presigned(let url):
+            var headers = HTTPHeaders()
+            headers.add(name: "Range", value: range)
+            if let ifMatch { headers.add(name: "If-Match", value: ifMatch) }
+            let request = TransportRequest(method: .GET, url: url, headers: headers)
+            let response = try await transport.execute(
+                request,
+                deadline: deadline,
+                logger: attemptLogger,
+                consumer: consumer
+            )
+            guard (200..<300).contains(response.status.code) else {
+                let operation = OperationRequest(name: "GetObject", method: .GET, bucket: nil, key: "")
+                throw await self.serviceError(for: operation, response: response, offsetUsed: 0, logger: logger)
+            }
+        }
+    }
+}
