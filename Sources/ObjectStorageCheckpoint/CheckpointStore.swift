@@ -224,9 +224,11 @@ public struct CheckpointStore: Sendable {
         defer { closedir(stream) }
         var names = [String]()
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // Read the name in place: a record is only as long as its name, so loading the whole 256-byte
+            // `d_name` array can run past the end of readdir's buffer (and fault on an unmapped page).
+            let name = String(
+                cString: UnsafeRawPointer(entry).advanced(by: direntNameOffset).assumingMemoryBound(to: CChar.self)
+            )
             if name.hasPrefix(prefix) { names.append(name) }
         }
         var removed = 0
@@ -332,3 +334,6 @@ extension CheckpointStore {
         return result
     }
 }
+
+/// Where `d_name` starts in a `dirent` record.
+private let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0

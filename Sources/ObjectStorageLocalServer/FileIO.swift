@@ -260,9 +260,11 @@ enum FileIO {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            // Read the name in place: a record is only as long as its name, so loading the whole 256-byte
+            // `d_name` array can run past the end of readdir's buffer (and fault on an unmapped page).
+            let name = String(
+                cString: UnsafeRawPointer(entry).advanced(by: direntNameOffset).assumingMemoryBound(to: CChar.self)
+            )
             if name != "." && name != ".." { names.append(name) }
         }
         return names
@@ -297,3 +299,6 @@ private func Glibc_rename(_ from: String, _ to: String) -> Int32 {
     #endif
 }
 #endif
+
+/// Where `d_name` starts in a `dirent` record.
+private let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
