@@ -37,13 +37,7 @@ extension AsyncHTTPClientTransport: BodyConsumingTransport {
         logger: Logger,
         consumer: some ResponseBodyConsumer
     ) async throws -> TransportResponse {
-        let context = RequestContext(method: request.method.rawValue, url: request.url)
-        var logger = logger
-        for (key, value) in context.metadata { logger[metadataKey: key] = value }
-        var effectiveDeadline = deadline
-        if let totalTimeout = self.configuration.totalTimeout {
-            effectiveDeadline = min(deadline, .now() + TimeAmount(totalTimeout))
-        }
+        let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
         let delegate = ConsumingDelegate(consumer: consumer)
         logger.trace("sending request", metadata: ["http.body.length": "-"])
         do {

@@ -101,14 +101,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         deadline: NIODeadline,
         logger: Logger
     ) async throws -> TransportResponse {
-        let context = RequestContext(method: request.method.rawValue, url: request.url)
-        var logger = logger
-        for (key, value) in context.metadata { logger[metadataKey: key] = value }
-
-        var effectiveDeadline = deadline
-        if let totalTimeout = self.configuration.totalTimeout {
-            effectiveDeadline = min(deadline, .now() + TimeAmount(totalTimeout))
-        }
+        let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
 
         var clientRequest = HTTPClientRequest(url: request.url)
         clientRequest.method = request.method
@@ -204,4 +197,23 @@ public func withAsyncHTTPClientTransport<Result>(
     }
     try await transport.shutdown()
     return result
+}
+
+extension AsyncHTTPClientTransport {
+    /// What every request starts from: its context (for error translation), a logger carrying the
+    /// request's metadata, and the deadline shortened to the configured total timeout.
+    func scope(
+        _ request: TransportRequest,
+        deadline: NIODeadline,
+        logger: Logger
+    ) -> (context: RequestContext, logger: Logger, deadline: NIODeadline) {
+        let context = RequestContext(method: request.method.rawValue, url: request.url)
+        var logger = logger
+        for (key, value) in context.metadata { logger[metadataKey: key] = value }
+        var deadline = deadline
+        if let totalTimeout = self.configuration.totalTimeout {
+            deadline = min(deadline, .now() + TimeAmount(totalTimeout))
+        }
+        return (context, logger, deadline)
+    }
 }
