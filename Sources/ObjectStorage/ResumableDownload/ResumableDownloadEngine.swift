@@ -327,12 +327,6 @@ struct ResumableDownloadEngine: Sendable {
 
     // MARK: - Parts
 
-    private enum PartOutcome: Sendable {
-        case part(index: Int, crc64: UInt64)
-        /// A checkpoint save finished: the first `generation` landed parts of this round are durable.
-        case saved(generation: Int)
-    }
-
     /// Fetches every missing part and keeps the checkpoint current.
     ///
     /// A part holds its concurrency slot until the checkpoint that records it is durable: a new part
@@ -378,57 +372,32 @@ struct ResumableDownloadEngine: Sendable {
                 try? Self.save(current, store: store, to: checkpointPath)
             }
         }
-        try await withThrowingTaskGroup(of: PartOutcome.self) { group in
-            var pending = missing.makeIterator()
-            var inFlight = 0
-            var landed = 0
-            var durable = 0
-            var saving = false
-            func startParts() {
-                while inFlight + (landed - durable) < concurrency, let index = pending.next() {
-                    group.addTask {
-                        let done = try await fetcher.fetch(part: index)
-                        return .part(index: done.index, crc64: done.crc64)
+        try await DurablePartScheduler.run(
+            parts: missing,
+            concurrency: concurrency,
+            transfer: { index in
+                let done = try await fetcher.fetch(part: index)
+                return (index: done.index, crc64: done.crc64)
+            },
+            record: { landed in
+                do {
+                    try current.markPartCompleted(landed.index, crc64: landed.crc64)
+                } catch {
+                    throw ObjectStorageError.invalidResponse("\(error)")
+                }
+            },
+            prepareSave: checkpointPath.map { path in
+                { _ in
+                    let snapshot = current
+                    return {
+                        try await BlockingIO.run {
+                            try file.syncData()
+                            try Self.save(snapshot, store: store, to: path)
+                        }
                     }
-                    inFlight += 1
                 }
             }
-            func startSave(to path: String) {
-                let snapshot = current
-                let generation = landed
-                saving = true
-                group.addTask {
-                    try await BlockingIO.run {
-                        try file.syncData()
-                        try Self.save(snapshot, store: store, to: path)
-                    }
-                    return .saved(generation: generation)
-                }
-            }
-            startParts()
-            while let outcome = try await group.next() {
-                switch outcome {
-                case .part(let index, let crc):
-                    inFlight -= 1
-                    do {
-                        try current.markPartCompleted(index, crc64: crc)
-                    } catch {
-                        throw ObjectStorageError.invalidResponse("\(error)")
-                    }
-                    landed += 1
-                    if let checkpointPath {
-                        if !saving { startSave(to: checkpointPath) }
-                    } else {
-                        durable = landed
-                    }
-                case .saved(let generation):
-                    saving = false
-                    durable = max(durable, generation)
-                    if landed > durable, let checkpointPath { startSave(to: checkpointPath) }
-                }
-                startParts()
-            }
-        }
+        )
     }
 
     private func pinnedVersion(_ probe: ResumableDownloadSource.Probe) -> String? {

@@ -313,50 +313,21 @@ struct UploadFileOperation: Sendable {
         let store = CheckpointStore(logger: logger)
         // A part keeps its concurrency slot until the checkpoint recording it is durable, so a SIGKILL
         // loses at most `concurrency` parts; saves are coalesced (one at a time, of the latest state).
-        try await withThrowingTaskGroup(of: SendOutcome.self) { group in
-            var pending = missing.makeIterator()
-            var inFlight = 0
-            var landed = 0
-            var durable = 0
-            var saving = false
-            func startParts() {
-                while inFlight + (landed - durable) < concurrency, let number = pending.next() {
-                    group.addTask {
-                        .part(try await uploadPart(number, of: start, reporter: reporter))
-                    }
-                    inFlight += 1
-                }
-            }
-            func startSave(_ snapshot: UploadCheckpoint, generation: Int, to path: String) {
-                saving = true
-                group.addTask {
-                    try store.save(snapshot, to: path)
-                    await ledger.didSave(generation)
-                    return .saved(generation: generation)
-                }
-            }
-            startParts()
-            while let outcome = try await group.next() {
-                switch outcome {
-                case .part(let record):
-                    inFlight -= 1
-                    landed = try await ledger.record(record)
-                    if let checkpointPath {
-                        if !saving { startSave(await ledger.checkpoint, generation: landed, to: checkpointPath) }
-                    } else {
-                        durable = landed
-                    }
-                case .saved(let generation):
-                    saving = false
-                    durable = max(durable, generation)
-                    if landed > durable, let checkpointPath {
-                        let latest = await ledger.snapshot()
-                        startSave(latest.checkpoint, generation: latest.generation, to: checkpointPath)
+        try await DurablePartScheduler.run(
+            parts: missing,
+            concurrency: concurrency,
+            transfer: { number in try await uploadPart(number, of: start, reporter: reporter) },
+            record: { part in _ = try await ledger.record(part) },
+            prepareSave: checkpointPath.map { path in
+                { generation in
+                    let snapshot = await ledger.checkpoint
+                    return {
+                        try store.save(snapshot, to: path)
+                        await ledger.didSave(generation)
                     }
                 }
-                startParts()
             }
-        }
+        )
         try await ledger.flush()
         let finished = await ledger.checkpoint
         // A file changed while its parts were read would give an object mixed from two versions.
@@ -404,14 +375,6 @@ struct UploadFileOperation: Sendable {
             partsReused: start.parts.count,
             restarts: restarts
         )
-    }
-
-    /// What a task of ``send(ledger:source:reporter:checkpointPath:restarts:)`` produced.
-    private enum SendOutcome: Sendable {
-        /// A part the server acknowledged.
-        case part(UploadCheckpoint.UploadedPart)
-        /// A checkpoint save finished: the records up to `generation` are durable.
-        case saved(generation: Int)
     }
 
     /// Sends one part from its file region.
