@@ -219,14 +219,11 @@ struct KillResumeRunner {
         holds parts: Int?
     ) throws -> (result: CLIProcess.Result, killed: Bool) {
         let binary = try #require(CLIProcess.binary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = remote(arguments)
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        let (process, output, error) = CLIProcess.prepare(
+            binary,
+            arguments: remote(arguments),
+            environment: environment
+        )
         try process.run()
         // A run that hangs (a crashed server leaves the client retrying for minutes) is a failure, not a wait.
         let deadline = ContinuousClock.now + .seconds(120)

@@ -82,14 +82,7 @@ public enum CLIProcess {
     /// - Throws: ``NotBuilt``, or why it cannot be started.
     public static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
         guard let binary else { throw NotBuilt() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        let (process, output, error) = prepare(binary, arguments: arguments, environment: environment)
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
@@ -139,14 +132,7 @@ public enum CLIProcess {
         environment: [String: String],
         timeLimit: Duration
     ) async throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
+        let (process, output, error) = prepare(executable, arguments: arguments, environment: environment)
         process.standardInput = FileHandle.nullDevice
         let collected = Collected()
         output.fileHandleForReading.readabilityHandler = { collected.append(output: $0.availableData) }
@@ -213,5 +199,31 @@ public enum CLIProcess {
         func append(error data: Data) { state.withLock { $0.error.append(data) } }
         func markTimedOut() { state.withLock { $0.timedOut = true } }
         var value: (Data, Data, Bool) { state.withLock { ($0.output, $0.error, $0.timedOut) } }
+    }
+}
+
+extension CLIProcess {
+    /// A process for `executable` with `arguments` and exactly `environment`, its standard output and error each
+    /// going to a new pipe; not started.
+    ///
+    /// - Parameters:
+    ///   - executable: The program.
+    ///   - arguments: Its arguments.
+    ///   - environment: Its whole environment.
+    /// - Returns: The process and its output and error pipes.
+    public static func prepare(
+        _ executable: URL,
+        arguments: [String],
+        environment: [String: String]
+    ) -> (process: Process, output: Pipe, error: Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        return (process, output, error)
     }
 }
