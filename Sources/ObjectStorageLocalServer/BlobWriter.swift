@@ -109,7 +109,7 @@ final class BlobWriter {
         batch = []
         batchBytes = 0
         try await inFlight?.value
-        inFlight = Task.detached { try FileIO.writeAll(file.descriptor, buffers, path: file.path) }
+        inFlight = FileIO.startBlocking { try FileIO.writeAll(file.descriptor, buffers, path: file.path) }
     }
 
     /// Copies `buffer` into aligned blocks, writing each block as it fills.
@@ -136,7 +136,7 @@ final class BlobWriter {
         guard let block else { return }
         try await inFlight?.value
         let offset = written
-        inFlight = Task.detached {
+        inFlight = FileIO.startBlocking {
             try FileIO.writeAll(
                 file.descriptor,
                 UnsafeRawBufferPointer(rebasing: block.bytes[0..<length]),

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import NIOCore
+import NIOPosix
 import ObjectStorageSigning
 
 #if canImport(Glibc)
@@ -24,6 +25,14 @@ enum FileIO {
         var path: String
         var errorNumber: Int32
         var description: String { "\(operation) \(path) failed: errno \(errorNumber)" }
+    }
+
+    /// Starts blocking file work on NIO's thread pool and returns a task for its result. Swift's cooperative pool
+    /// has one thread per core: a thread held by a disk wait there is a core that hashes no bytes meanwhile.
+    static func startBlocking<Result: Sendable>(
+        _ work: @escaping @Sendable () throws -> Result
+    ) -> Task<Result, any Error> {
+        Task { try await NIOThreadPool.singleton.runIfActive(work) }
     }
 
     static func openForWriting(_ path: String) throws -> Int32 {

@@ -386,7 +386,7 @@ extension RequestHandler {
     /// than one here (the virtual disk's throughput varied more between runs than between the two).
     static let readsAhead = 2
 
-    /// Sends `length` bytes of `reader` from `offset`, reading the next chunks (on other tasks) while the
+    /// Sends `length` bytes of `reader` from `offset`, reading the next chunks (on NIO's thread pool) while the
     /// current one is written to the connection.
     static func send(
         _ reader: BlobReader,
@@ -404,7 +404,7 @@ extension RequestHandler {
                 let position = requested
                 let count = reader.readLength(at: position, upTo: Int(min(Int64(readSize), end - position)))
                 guard count > 0 else { return }
-                let read = Task.detached { try reader.read(offset: position, count: count, allocator: allocator) }
+                let read = FileIO.startBlocking { try reader.read(offset: position, count: count, allocator: allocator) }
                 pending.append((count, read))
                 requested += Int64(count)
             }
