@@ -44,6 +44,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux, .android]))]
         ),
         .target(name: "CObjectStorageCRC"),
+        // The system's `O_DIRECT`, which Swift's Glibc module does not import.
+        .target(name: "CObjectStorageDirectIO"),
 
         // MARK: SDK layers
         .target(
@@ -75,6 +77,7 @@ let package = Package(
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
                 "ObjectStorageCheckpoint",
+                "CObjectStorageDirectIO",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -85,6 +88,7 @@ let package = Package(
             name: "ObjectStorageLocalServer",
             dependencies: [
                 "ObjectStorageSigning",
+                "CObjectStorageDirectIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -176,6 +180,7 @@ let package = Package(
             dependencies: [
                 "ObjectStorageTestSupport",
                 "ObjectStorageLocalServer",
+                "CObjectStorageDirectIO",
                 "ObjectStorageSigning",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

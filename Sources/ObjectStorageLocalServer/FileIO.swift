@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CObjectStorageDirectIO
 import NIOCore
 import NIOPosix
 import ObjectStorageSigning
@@ -50,42 +51,28 @@ enum FileIO {
     /// Opens a new file for writing past the page cache (`O_DIRECT`); `nil` where the platform or the file system
     /// has no direct I/O (the caller then opens it normally). Writes must then be whole aligned blocks.
     static func openForDirectWriting(_ path: String) -> Int32? {
-        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        guard directIOFlag != 0 else { return nil }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | directIOFlag, 0o644)
         return fd >= 0 ? fd : nil
-        #else
-        return nil
-        #endif
     }
 
     /// Opens a file for reading past the page cache (`O_DIRECT`); `nil` where that is not available. Reads must
     /// then be aligned (offset, length and memory), except that one may end at the end of the file.
     static func openForDirectReading(_ path: String) -> Int32? {
-        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        guard directIOFlag != 0 else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC | directIOFlag)
         return fd >= 0 ? fd : nil
-        #else
-        return nil
-        #endif
     }
 
-    #if os(Linux) && arch(x86_64)
-    /// `O_DIRECT`, which Swift's Glibc module does not import (it needs `_GNU_SOURCE`).
-    private static let directIOFlag: Int32 = 0o40000
-    #elseif os(Linux) && arch(arm64)
-    private static let directIOFlag: Int32 = 0o200000
-    #endif
+    /// `O_DIRECT`, or 0 where the platform has no direct I/O.
+    private static let directIOFlag = COSDirectIO_open_flag()
 
     /// Turns direct I/O off for `fd` (a file system may refuse it only at the first write, and a short write
     /// leaves the rest unaligned); `false` if it was not on.
     private static func clearDirectIO(_ fd: Int32) -> Bool {
-        #if os(Linux) && (arch(x86_64) || arch(arm64))
         let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, flags & directIOFlag != 0 else { return false }
+        guard directIOFlag != 0, flags >= 0, flags & directIOFlag != 0 else { return false }
         return fcntl(fd, F_SETFL, flags & ~directIOFlag) == 0
-        #else
-        return false
-        #endif
     }
 
     /// Writes all of `bytes` at `offset` (positioned writes; with direct I/O if `fd` has it, else through the

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CObjectStorageDirectIO
 import NIOCore
 import ObjectStorageSigning
 
@@ -44,15 +45,8 @@ final class DownloadTempFile: Sendable {
 
     /// Opens `path` for direct writes; `nil` when the platform or file system cannot.
     private static func openDirect(_ path: String) -> Int32? {
-        // Glibc does not export O_DIRECT to Swift (it needs _GNU_SOURCE); its value is per architecture.
-        #if os(Linux) && arch(x86_64)
-        let flag: Int32 = 0o40000
-        #elseif os(Linux) && arch(arm64)
-        let flag: Int32 = 0o200000
-        #else
-        let flag: Int32? = nil
-        guard let flag else { return nil }
-        #endif
+        let flag = COSDirectIO_open_flag()
+        guard flag != 0 else { return nil }
         let descriptor = open(path, O_WRONLY | O_CLOEXEC | flag)
         return descriptor >= 0 ? descriptor : nil
     }
