@@ -18,8 +18,8 @@ extension AsyncHTTPClientTransport {
     /// configuration.proxy = .init(host: "proxy.internal", port: 3128)
     /// ```
     ///
-    /// When the transport shares an application's `HTTPClient`, only ``totalTimeout`` and ``tls`` apply (per
-    /// request); the client's own configuration governs connect and read timeouts, the pool and the proxy.
+    /// When the transport shares an application's `HTTPClient`, only ``totalTimeout``, ``tls`` and ``usesSendfile``
+    /// apply (per request); the client's own configuration governs connect and read timeouts, the pool and the proxy.
     public struct Configuration: Sendable {
         /// How long establishing a connection (TCP, then TLS) may take. Default 10 s.
         public var connectTimeout: Duration
@@ -38,6 +38,10 @@ extension AsyncHTTPClientTransport {
         public var tls: TLS
         /// An HTTP proxy to send every request through, or `nil` for none.
         public var proxy: Proxy?
+        /// Whether a file body sent over plain `http` goes with `sendfile` (the kernel copies the file to the
+        /// socket), rather than being read into memory chunk by chunk. Default `true`; it never applies over
+        /// `https`. Applies to a shared client too.
+        public var usesSendfile: Bool
 
         /// Creates a configuration with the defaults.
         ///
@@ -63,6 +67,7 @@ extension AsyncHTTPClientTransport {
             self.idleConnectionTimeout = .seconds(60)
             self.tls = tls
             self.proxy = proxy
+            self.usesSendfile = true
         }
     }
 

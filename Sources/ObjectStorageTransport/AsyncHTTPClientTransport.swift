@@ -31,7 +31,8 @@ import NIOSSL
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
     public let httpClient: HTTPClient
-    /// The configuration (only ``Configuration/totalTimeout`` and ``Configuration/tls`` apply to a shared client).
+    /// The configuration (only ``Configuration/totalTimeout``, ``Configuration/tls`` and
+    /// ``Configuration/usesSendfile`` apply to a shared client).
     public let configuration: Configuration
     private let ownsClient: Bool
     /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
@@ -42,8 +43,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - httpClient: The client to send through (default `HTTPClient.shared`).
-    ///   - configuration: Per-request settings: ``Configuration/totalTimeout`` and ``Configuration/tls``
-    ///     (applied to each request when not the default). The client's own settings govern the rest.
+    ///   - configuration: Per-request settings: ``Configuration/totalTimeout``, ``Configuration/tls``
+    ///     (applied to each request when not the default) and ``Configuration/usesSendfile``. The client's own
+    ///     settings govern the rest.
     public init(httpClient: HTTPClient = .shared, configuration: Configuration = Configuration()) {
         self.httpClient = httpClient
         self.configuration = configuration
@@ -85,6 +87,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sends one request and returns when the response head arrives.
     ///
+    /// A file body (``TransportRequest/Body/file(path:offset:length:chunkSize:progress:)``) on a plain `http` URL
+    /// is sent with `sendfile`, so its bytes never pass through the process (see ``Configuration/usesSendfile``).
+    ///
     /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``.
     /// Redirects are not followed by an owned client (a redirected signed request would fail its signature
     /// anyway); the 3xx response is returned.
@@ -101,6 +106,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         deadline: NIODeadline,
         logger: Logger
     ) async throws -> TransportResponse {
+        if let region = self.sendfileRegion(of: request) {
+            return try await self.execute(request, sending: region, deadline: deadline, logger: logger)
+        }
         let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
 
         var clientRequest = HTTPClientRequest(url: request.url)

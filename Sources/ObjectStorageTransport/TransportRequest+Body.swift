@@ -37,27 +37,35 @@ extension TransportRequest {
 
         /// A body read from a region of a file, one chunk at a time; the file is never loaded whole.
         ///
-        /// The file is opened when the body is first iterated (once per attempt) and closed when the iteration
-        /// ends. If the file has fewer than `offset + length` bytes the send fails with
-        /// ``TransportError/Code/fileReadFailed``.
+        /// The file is opened once per attempt and closed when the attempt ends. If the file has fewer than
+        /// `offset + length` bytes the send fails with ``TransportError/Code/fileReadFailed``.
+        ///
+        /// Over plain `http`, ``AsyncHTTPClientTransport`` hands the region to the kernel (`sendfile`) in pieces of
+        /// `chunkSize` bytes, so the bytes are never copied into the process; otherwise (TLS, or iterating the
+        /// body) they are read in chunks of `chunkSize` bytes.
         ///
         /// - Parameters:
         ///   - path: The file's path.
         ///   - offset: The first byte to send (default 0).
         ///   - length: How many bytes to send.
-        ///   - chunkSize: How many bytes to read at a time (default ``defaultFileChunkSize``, at least 1).
+        ///   - chunkSize: How many bytes to read or send at a time (default ``defaultFileChunkSize``, at least 1).
+        ///   - progress: Called with a count of bytes each time a chunk has been read for sending or a piece
+        ///     has been written to the connection; the counts of one complete send add up to `length`. It may be
+        ///     called on a network thread, so it must be quick and must not block. Default none.
         /// - Returns: A replayable body of exactly `length` bytes.
         public static func file(
             path: String,
             offset: Int64 = 0,
             length: Int64,
-            chunkSize: Int = Body.defaultFileChunkSize
+            chunkSize: Int = Body.defaultFileChunkSize,
+            progress: (@Sendable (Int) -> Void)? = nil
         ) -> Body {
             let region = FileRegionBody(
                 path: path,
                 offset: Swift.max(0, offset),
                 length: Swift.max(0, length),
-                chunkSize: Swift.max(1, chunkSize)
+                chunkSize: Swift.max(1, chunkSize),
+                progress: progress
             )
             return Body(storage: .file(region))
         }

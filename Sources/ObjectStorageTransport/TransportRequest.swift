@@ -44,7 +44,7 @@ public struct TransportRequest: Sendable {
     }
 
     /// Whether the request can be sent again after a failed attempt: true without a body or with a
-    /// ``Body/bytes(_:)`` or ``Body/file(path:offset:length:chunkSize:)`` body, false with a stream.
+    /// ``Body/bytes(_:)`` or ``Body/file(path:offset:length:chunkSize:progress:)`` body, false with a stream.
     public var isReplayable: Bool {
         self.body?.isReplayable ?? true
     }

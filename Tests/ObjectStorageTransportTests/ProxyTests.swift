@@ -64,6 +64,35 @@ struct ProxyTests {
         }
     }
 
+    @Test func aFileBodyIsSentWithSendfileThroughTheTunnel() async throws {
+        let file = try TestFile(size: 1_500_000)
+        defer { file.remove() }
+        let capture = LogCapture()
+        let progress = ProgressLog()
+        try await withProxyAndServer { proxy, server in
+            try await withAsyncHTTPClientTransport(configuration: .through(proxy)) { transport in
+                let body = TransportRequest.Body.file(
+                    path: file.path,
+                    offset: 3,
+                    length: 1_400_001,
+                    chunkSize: 256 * 1024,
+                    progress: { progress.add($0) }
+                )
+                let request = TransportRequest(method: .PUT, url: server.url("/echo"), body: body)
+                let response = try await transport.execute(request, timeout: .seconds(30), logger: capture.logger)
+                #expect(response.status == .ok)
+                let received = try await response.body.collect(upTo: 4 << 20)
+                #expect(Array(received.readableBytesView) == Array(file.bytes[3..<1_400_004]))
+            }
+            let seen = proxy.seen
+            #expect(seen.tunnels == ["127.0.0.1:\(server.port)"])
+            #expect(seen.requestLines == ["PUT /echo HTTP/1.1"])
+            #expect(seen.bytesFromClient > 1_400_001)
+        }
+        #expect(capture.text.contains("http.body.sendfile"))
+        #expect(progress.counts.reduce(0, +) == 1_400_001)
+    }
+
     @Test(.enabled(if: TLSTestPKI.isEnabled, "needs the openssl command-line tool"))
     func anHTTPSRequestIsTunnelledAndStaysEncrypted() async throws {
         try await withProxyAndServer { proxy, _ in

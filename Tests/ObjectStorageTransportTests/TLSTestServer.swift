@@ -157,7 +157,8 @@ struct TLSTestPKI: Sendable {
     }
 }
 
-/// An HTTPS/1.1 server on 127.0.0.1 that answers every request with 200 and ``body``.
+/// An HTTPS/1.1 server on 127.0.0.1 that answers every request with 200 and ``body``, with the length and a
+/// checksum of the request body it received as `x-received-length` and `x-received-checksum`.
 final class TLSTestServer: Sendable {
     static let body = "hello over verified TLS"
 
@@ -202,13 +203,28 @@ private final class TLSHelloHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private var received = ByteBuffer()
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .end = self.unwrapInboundIn(data) else { return }
+        switch self.unwrapInboundIn(data) {
+        case .head:
+            self.received.clear()
+            return
+        case .body(var chunk):
+            self.received.writeBuffer(&chunk)
+            return
+        case .end:
+            break
+        }
         let body = ByteBuffer(string: TLSTestServer.body)
         let head = HTTPResponseHead(
             version: .http1_1,
             status: .ok,
-            headers: ["content-length": "\(body.readableBytes)", "content-type": "text/plain"]
+            headers: [
+                "content-length": "\(body.readableBytes)", "content-type": "text/plain",
+                "x-received-length": "\(self.received.readableBytes)",
+                "x-received-checksum": "\(self.received.readableBytesView.reduce(0) { ($0 &* 31) &+ Int($1) })",
+            ]
         )
         context.write(self.wrapOutboundOut(.head(head)), promise: nil)
         context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)

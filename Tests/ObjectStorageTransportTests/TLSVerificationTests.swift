@@ -69,6 +69,36 @@ struct TLSVerificationTests {
         }
     }
 
+    @Test func aFileBodyOverHTTPSIsReadNotSentWithSendfile() async throws {
+        let file = try TestFile(size: 2_000_000)
+        defer { file.remove() }
+        let capture = LogCapture()
+        let progress = ProgressLog()
+        try await withServer { pki, server in
+            try await pki.withCAFile { caPath in
+                var configuration = AsyncHTTPClientTransport.Configuration()
+                configuration.tls.trustRoots = .pemFile(caPath)
+                try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+                    let body = TransportRequest.Body.file(
+                        path: file.path,
+                        offset: 11,
+                        length: 1_900_000,
+                        chunkSize: 300_000,
+                        progress: { progress.add($0) }
+                    )
+                    let request = TransportRequest(method: .PUT, url: server.url("/upload"), body: body)
+                    let response = try await transport.execute(request, timeout: .seconds(30), logger: capture.logger)
+                    #expect(response.status == .ok)
+                    #expect(response.headers.first(name: "x-received-length") == "1900000")
+                    let checksum = file.bytes[11..<1_900_011].reduce(0) { ($0 &* 31) &+ Int($1) }
+                    #expect(response.headers.first(name: "x-received-checksum") == "\(checksum)")
+                }
+            }
+        }
+        #expect(!capture.text.contains("http.body.sendfile"))
+        #expect(progress.counts == [300_000, 300_000, 300_000, 300_000, 300_000, 300_000, 100_000])
+    }
+
     @Test func anUntrustedCertificateIsRefusedByDefault() async throws {
         try await withServer { _, server in
             try await withAsyncHTTPClientTransport { transport in

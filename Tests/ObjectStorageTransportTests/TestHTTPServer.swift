@@ -20,17 +20,20 @@ import Synchronization
 ///   `Retry-After`.
 /// - `/close-mid-body`: announces 1000 bytes, sends 100, closes.
 /// - `/stall`: never answers.
+/// - `/stall-body`: stops reading from the connection after the request head, and never answers.
 /// - `/large/<bytes>`: streams that many bytes (byte `i` is `i % 251`), writing each chunk only after the
 ///   previous one was accepted by the socket.
 final class TestHTTPServer: Sendable {
     let channel: any Channel
     let port: Int
     private let hits: Mutex<[String: Int]>
+    private let bodies: Mutex<[String: [ByteBuffer]]>
 
     private init(channel: any Channel) {
         self.channel = channel
         self.port = channel.localAddress?.port ?? 0
         self.hits = Mutex([:])
+        self.bodies = Mutex([:])
     }
 
     static func start() async throws -> TestHTTPServer {
@@ -60,6 +63,15 @@ final class TestHTTPServer: Sendable {
         self.hits.withLock { $0[path] ?? 0 }
     }
 
+    /// The request bodies that reached `path` (without query), in order.
+    func receivedBodies(_ path: String) -> [ByteBuffer] {
+        self.bodies.withLock { $0[path] ?? [] }
+    }
+
+    func recordBody(_ body: ByteBuffer, path: String) {
+        self.bodies.withLock { $0[path, default: []].append(body) }
+    }
+
     func recordHit(_ path: String) -> Int {
         self.hits.withLock { hits in
             hits[path, default: 0] += 1
@@ -75,8 +87,11 @@ final class TestHTTPServer: Sendable {
 private final class HitCounter: Sendable {
     let server = Mutex<TestHTTPServer?>(nil)
 
-    func record(_ path: String) -> Int {
-        self.server.withLock { $0?.recordHit(path) } ?? 0
+    func record(_ path: String, body: ByteBuffer) -> Int {
+        self.server.withLock { server in
+            server?.recordBody(body, path: path)
+            return server?.recordHit(path) ?? 0
+        }
     }
 }
 
@@ -99,6 +114,9 @@ private final class ScriptedHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             self.body.clear()
+            if head.uri == "/stall-body" {
+                context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+            }
         case .body(var chunk):
             self.body.writeBuffer(&chunk)
         case .end:
@@ -109,7 +127,7 @@ private final class ScriptedHandler: ChannelInboundHandler {
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "")
-        let hit = self.counter.record(path)
+        let hit = self.counter.record(path, body: self.body)
         if path == "/echo" {
             var headers: HTTPHeaders = ["x-received-length": "\(self.body.readableBytes)"]
             if let value = head.headers.first(name: "x-test") { headers.add(name: "x-echo-test", value: value) }

@@ -46,6 +46,7 @@ public struct TransferProgress: Sendable, Hashable {
     }
 }
 
-/// The closure type transfers report progress through. It is called from the transfer's tasks,
-/// serially, at most every 100 milliseconds (plus a final report).
+/// The closure type transfers report progress through. It is called serially, at most every 100 milliseconds
+/// (plus a final report), from the transfer's tasks or from the network thread that just sent or received the
+/// bytes: keep it quick (update a counter or a progress bar) and hand anything slow to a task of your own.
 public typealias TransferProgressHandler = @Sendable (TransferProgress) -> Void

@@ -7,16 +7,19 @@
 //===----------------------------------------------------------------------===//
 
 import Logging
-import NIOCore
 import ObjectStorageTransport
 import Synchronization
 
-/// Counts the bytes of one upload request (a part, or a single PUT) as they are read from the file for
-/// sending, so progress moves within a part instead of one whole part at a time.
+/// Counts the bytes of one upload request (a part, or a single PUT) as they are sent, so progress moves
+/// within a part instead of one whole part at a time.
 ///
 /// Each attempt sends a fresh ``body(path:range:)``; ``rewind()`` takes back what a failed attempt
 /// counted (the reporter keeps its high-water mark, so reports still never go backwards).
 final class UploadProgressCounter: Sendable {
+    /// The size of the pieces a part is sent in (with `sendfile` over plain http) or read in (otherwise), and so
+    /// the step of the progress within a part.
+    static let pieceSize = TransportRequest.Body.defaultFileChunkSize
+
     private let reporter: TransferProgressReporter
     private let counted = Atomic<Int64>(0)
 
@@ -24,11 +27,19 @@ final class UploadProgressCounter: Sendable {
         self.reporter = reporter
     }
 
-    /// A one-shot body over `range` of the file at `path` that counts its chunks as they are read.
+    /// A body over `range` of the file at `path` that counts its pieces as they are sent (or read for sending).
+    ///
+    /// It is a file body, so the transport may send it with `sendfile`; it is wrapped as a one-shot body because
+    /// ``send(client:path:range:logger:_:)`` retries with a fresh body (and a rewound count) per attempt.
     func body(path: String, range: Range<Int64>) -> RequestBody {
-        let length = range.upperBound - range.lowerBound
-        let file = TransportRequest.Body.file(path: path, offset: range.lowerBound, length: length)
-        return .stream(CountingSequence(base: file, counter: self), length: length)
+        let file = TransportRequest.Body.file(
+            path: path,
+            offset: range.lowerBound,
+            length: range.upperBound - range.lowerBound,
+            chunkSize: Self.pieceSize,
+            progress: { [self] count in self.add(count) }
+        )
+        return RequestBody(storage: .stream(file))
     }
 
     /// Runs `send` under the client's retry policy, each attempt with a fresh counting body.
@@ -50,7 +61,7 @@ final class UploadProgressCounter: Sendable {
         }
     }
 
-    fileprivate func add(_ count: Int) {
+    private func add(_ count: Int) {
         self.counted.add(Int64(count), ordering: .relaxed)
         self.reporter.add(Int64(count))
     }
@@ -59,28 +70,5 @@ final class UploadProgressCounter: Sendable {
     func rewind() {
         let count = self.counted.exchange(0, ordering: .relaxed)
         if count != 0 { self.reporter.remove(count) }
-    }
-}
-
-/// Passes buffers through unchanged while counting them.
-private struct CountingSequence: AsyncSequence, Sendable {
-    typealias Element = ByteBuffer
-
-    let base: TransportRequest.Body
-    let counter: UploadProgressCounter
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var base: TransportRequest.Body.AsyncIterator
-        let counter: UploadProgressCounter
-
-        mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await self.base.next() else { return nil }
-            self.counter.add(chunk.readableBytes)
-            return chunk
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: self.base.makeAsyncIterator(), counter: self.counter)
     }
 }

@@ -1,0 +1,187 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Turns AsyncHTTPClient's delegate callbacks into what ``HTTPTransport/execute(_:deadline:logger:)`` returns: the
+/// response head, then the body as an async sequence with backpressure (the next body part is read from the
+/// connection only once the consumer has room for it).
+///
+/// A body the caller drops unread is drained (up to ``drainLimit`` bytes), so the connection can serve another
+/// request; beyond that the request is cancelled.
+final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
+    typealias Response = Void
+    typealias Producer = NIOThrowingAsyncSequenceProducer<
+        ByteBuffer, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, Demand
+    >
+
+    /// The most bytes of an abandoned body read (and dropped) to keep the connection.
+    static var drainLimit: Int { 1 << 20 }
+
+    private struct State {
+        var headContinuation: CheckedContinuation<HTTPResponseHead, any Error>?
+        var head: Result<HTTPResponseHead, any Error>?
+        var drained = 0
+    }
+
+    private let state = Mutex(State())
+    private let demand: Demand
+    private let source: Producer.Source
+    /// The response body's buffers, in order.
+    let body: Producer
+    /// Told of each request body part written to the connection.
+    private let onPartSent: (@Sendable (IOData) -> Void)?
+
+    /// Creates a delegate.
+    ///
+    /// - Parameter onPartSent: Called (on the task's event loop) with each request body part once it is written.
+    init(onPartSent: (@Sendable (IOData) -> Void)? = nil) {
+        self.demand = Demand()
+        let made = Producer.makeSequence(
+            backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8),
+            finishOnDeinit: false,
+            delegate: self.demand
+        )
+        self.source = made.source
+        self.body = made.sequence
+        self.onPartSent = onPartSent
+    }
+
+    /// Whether the response head has arrived (or the request failed).
+    var hasHead: Bool { self.state.withLock { $0.head != nil } }
+
+    /// Waits for the response head.
+    ///
+    /// - Throws: The error that ended the request before the head arrived.
+    func head() async throws -> HTTPResponseHead {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = self.state.withLock { state -> Result<HTTPResponseHead, any Error>? in
+                if let head = state.head { return head }
+                state.headContinuation = continuation
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    private func settleHead(_ result: Result<HTTPResponseHead, any Error>) {
+        let continuation = self.state.withLock { state -> CheckedContinuation<HTTPResponseHead, any Error>? in
+            guard state.head == nil else { return nil }
+            state.head = result
+            defer { state.headContinuation = nil }
+            return state.headContinuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+        self.onPartSent?(part)
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.settleHead(.success(head))
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        if self.demand.isTerminated {
+            let drained = self.state.withLock { state in
+                state.drained += buffer.readableBytes
+                return state.drained
+            }
+            if drained > Self.drainLimit { task.cancel() }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        switch self.source.yield(buffer) {
+        case .produceMore, .dropped:
+            self.demand.resumed()
+            return task.eventLoop.makeSucceededVoidFuture()
+        case .stopProducing:
+            return self.demand.pause(on: task.eventLoop)
+        }
+    }
+
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        self.failed(error)
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        self.settleHead(.failure(HTTPClientError.remoteConnectionClosed))
+        self.source.finish()
+    }
+
+    /// Ends the head wait and the body with `error` (what has not ended yet).
+    func failed(_ error: any Error) {
+        self.settleHead(.failure(error))
+        self.source.finish(error)
+        self.demand.resumeAll()
+    }
+
+    /// The body's demand: resumes reading from the connection when the consumer wants more, and notes when the
+    /// consumer is gone.
+    final class Demand: NIOAsyncSequenceProducerDelegate, Sendable {
+        private struct State {
+            var paused: EventLoopPromise<Void>?
+            /// `produceMore` came while not paused; the next pause does not wait.
+            var signalled = false
+            var terminated = false
+        }
+
+        private let state = Mutex(State())
+
+        var isTerminated: Bool { self.state.withLock { $0.terminated } }
+
+        /// Pauses reading until the consumer wants more.
+        func pause(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+            self.state.withLock { state in
+                if state.signalled || state.terminated {
+                    state.signalled = false
+                    return eventLoop.makeSucceededVoidFuture()
+                }
+                let promise = eventLoop.makePromise(of: Void.self)
+                state.paused = promise
+                return promise.futureResult
+            }
+        }
+
+        /// Forgets a stale `produceMore` (the producer wants more anyway).
+        func resumed() {
+            self.state.withLock { $0.signalled = false }
+        }
+
+        /// Resumes any paused read (the request ended).
+        func resumeAll() {
+            let paused = self.state.withLock { state in
+                defer { state.paused = nil }
+                return state.paused
+            }
+            paused?.succeed()
+        }
+
+        func produceMore() {
+            let paused = self.state.withLock { state in
+                defer { state.paused = nil }
+                if state.paused == nil { state.signalled = true }
+                return state.paused
+            }
+            paused?.succeed()
+        }
+
+        func didTerminate() {
+            let paused = self.state.withLock { state in
+                state.terminated = true
+                defer { state.paused = nil }
+                return state.paused
+            }
+            paused?.succeed()
+        }
+    }
+}
