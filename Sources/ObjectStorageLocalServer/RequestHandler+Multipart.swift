@@ -112,13 +112,7 @@ extension RequestHandler {
             crc = size == 0 && crc == 0 ? part.crc64 : CRC64.combine(crc, part.crc64, lengthOfSecond: UInt64(part.size))
             size += part.size
         }
-        let blob: Blob
-        do {
-            blob = try store.assemble(parts)
-        } catch {
-            store.removeUploadFiles(taken)
-            throw ServerError.internalError("cannot assemble the parts")
-        }
+        let blob = store.assemble(parts)
         let metadata = ObjectMetadata(
             key: key,
             size: size,

@@ -142,4 +142,58 @@ struct LargeBodyTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/tmp").isEmpty)
         }
     }
+
+    /// More parts than a reader opens at once: completing keeps the part files (no file of the whole object is
+    /// written), and the object reads back whole, in a range across part boundaries, and after a restart.
+    @Test func objectOfMorePartsThanOpenFilesIsServedWithoutACopy() async throws {
+        let count = 300  // more than the 256 files a reader opens at once
+        let parts = (0..<count).map { testBytes(102_400 + $0, seed: UInt8(truncatingIfNeeded: $0)) }
+        let whole = parts.flatMap { $0 }
+        let boundary = parts[0..<150].reduce(0) { $0 + $1.count }
+        try await withDirectory { configuration, directory in
+            try await withServer(configuration) { client, _ in
+                _ = try await client.send("PUT", "/bkt", headers: ossDialect)
+                let initiated = try await client.send("POST", "/bkt/many?uploads", headers: ossDialect)
+                let id = try #require(initiated.element("UploadId"))
+                var completion = "<CompleteMultipartUpload>"
+                for (index, part) in parts.enumerated() {
+                    let response = try await client.send(
+                        "PUT",
+                        "/bkt/many?partNumber=\(index + 1)&uploadId=\(id)",
+                        headers: ossDialect,
+                        body: part
+                    )
+                    let etag = try #require(response.header("ETag"))
+                    completion += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(etag)</ETag></Part>"
+                }
+                completion += "</CompleteMultipartUpload>"
+                let completed = try await client.send(
+                    "POST",
+                    "/bkt/many?uploadId=\(id)",
+                    headers: ossDialect,
+                    body: Array(completion.utf8)
+                )
+                #expect(completed.status == 200)
+                #expect(try await client.send("GET", "/bkt/many", headers: ossDialect).body == whole)
+                let range = try await client.send(
+                    "GET",
+                    "/bkt/many",
+                    headers: ossDialect + [("Range", "bytes=\(boundary - 10)-\(boundary + 204_800)")]
+                )
+                #expect(range.status == 206)
+                #expect(range.body == Array(whole[(boundary - 10)...(boundary + 204_800)]))
+            }
+            let stored = FileManager.default.enumerator(atPath: directory)?.compactMap { entry -> Int? in
+                let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + "\(entry)")
+                guard attributes?[.type] as? FileAttributeType == .typeRegular else { return nil }
+                return (attributes?[.size] as? NSNumber)?.intValue
+            }
+            #expect((stored ?? []).reduce(0, +) >= whole.count)
+            #expect((stored ?? []).max() ?? 0 < 1 << 20, "the parts were concatenated into one file on completion")
+            try await withServer(configuration) { client, _ in
+                let afterRestart = try await client.send("GET", "/bkt/many", headers: ossDialect)
+                #expect(afterRestart.body == whole)
+            }
+        }
+    }
 }
