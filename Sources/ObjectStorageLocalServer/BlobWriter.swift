@@ -93,7 +93,9 @@ final class BlobWriter {
             memory.reserveCapacity(Int(min(expectedSize, Self.memoryReservationLimit)))
         }
         if computeSHA256 { sha256 = Hashing.SHA256() }
-        if let expectedSize, expectedSize >= Self.laneHashingThreshold {
+        // Lanes only pay where the CPU runs them side by side; the portable kernel hashes them one after another,
+        // and OpenSSL's single-stream code is faster than that.
+        if let expectedSize, expectedSize >= Self.laneHashingThreshold, md5Hasher.runsLanesSideBySide {
             md5Stream = md5Hasher.makeStream()
         } else {
             md5 = Hashing.MD5()

@@ -38,6 +38,11 @@ final class MD5LaneHasher: Sendable {
 
     private let registry = Mutex(Registry())
 
+    /// Whether the kernel in use runs the lanes side by side (SIMD); the portable one hashes them one after another.
+    var runsLanesSideBySide: Bool {
+        min(implementation.rawValue, MD5Kernel.best.rawValue) > MD5Kernel.Implementation.portable.rawValue
+    }
+
     /// - Parameters:
     ///   - roundThreshold: Queued bytes in one stream that start a round.
     ///   - backlogLimit: Queued bytes above which a stream's `update` waits.

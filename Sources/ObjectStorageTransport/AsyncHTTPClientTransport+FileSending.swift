@@ -42,7 +42,7 @@ extension AsyncHTTPClientTransport {
             let sender = try await NIOThreadPool.singleton.runIfActive {
                 try FileRegionSender(region: region, eventLoop: eventLoop)
             }
-            let delegate = StreamingResponseDelegate { part in sender.partSent(part) }
+            let (delegate, responseBody) = StreamingResponseDelegate.make { part in sender.partSent(part) }
             let clientRequest: HTTPClient.Request
             do {
                 clientRequest = try HTTPClient.Request(
@@ -75,7 +75,7 @@ extension AsyncHTTPClientTransport {
                 task.cancel()
             }
             logger.debug("received response head", metadata: ["http.status": "\(head.status.code)"])
-            let body = TranslatingSequence(base: delegate.body, context: context)
+            let body = TranslatingSequence(base: responseBody, context: context)
             return TransportResponse(status: head.status, headers: head.headers, body: .stream(body))
         } catch {
             let translated = TransportError.translating(error, context: context)

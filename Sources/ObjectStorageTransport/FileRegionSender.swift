@@ -157,7 +157,7 @@ final class FileRegionSender: Sendable {
             }
             var pieces: [FileRegion] = []
             while state.inFlight < Self.window, state.next < end {
-                let pieceEnd = min(end, state.next + Int64(self.region.chunkSize))
+                let pieceEnd = state.next + min(Int64(self.region.chunkSize), end - state.next)
                 let piece = FileRegion(fileHandle: self.handle, readerIndex: Int(state.next), endIndex: Int(pieceEnd))
                 pieces.append(piece)
                 state.next = pieceEnd

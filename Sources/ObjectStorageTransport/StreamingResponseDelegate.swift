@@ -35,23 +35,30 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let state = Mutex(State())
     private let demand: Demand
     private let source: Producer.Source
-    /// The response body's buffers, in order.
-    let body: Producer
     /// Told of each request body part written to the connection.
     private let onPartSent: (@Sendable (IOData) -> Void)?
 
-    /// Creates a delegate.
+    /// Creates a delegate and the response body it feeds. The delegate keeps no reference to the body, so a body
+    /// the caller drops without iterating it ends, and is drained.
     ///
     /// - Parameter onPartSent: Called (on the task's event loop) with each request body part once it is written.
-    init(onPartSent: (@Sendable (IOData) -> Void)? = nil) {
-        self.demand = Demand()
+    /// - Returns: The delegate, and the response body's buffers in order.
+    static func make(
+        onPartSent: (@Sendable (IOData) -> Void)? = nil
+    ) -> (delegate: StreamingResponseDelegate, body: Producer) {
+        let demand = Demand()
         let made = Producer.makeSequence(
             backPressureStrategy: .init(lowWatermark: 2, highWatermark: 8),
             finishOnDeinit: false,
-            delegate: self.demand
+            delegate: demand
         )
-        self.source = made.source
-        self.body = made.sequence
+        let delegate = StreamingResponseDelegate(demand: demand, source: made.source, onPartSent: onPartSent)
+        return (delegate, made.sequence)
+    }
+
+    private init(demand: Demand, source: Producer.Source, onPartSent: (@Sendable (IOData) -> Void)?) {
+        self.demand = demand
+        self.source = source
         self.onPartSent = onPartSent
     }
 

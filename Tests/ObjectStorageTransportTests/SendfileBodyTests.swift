@@ -161,6 +161,38 @@ struct SendfileBodyTests {
         try await server.stop()
     }
 
+    /// A response the caller drops without reading is drained, so the connection serves the next request: with one
+    /// connection per host, the second request would otherwise wait for ever (here: time out).
+    @Test func aResponseBodyDroppedUnreadFreesTheConnection() async throws {
+        let file = try TestFile(size: 300_000)
+        defer { file.remove() }
+        let server = try await TestHTTPServer.start()
+        var configuration = AsyncHTTPClientTransport.Configuration(maximumConnectionsPerHost: 1)
+        configuration.usesSendfile = true
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let length = 8 << 20  // far more than the body's high watermark and the socket buffers
+            for _ in 0..<2 {
+                let request = TransportRequest(
+                    method: .PUT,
+                    url: server.url("/large/\(length)"),
+                    body: .file(path: file.path, length: Int64(file.bytes.count))
+                )
+                let response = try await transport.execute(request, timeout: .seconds(10), logger: Logger.scanning)
+                #expect(response.status == .ok)
+            }
+            let last = try await transport.execute(
+                TransportRequest(url: server.url("/large/\(length)")),
+                timeout: .seconds(10),
+                logger: Logger.scanning
+            )
+            var received = 0
+            for try await chunk in last.body { received += chunk.readableBytes }
+            #expect(received == length)
+        }
+        #expect(server.hitCount("/large/\(8 << 20)") == 3)
+        try await server.stop()
+    }
+
     @Test func aRetryAfterA503ResendsIdenticalBytes() async throws {
         let file = try TestFile(size: 2 * 1024 * 1024)
         defer { file.remove() }
