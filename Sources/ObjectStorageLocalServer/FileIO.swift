@@ -28,13 +28,22 @@ enum FileIO {
         var description: String { "\(operation) \(path) failed: errno \(errorNumber)" }
     }
 
-    /// Starts blocking file work on NIO's thread pool and returns a task for its result. Swift's cooperative pool
-    /// has one thread per core: a thread held by a disk wait there is a core that hashes no bytes meanwhile.
+    /// Starts blocking file work on the servers' own thread pool and returns a task for its result. Swift's
+    /// cooperative pool has one thread per core: a thread held by a disk wait there is a core that hashes no bytes
+    /// meanwhile. Not NIO's shared pool either: a client in the same process (the SDK, tests) reads files, syncs
+    /// checkpoints and writes downloads there, and the two would queue behind each other.
     static func startBlocking<Result: Sendable>(
         _ work: @escaping @Sendable () throws -> Result
     ) -> Task<Result, any Error> {
-        Task { try await NIOThreadPool.singleton.runIfActive(work) }
+        Task { try await blockingPool.runIfActive(work) }
     }
+
+    /// The threads that run the servers' blocking file work (for the life of the process, like NIO's own pool).
+    private static let blockingPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
 
     static func openForWriting(_ path: String) throws -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -15,12 +15,12 @@ import Synchronization
 /// 724 MB/s with one lane busy, 2,830 MB/s with four). Uploads in parallel (multipart parts) are the case that
 /// matters: hashed one by one, MD5 was 43% of all CPU of a 1 GiB multipart upload.
 ///
-/// Each body has an ``MD5Stream``. Its buffers are queued without being hashed; a worker task hashes queued bytes in
+/// Each body has an ``MD5Stream``. Its buffers are queued without being hashed; queued bytes are hashed in
 /// rounds. A round starts when a stream has ``roundThreshold`` bytes queued or someone waits on a stream (its digest,
 /// or its backlog above ``backlogLimit``), and takes every stream with bytes queued, up to four, ``laneBatchLimit``
 /// bytes each (or what it has). Waiting for that much keeps the lanes full, since streams arriving together are
 /// hashed together: about 65-70% of the lane slots in the 1 GiB upload benchmark, where fewer than four parts are
-/// often in flight. The worker runs while rounds are due and ends when none is (no task is left behind when idle).
+/// often in flight. Rounds run on the request task that made them due (see ``work()``), one task at a time.
 /// Raising the limits to 1 and 2 MiB filled the lanes a little better but raised the server's peak RSS by ~5 MiB
 /// for no measurable CPU gain.
 final class MD5LaneHasher: Sendable {
@@ -123,7 +123,7 @@ final class MD5LaneHasher: Sendable {
             if due { registry.working = true }
             return (due, over)
         }
-        if start { startWorker() }
+        if start { work() }
         return over
     }
 
@@ -138,7 +138,7 @@ final class MD5LaneHasher: Sendable {
                 return (false, registry.startWorkerIfDue(roundThreshold: roundThreshold))
             }
             if resumeNow { continuation.resume() }
-            if start { startWorker() }
+            if start { work() }
         }
     }
 
@@ -163,16 +163,15 @@ final class MD5LaneHasher: Sendable {
 
     // MARK: Worker
 
-    private func startWorker() {
-        Task.detached { await self.work() }
-    }
-
-    private func work() async {
+    /// Runs rounds until none is due, on the calling task: the request whose bytes made a round due (or that waits
+    /// for one) hashes it, for its own stream and up to three others. No task of the hasher's own waits for a turn
+    /// on the cooperative pool: a single worker task did, and on a busy pool (the full test suite) it fell behind
+    /// every other ready job and stalled every large upload in the process until their deadlines.
+    private func work() {
         while let claims = claimRound() {
             var lanes = claims.map { Lane(state: $0.state, buffers: $0.buffers) }
             Self.hash(&lanes, implementation: implementation)
             release(claims.map(\.id))
-            await Task.yield()
         }
     }
 
