@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import NIOCore
+import NIOPosix
 import Synchronization
 
 /// Computes the MD5 of several request bodies at once, up to four in lock-step in the SIMD lanes of one core
@@ -15,12 +16,12 @@ import Synchronization
 /// 724 MB/s with one lane busy, 2,830 MB/s with four). Uploads in parallel (multipart parts) are the case that
 /// matters: hashed one by one, MD5 was 43% of all CPU of a 1 GiB multipart upload.
 ///
-/// Each body has an ``MD5Stream``. Its buffers are queued without being hashed; queued bytes are hashed in
+/// Each body has an ``MD5Stream``. Its buffers are queued without being hashed; a worker hashes queued bytes in
 /// rounds. A round starts when a stream has ``roundThreshold`` bytes queued or someone waits on a stream (its digest,
 /// or its backlog above ``backlogLimit``), and takes every stream with bytes queued, up to four, ``laneBatchLimit``
 /// bytes each (or what it has). Waiting for that much keeps the lanes full, since streams arriving together are
 /// hashed together: about 65-70% of the lane slots in the 1 GiB upload benchmark, where fewer than four parts are
-/// often in flight. Rounds run on the request task that made them due (see ``work()``), one task at a time.
+/// often in flight. One worker runs the rounds while any is due, on a thread of its own (see ``startWorker()``).
 /// Raising the limits to 1 and 2 MiB filled the lanes a little better but raised the server's peak RSS by ~5 MiB
 /// for no measurable CPU gain.
 final class MD5LaneHasher: Sendable {
@@ -123,7 +124,7 @@ final class MD5LaneHasher: Sendable {
             if due { registry.working = true }
             return (due, over)
         }
-        if start { work() }
+        if start { startWorker() }
         return over
     }
 
@@ -138,7 +139,7 @@ final class MD5LaneHasher: Sendable {
                 return (false, registry.startWorkerIfDue(roundThreshold: roundThreshold))
             }
             if resumeNow { continuation.resume() }
-            if start { work() }
+            if start { startWorker() }
         }
     }
 
@@ -163,10 +164,15 @@ final class MD5LaneHasher: Sendable {
 
     // MARK: Worker
 
-    /// Runs rounds until none is due, on the calling task: the request whose bytes made a round due (or that waits
-    /// for one) hashes it, for its own stream and up to three others. No task of the hasher's own waits for a turn
-    /// on the cooperative pool: a single worker task did, and on a busy pool (the full test suite) it fell behind
-    /// every other ready job and stalled every large upload in the process until their deadlines.
+    /// Starts the worker on a thread of the servers' blocking pool. Not a task: a single worker task that every large
+    /// body waits on fell behind every other ready job of a busy cooperative pool (the full test suite) and stalled
+    /// all large uploads in the process until their deadlines; run on the request tasks instead, the rounds held one
+    /// of the pool's few threads for as long as any body in the process kept them due.
+    private func startWorker() {
+        FileIO.blockingPool.submit { _ in self.work() }
+    }
+
+    /// Runs rounds until none is due.
     private func work() {
         while let claims = claimRound() {
             var lanes = claims.map { Lane(state: $0.state, buffers: $0.buffers) }

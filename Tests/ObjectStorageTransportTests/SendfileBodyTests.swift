@@ -179,12 +179,12 @@ struct SendfileBodyTests {
                     url: server.url("/large/\(length)"),
                     body: .file(path: file.path, length: Int64(file.bytes.count))
                 )
-                let response = try await transport.execute(request, timeout: .seconds(10), logger: Logger.scanning)
+                let response = try await transport.execute(request, timeout: .seconds(60), logger: Logger.scanning)
                 #expect(response.status == .ok)
             }
             let last = try await transport.execute(
                 TransportRequest(url: server.url("/large/\(length)")),
-                timeout: .seconds(10),
+                timeout: .seconds(60),
                 logger: Logger.scanning
             )
             var received = 0
