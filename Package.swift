@@ -44,6 +44,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux, .android]))]
         ),
         .target(name: "CObjectStorageCRC"),
+        .target(name: "CObjectStorageMD5"),
         // The system's `O_DIRECT`, which Swift's Glibc module does not import.
         .target(name: "CObjectStorageDirectIO"),
 
@@ -88,6 +89,7 @@ let package = Package(
             name: "ObjectStorageLocalServer",
             dependencies: [
                 "ObjectStorageSigning",
+                "CObjectStorageMD5",
                 "CObjectStorageDirectIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
