@@ -64,6 +64,9 @@ final class MD5LaneHasher: Sendable {
         self.implementation = implementation
     }
 
+    /// The streams made and not yet finalized, cancelled or dropped (or still in a round that hashes them).
+    var streamCount: Int { registry.withLock { $0.entries.count } }
+
     /// A new stream, for one message.
     func makeStream() -> MD5Stream {
         let state = MD5LaneState()
@@ -97,6 +100,12 @@ final class MD5LaneHasher: Sendable {
         init(state: MD5LaneState) { self.state = state }
 
         var isDue: Bool { queued > 0 && !claimed && !removed }
+
+        /// 2 when someone awaits the digest, 1 when someone waits on the backlog, 0 otherwise.
+        var urgency: Int {
+            if waiters.contains(where: { $0.queuedAtMost == 0 }) { return 2 }
+            return waiters.isEmpty ? 0 : 1
+        }
     }
 
     private struct Registry {
@@ -200,12 +209,12 @@ final class MD5LaneHasher: Sendable {
                 registry.working = false
                 return nil
             }
-            // Waited-on streams first, then the fullest.
+            // Streams whose digest is awaited first (their body is complete, so they are few bytes from done and
+            // would otherwise lose every round to streams waiting on their backlog, which always have more queued),
+            // then those waiting on their backlog, then the fullest.
             let chosen = registry.entries.filter { $0.value.isDue }
                 .sorted { left, right in
-                    let leftWaited = !left.value.waiters.isEmpty
-                    let rightWaited = !right.value.waiters.isEmpty
-                    if leftWaited != rightWaited { return leftWaited }
+                    if left.value.urgency != right.value.urgency { return left.value.urgency > right.value.urgency }
                     return left.value.queued > right.value.queued
                 }
                 .prefix(4)
