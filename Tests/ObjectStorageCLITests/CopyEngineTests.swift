@@ -22,19 +22,21 @@ import Darwin
 /// `objstore serve` in the OSS dialect (whose minimum part is 100 KiB, so 1 MiB parts are multipart).
 struct CopyEngineTests {
     /// 3 MiB + 12,345 bytes that are not text: four 1 MiB parts, the last one short.
-    static let payload = Data((0..<(3 * 1_048_576 + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) })
+    static let payload = Data(
+        generatedBytes(count: 3 * 1_048_576 + 12_345) { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) }
+    )
 
     @Test
-    func uploadsAndDownloadsInPartsAndLeavesNoCheckpoint() throws {
+    func uploadsAndDownloadsInPartsAndLeavesNoCheckpoint() async throws {
         let server = try ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: .oss)
         let scratch = try ObjectsScratch()
         let source = scratch.path("big.bin")
         try Self.payload.write(to: URL(fileURLWithPath: source))
-        try cli.succeed(["mb", "oss://bkt"])
+        try await cli.succeed(["mb", "oss://bkt"])
 
-        let upload = try cli.run([
+        let upload = try await cli.run([
             "cp", source, "oss://bkt/big.bin", "--part-size", "1M", "--concurrency", "3",
             "--meta", "origin=test", "--content-type", "application/x-test", "--md5",
         ])
@@ -43,7 +45,7 @@ struct CopyEngineTests {
         #expect(upload.standardError.contains("upload: 3.0 MiB (3158073 bytes)"), "\(upload.standardError)")
         #expect(upload.standardError.contains("0 of 4 parts reused"), "\(upload.standardError)")
 
-        let stat = try cli.succeed(["stat", "oss://bkt/big.bin", "--json"])
+        let stat = try await cli.succeed(["stat", "oss://bkt/big.bin", "--json"])
         #expect(stat.contains("\"size\":3158073") || stat.contains("\"size\" : 3158073"), "\(stat)")
         #expect(stat.contains("application/x-test"), "\(stat)")
 
@@ -51,7 +53,7 @@ struct CopyEngineTests {
         try FileManager.default.createDirectory(atPath: downloads, withIntermediateDirectories: true)
         let target = downloads + "/big.bin"
         for _ in 0..<2 {
-            let download = try cli.run(["cp", "oss://bkt/big.bin", target, "--part-size", "1M"])
+            let download = try await cli.run(["cp", "oss://bkt/big.bin", target, "--part-size", "1M"])
             #expect(download.status == 0, "\(download.standardError)")
             #expect(download.standardOutput == "download: oss://bkt/big.bin to \(target)\n")
             #expect(download.standardError.contains("download: 3.0 MiB (3158073 bytes)"), "\(download.standardError)")
@@ -64,11 +66,11 @@ struct CopyEngineTests {
     @Test(arguments: [
         ["--part-size", "banana"], ["--part-size", "0"], ["--part-size", "12Q"], ["--concurrency", "0"],
     ])
-    func rejectsInvalidTransferOptions(_ options: [String]) throws {
+    func rejectsInvalidTransferOptions(_ options: [String]) async throws {
         let scratch = try ObjectsScratch()
         let source = scratch.path("small.bin")
         try Data("x".utf8).write(to: URL(fileURLWithPath: source))
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["cp", source, "oss://bkt/small.bin", "--endpoint", "http://127.0.0.1:9"] + options,
             environment: CLIProcess.isolatedEnvironment()
         )
@@ -76,9 +78,9 @@ struct CopyEngineTests {
     }
 
     @Test
-    func rejectsUploadOptionsOnDownload() throws {
+    func rejectsUploadOptionsOnDownload() async throws {
         let scratch = try ObjectsScratch()
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["cp", "oss://bkt/a.bin", scratch.path("a.bin"), "--acl", "private", "--endpoint", "http://127.0.0.1:9"],
             environment: CLIProcess.isolatedEnvironment([
                 "OSS_ACCESS_KEY_ID": ObjectsLocalServer.accessKeyID,
@@ -90,32 +92,32 @@ struct CopyEngineTests {
     }
 
     @Test
-    func ctrlCPausesWithStatus130AndARerunResumes() throws {
+    func ctrlCPausesWithStatus130AndARerunResumes() async throws {
         let server = try ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: .oss)
         let scratch = try ObjectsScratch()
         let source = scratch.path("large.bin")
-        let payload = Data((0..<(48 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 13) })
+        let payload = Data(generatedBytes(count: 48 << 20) { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 13) })
         try payload.write(to: URL(fileURLWithPath: source))
-        try cli.succeed(["mb", "oss://bkt"])
+        try await cli.succeed(["mb", "oss://bkt"])
         let slow = ["--part-size", "256K", "--concurrency", "1"]
 
         let upload = ["cp", source, "oss://bkt/large.bin"]
-        let paused = try Self.interrupt(cli, upload + slow, once: source + ".ucp")
+        let paused = try await Self.interrupt(cli, upload + slow, once: source + ".ucp")
         #expect(paused.status == 130, "\(paused.standardError)")
         #expect(FileManager.default.fileExists(atPath: source + ".ucp"))
-        let resumed = try cli.run(upload)
+        let resumed = try await cli.run(upload)
         #expect(resumed.status == 0, "\(resumed.standardError)")
         #expect(!FileManager.default.fileExists(atPath: source + ".ucp"))
 
         let target = scratch.path("copy.bin")
         let download = ["cp", "oss://bkt/large.bin", target]
-        let pausedDownload = try Self.interrupt(cli, download + slow, once: target + ".dcp")
+        let pausedDownload = try await Self.interrupt(cli, download + slow, once: target + ".dcp")
         #expect(pausedDownload.status == 130, "\(pausedDownload.standardError)")
         #expect(FileManager.default.fileExists(atPath: target + ".dcp"))
         #expect(!FileManager.default.fileExists(atPath: target))
-        let resumedDownload = try cli.run(download)
+        let resumedDownload = try await cli.run(download)
         #expect(resumedDownload.status == 0, "\(resumedDownload.standardError)")
         #expect(resumedDownload.standardError.contains("parts reused"))
         #expect(FileManager.default.contents(atPath: target) == payload)
@@ -128,9 +130,7 @@ struct CopyEngineTests {
         _ cli: ObjectsCLI,
         _ arguments: [String],
         once marker: String
-    ) throws
-        -> CLIProcess.Result
-    {
+    ) async throws -> CLIProcess.Result {
         let binary = try #require(CLIProcess.binary)
         let process = Process()
         process.executableURL = binary
@@ -143,12 +143,15 @@ struct CopyEngineTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = error
         try process.run()
-        while process.isRunning, !FileManager.default.fileExists(atPath: marker) {
-            usleep(2_000)
+        let errorData = try await onOwnThread {
+            while process.isRunning, !FileManager.default.fileExists(atPath: marker) {
+                usleep(2_000)
+            }
+            process.interrupt()
+            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return errorData
         }
-        process.interrupt()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return CLIProcess.Result(
             status: process.terminationStatus,
             standardOutput: "",

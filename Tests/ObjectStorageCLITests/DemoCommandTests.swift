@@ -57,10 +57,10 @@ struct DemoCommandTests {
         var verified: [String]
     }
 
-    @Test func demoResumesBothTransfersVerifiesEverythingAndLeavesNothingBehind() throws {
+    @Test func demoResumesBothTransfersVerifiesEverythingAndLeavesNothingBehind() async throws {
         let temporary = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["demo", "--json"],
             environment: CLIProcess.isolatedEnvironment(["TMPDIR": temporary])
         )
@@ -112,7 +112,7 @@ struct DemoCommandTests {
         #expect(result.standardError.contains("All checks passed"))
     }
 
-    @Test func ctrlCDuringTheUploadCleansUpAndExits130() throws {
+    @Test func ctrlCDuringTheUploadCleansUpAndExits130() async throws {
         let temporary = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let binary = try #require(CLIProcess.binary, "objstore is not built; run `swift build --build-tests` first")
@@ -124,24 +124,30 @@ struct DemoCommandTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait for the narration to announce the upload, then press Ctrl-C.
-        var text = ""
-        while !text.contains("uploadFile:") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
+        let text = try await onOwnThread {
+            // Wait for the narration to announce the upload, then press Ctrl-C.
+            var text = ""
+            while !text.contains("uploadFile:") {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            process.interrupt()
+            text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
         }
-        process.interrupt()
-        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
         #expect(text.contains("uploadFile:"), "\(text)")
         #expect(process.terminationStatus == 130, "\(text)")
         #expect(text.contains("Cleanup:"), "\(text)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
     }
 
-    @Test func bucketWithoutAnEndpointIsAUsageError() throws {
-        let result = try CLIProcess.run(["demo", "--bucket", "mine"], environment: CLIProcess.isolatedEnvironment())
+    @Test func bucketWithoutAnEndpointIsAUsageError() async throws {
+        let result = try await CLIProcess.run(
+            ["demo", "--bucket", "mine"],
+            environment: CLIProcess.isolatedEnvironment()
+        )
         #expect(result.status == 64)
         #expect(result.standardError.contains("--bucket applies to a configured endpoint"))
     }

@@ -91,8 +91,8 @@ struct ExitStatusTests {
     ]
 
     @Test(arguments: cases)
-    func exitsWithTheDocumentedStatus(_ testCase: Case) throws {
-        let result = try CLIProcess.run(
+    func exitsWithTheDocumentedStatus(_ testCase: Case) async throws {
+        let result = try await CLIProcess.run(
             testCase.arguments,
             environment: CLIProcess.isolatedEnvironment(testCase.environment)
         )

@@ -72,7 +72,7 @@ final class KillResumeServer {
 
     /// Waits until the log has not grown for `quiet` (the server logs a request once it ends, which
     /// for a killed client is when it notices the closed connection), at most 10 s.
-    func settle(quiet: Duration = .milliseconds(400)) {
+    func settle(quiet: Duration = .milliseconds(400)) async {
         let deadline = ContinuousClock.now + .seconds(10)
         var size = -1
         var stableSince = ContinuousClock.now
@@ -84,7 +84,7 @@ final class KillResumeServer {
             } else if ContinuousClock.now - stableSince >= quiet {
                 return
             }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
     }
 

@@ -31,7 +31,7 @@ struct KillResumeTests {
     static let maximumKills = 4
 
     @Test(arguments: [ObjectsDialect.oss, ObjectsDialect.s3])
-    func downloadKilledWithSIGKILLResumesToIdenticalBytes(_ dialect: ObjectsDialect) throws {
+    func downloadKilledWithSIGKILLResumesToIdenticalBytes(_ dialect: ObjectsDialect) async throws {
         let scratch = try ObjectsScratch()
         let server = try KillResumeServer.start(
             faults: ["op=GetObject,bandwidth=1500000"],
@@ -41,15 +41,15 @@ struct KillResumeTests {
         let run = KillResumeRunner(server: server, dialect: dialect)
         let source = scratch.path("source.bin")
         try Self.payload(3 * 1_048_576 + 4_321, seed: 5).write(to: URL(fileURLWithPath: source))
-        try run.succeed(["mb", dialect.url("kill-resume")])
-        try run.succeed(["cp", source, dialect.url("kill-resume/object.bin"), "--no-checkpoint"])
+        try await run.succeed(["mb", dialect.url("kill-resume")])
+        try await run.succeed(["cp", source, dialect.url("kill-resume/object.bin"), "--no-checkpoint"])
 
         let target = scratch.path("copy.bin")
         let arguments = [
             "cp", dialect.url("kill-resume/object.bin"), target,
             "--part-size", "256K", "--concurrency", "\(Self.concurrency)",
         ]
-        let final = try run.untilDone(
+        let final = try await run.untilDone(
             arguments,
             checkpoint: target + ".dcp",
             partCount: 13,
@@ -61,14 +61,14 @@ struct KillResumeTests {
             final.result.standardError.contains("\(final.savedBeforeLastRun.bytes) bytes reused"),
             "the last run should reuse exactly what the checkpoint held: \(final.result.standardError)"
         )
-        #expect(try Self.sha256(target) == Self.sha256(source))
+        await #expect(try Self.sha256(target) == Self.sha256(source))
         for leftover in [target + ".dcp", target + ".part"] {
             #expect(!FileManager.default.fileExists(atPath: leftover), "\(leftover) was left behind")
         }
     }
 
     @Test(arguments: [ObjectsDialect.oss, ObjectsDialect.s3])
-    func uploadKilledWithSIGKILLResumesToIdenticalObject(_ dialect: ObjectsDialect) throws {
+    func uploadKilledWithSIGKILLResumesToIdenticalObject(_ dialect: ObjectsDialect) async throws {
         let scratch = try ObjectsScratch()
         let server = try KillResumeServer.start(
             faults: ["op=UploadPart,delay-headers=200"],
@@ -80,13 +80,13 @@ struct KillResumeTests {
         let size = dialect.scheme == "s3" ? 12 * 1_048_576 + 4_321 : 3 * 1_048_576 + 4_321
         let source = scratch.path("source.bin")
         try Self.payload(size, seed: 11).write(to: URL(fileURLWithPath: source))
-        try run.succeed(["mb", dialect.url("kill-resume")])
+        try await run.succeed(["mb", dialect.url("kill-resume")])
 
         let arguments = [
             "cp", source, dialect.url("kill-resume/object.bin"),
             "--part-size", "256K", "--concurrency", "\(Self.concurrency)",
         ]
-        let final = try run.untilDone(
+        let final = try await run.untilDone(
             arguments,
             checkpoint: source + ".ucp",
             partCount: dialect.scheme == "s3" ? 3 : 13,
@@ -101,8 +101,8 @@ struct KillResumeTests {
         #expect(!FileManager.default.fileExists(atPath: source + ".ucp"))
 
         let fetched = scratch.path("fetched.bin")
-        try run.succeed(["cp", dialect.url("kill-resume/object.bin"), fetched, "--no-checkpoint"])
-        #expect(try Self.sha256(fetched) == Self.sha256(source))
+        try await run.succeed(["cp", dialect.url("kill-resume/object.bin"), fetched, "--no-checkpoint"])
+        await #expect(try Self.sha256(fetched) == Self.sha256(source))
     }
 
     /// Bytes that are not text and differ per seed.
@@ -119,15 +119,18 @@ struct KillResumeTests {
     }
 
     /// The SHA-256 of a file as `sha256sum` (an implementation independent of the project) prints it.
-    static func sha256(_ path: String) throws -> String {
+    static func sha256(_ path: String) async throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await onOwnThread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         let digest = String(decoding: data, as: UTF8.self).prefix { !$0.isWhitespace }
         #expect(process.terminationStatus == 0 && digest.count == 64, "sha256sum \(path) failed")
         return String(digest)
@@ -166,8 +169,8 @@ struct KillResumeRunner {
     }
 
     @discardableResult
-    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try CLIProcess.run(remote(arguments), environment: environment)
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await CLIProcess.run(remote(arguments), environment: environment)
         #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.standardError)")
         return result.standardOutput
     }
@@ -185,17 +188,17 @@ struct KillResumeRunner {
         partCount: Int,
         counting: (KillResumeServer.Request) -> Int64,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> Outcome {
+    ) async throws -> Outcome {
         var saved = Saved()
         var kills = 0
         for _ in 0...(KillResumeTests.maximumKills + 1) {
             let mark = server.requests().count
             let target = min(saved.parts + 1 + kills, partCount - 1)
             let killAt = kills < KillResumeTests.maximumKills && target > saved.parts ? target : nil
-            let (result, killed) = try start(arguments, killOnce: checkpoint, holds: killAt)
+            let (result, killed) = try await start(arguments, killOnce: checkpoint, holds: killAt)
             guard killed else { return Outcome(result: result, kills: kills, savedBeforeLastRun: saved) }
             kills += 1
-            server.settle()
+            await server.settle()
             let after = try Self.saved(checkpoint)
             let moved = server.requests().dropFirst(mark).reduce(0) { $0 + counting($1) }
             let bound = Int64(KillResumeTests.concurrency) * after.partSize
@@ -217,7 +220,7 @@ struct KillResumeRunner {
         _ arguments: [String],
         killOnce checkpoint: String,
         holds parts: Int?
-    ) throws -> (result: CLIProcess.Result, killed: Bool) {
+    ) async throws -> (result: CLIProcess.Result, killed: Bool) {
         let binary = try #require(CLIProcess.binary)
         let (process, output, error) = CLIProcess.prepare(
             binary,
@@ -225,26 +228,35 @@ struct KillResumeRunner {
             environment: environment
         )
         try process.run()
-        // A run that hangs (a crashed server leaves the client retrying for minutes) is a failure, not a wait.
-        let deadline = ContinuousClock.now + .seconds(120)
-        while process.isRunning {
-            if let parts, let current = try? Self.saved(checkpoint), current.parts >= parts {
-                kill(process.processIdentifier, SIGKILL)
-                break
+        let serverProcess = server.process
+        let run = try await onOwnThread { () -> (output: Data, error: Data, hung: Bool) in
+            // A run that hangs (a crashed server leaves the client retrying for minutes) is a failure, not a wait.
+            let deadline = ContinuousClock.now + .seconds(120)
+            var hung = false
+            while process.isRunning {
+                if let parts, let current = try? Self.saved(checkpoint), current.parts >= parts {
+                    kill(process.processIdentifier, SIGKILL)
+                    break
+                }
+                if ContinuousClock.now > deadline || !serverProcess.isRunning {
+                    kill(process.processIdentifier, SIGKILL)
+                    hung = true
+                    break
+                }
+                usleep(1_000)
             }
-            if ContinuousClock.now > deadline || !server.process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                Issue.record(
-                    "objstore \(arguments.joined(separator: " ")) hung or the server exited; see \(server.logPath)"
-                )
-                throw CancellationError()
-            }
-            usleep(1_000)
+            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (outputData, errorData, hung)
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        if run.hung {
+            Issue.record(
+                "objstore \(arguments.joined(separator: " ")) hung or the server exited; see \(server.logPath)"
+            )
+            throw CancellationError()
+        }
+        let (outputData, errorData) = (run.output, run.error)
         let result = CLIProcess.Result(
             status: process.terminationStatus,
             standardOutput: String(decoding: outputData, as: UTF8.self),

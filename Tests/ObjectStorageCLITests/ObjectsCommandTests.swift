@@ -13,10 +13,10 @@ import Testing
 /// `mb`, `cp`, `ls`, `stat`, `cat`, `rm` and `rb` run as processes against `objstore serve`.
 struct ObjectsCommandTests {
     /// 70,000 bytes that are not text, so a download that mangles bytes shows.
-    static let payload = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+    static let payload = Data(generatedBytes(count: 70_000) { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
 
     @Test(arguments: ObjectsDialect.all)
-    func transfersListsAndDeletesObjects(_ dialect: ObjectsDialect) throws {
+    func transfersListsAndDeletesObjects(_ dialect: ObjectsDialect) async throws {
         let server = try ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: dialect)
@@ -26,24 +26,24 @@ struct ObjectsCommandTests {
         try Self.payload.write(to: URL(fileURLWithPath: data))
         try Data("hello, objects\n".utf8).write(to: URL(fileURLWithPath: note))
 
-        #expect(try cli.succeed(["mb", dialect.url("bkt")]) == "make_bucket: bkt\n")
-        #expect(
+        await #expect(try cli.succeed(["mb", dialect.url("bkt")]) == "make_bucket: bkt\n")
+        await #expect(
             try cli.succeed(["cp", data, dialect.url("bkt/dir/")])
                 == "upload: \(data) to \(dialect.url("bkt/dir/data.bin"))\n"
         )
-        try cli.succeed(["cp", note, dialect.url("bkt/dir/sub/note.txt"), "--content-type", "text/plain"])
-        try cli.succeed(["cp", note, dialect.url("bkt/top?#%.txt")])
+        try await cli.succeed(["cp", note, dialect.url("bkt/dir/sub/note.txt"), "--content-type", "text/plain"])
+        try await cli.succeed(["cp", note, dialect.url("bkt/top?#%.txt")])
 
-        let shallow = try cli.succeed(["ls", dialect.url("bkt")])
+        let shallow = try await cli.succeed(["ls", dialect.url("bkt")])
         #expect(shallow.contains("PRE dir/\n"))
         #expect(shallow.contains(" 15 top?#%.txt\n"))
         #expect(!shallow.contains("data.bin"))
 
-        let listed = try Self.jsonLines(try cli.succeed(["ls", dialect.url("bkt"), "--recursive", "--json"]))
+        let listed = try await Self.jsonLines(try cli.succeed(["ls", dialect.url("bkt"), "--recursive", "--json"]))
         #expect(listed.compactMap { $0["key"] as? String } == ["dir/data.bin", "dir/sub/note.txt", "top?#%.txt"])
         #expect(listed.first?["size"] as? Int == 70_000)
 
-        let stat = try #require(
+        let stat = try await #require(
             Self.jsonLines(try cli.succeed(["stat", dialect.url("bkt/dir/sub/note.txt"), "--json"])).first
         )
         #expect(stat["size"] as? Int == 15)
@@ -55,53 +55,53 @@ struct ObjectsCommandTests {
             #expect(stat["crc64"] is String)
         }
 
-        #expect(try cli.succeed(["cat", dialect.url("bkt/dir/sub/note.txt")]) == "hello, objects\n")
-        #expect(try cli.succeed(["cat", dialect.url("bkt/dir/sub/note.txt"), "--range", "7-13"]) == "objects")
-        #expect(try cli.succeed(["cat", dialect.url("bkt/top?#%.txt"), "--range=-8"]) == "objects\n")
+        await #expect(try cli.succeed(["cat", dialect.url("bkt/dir/sub/note.txt")]) == "hello, objects\n")
+        await #expect(try cli.succeed(["cat", dialect.url("bkt/dir/sub/note.txt"), "--range", "7-13"]) == "objects")
+        await #expect(try cli.succeed(["cat", dialect.url("bkt/top?#%.txt"), "--range=-8"]) == "objects\n")
 
         let downloaded = scratch.path("down.bin")
-        try cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), downloaded])
+        try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), downloaded])
         #expect(FileManager.default.contents(atPath: downloaded) == Self.payload)
 
-        try cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), dialect.url("bkt/copies/")])
+        try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), dialect.url("bkt/copies/")])
         let copied = scratch.path("copied.bin")
-        try cli.succeed(["cp", dialect.url("bkt/copies/data.bin"), copied])
+        try await cli.succeed(["cp", dialect.url("bkt/copies/data.bin"), copied])
         #expect(FileManager.default.contents(atPath: copied) == Self.payload)
 
-        #expect(
+        await #expect(
             try cli.succeed(["rm", dialect.url("bkt/copies/data.bin")])
                 == "delete: \(dialect.url("bkt/copies/data.bin"))\n"
         )
-        #expect(try cli.run(["stat", dialect.url("bkt/copies/data.bin")]).status == 2)
+        await #expect(try cli.run(["stat", dialect.url("bkt/copies/data.bin")]).status == 2)
 
-        let removed = try cli.succeed(["rm", "--recursive", dialect.url("bkt/dir")])
+        let removed = try await cli.succeed(["rm", "--recursive", dialect.url("bkt/dir")])
         #expect(removed.split(separator: "\n").count == 2)
-        #expect(try cli.succeed(["ls", dialect.url("bkt"), "--recursive"]).hasSuffix(" top?#%.txt\n"))
+        await #expect(try cli.succeed(["ls", dialect.url("bkt"), "--recursive"]).hasSuffix(" top?#%.txt\n"))
 
-        let notEmpty = try cli.run(["rb", dialect.url("bkt")])
+        let notEmpty = try await cli.run(["rb", dialect.url("bkt")])
         #expect(notEmpty.status == 1)
         #expect(notEmpty.standardError.contains("BucketNotEmpty"))
 
-        try cli.succeed(["rm", "-r", dialect.url("bkt")])
-        #expect(try cli.succeed(["rb", dialect.url("bkt")]) == "remove_bucket: bkt\n")
-        let gone = try cli.run(["ls", dialect.url("bkt")])
+        try await cli.succeed(["rm", "-r", dialect.url("bkt")])
+        await #expect(try cli.succeed(["rb", dialect.url("bkt")]) == "remove_bucket: bkt\n")
+        let gone = try await cli.run(["ls", dialect.url("bkt")])
         #expect(gone.status == 2)
         #expect(gone.standardError.contains("NoSuchBucket"))
     }
 
     @Test(arguments: ObjectsDialect.all)
-    func missingKeyExitsWithStatus2(_ dialect: ObjectsDialect) throws {
+    func missingKeyExitsWithStatus2(_ dialect: ObjectsDialect) async throws {
         let server = try ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: dialect)
         let scratch = try ObjectsScratch()
-        try cli.succeed(["mb", dialect.url("bkt")])
+        try await cli.succeed(["mb", dialect.url("bkt")])
         let target = scratch.path("never.bin")
         for arguments in [
             ["stat", dialect.url("bkt/missing")], ["cat", dialect.url("bkt/missing")],
             ["cp", dialect.url("bkt/missing"), target],
         ] {
-            let result = try cli.run(arguments)
+            let result = try await cli.run(arguments)
             #expect(result.status == 2, "\(arguments[0]): \(result.standardError)")
             #expect(result.standardError.hasPrefix("objstore: NoSuchKey"), "\(arguments[0]): \(result.standardError)")
             #expect(result.standardError.contains("(request id "), "\(arguments[0]): \(result.standardError)")
@@ -112,13 +112,13 @@ struct ObjectsCommandTests {
     }
 
     @Test(arguments: ObjectsDialect.all)
-    func wrongSecretExitsWithStatus1WithoutTheSecret(_ dialect: ObjectsDialect) throws {
+    func wrongSecretExitsWithStatus1WithoutTheSecret(_ dialect: ObjectsDialect) async throws {
         let server = try ObjectsLocalServer.start()
         defer { server.stop() }
-        try ObjectsCLI(server: server, dialect: dialect).succeed(["mb", dialect.url("bkt")])
+        try await ObjectsCLI(server: server, dialect: dialect).succeed(["mb", dialect.url("bkt")])
         let wrong = ObjectsCLI(server: server, dialect: dialect, secret: "wrong-secret-value-0123456789")
         for arguments in [["ls", dialect.url("bkt")], ["cat", dialect.url("bkt/key")]] {
-            let result = try wrong.run(arguments)
+            let result = try await wrong.run(arguments)
             #expect(result.status == 1, "\(arguments[0]): \(result.standardError)")
             #expect(result.standardError.hasPrefix("objstore: SignatureDoesNotMatch: "), "\(result.standardError)")
             #expect(result.standardError.contains("(request id "))
@@ -129,10 +129,10 @@ struct ObjectsCommandTests {
     }
 
     @Test
-    func anonymousRequestsAreRefusedByAnAuthenticatingServer() throws {
+    func anonymousRequestsAreRefusedByAnAuthenticatingServer() async throws {
         let server = try ObjectsLocalServer.start()
         defer { server.stop() }
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["ls", "s3://bkt", "--no-sign-request", "--endpoint", server.endpoint],
             environment: CLIProcess.isolatedEnvironment()
         )
@@ -168,8 +168,8 @@ struct ObjectsCommandTests {
 
     /// Usage errors and missing credentials fail before any request (no server is running).
     @Test(arguments: usageCases)
-    func rejectsBadArgumentsBeforeSending(_ testCase: UsageCase) throws {
-        let result = try CLIProcess.run(testCase.arguments, environment: CLIProcess.isolatedEnvironment())
+    func rejectsBadArgumentsBeforeSending(_ testCase: UsageCase) async throws {
+        let result = try await CLIProcess.run(testCase.arguments, environment: CLIProcess.isolatedEnvironment())
         #expect(result.status == testCase.status, "stderr: \(result.standardError)")
         #expect(result.standardError.contains(testCase.mentions), "stderr: \(result.standardError)")
         #expect(result.standardOutput.isEmpty)

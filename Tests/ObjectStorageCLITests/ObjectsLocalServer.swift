@@ -113,20 +113,20 @@ struct ObjectsCLI {
     var dialect: ObjectsDialect
     var secret = ObjectsLocalServer.secret
 
-    func run(_ arguments: [String]) throws -> CLIProcess.Result {
+    func run(_ arguments: [String]) async throws -> CLIProcess.Result {
         var remote = ["--endpoint", server.endpoint]
         if let region = dialect.region { remote += ["--region", region] }
         let environment = CLIProcess.isolatedEnvironment([
             dialect.accessKeyVariable: ObjectsLocalServer.accessKeyID,
             dialect.secretVariable: secret,
         ])
-        return try CLIProcess.run(arguments + remote, environment: environment)
+        return try await CLIProcess.run(arguments + remote, environment: environment)
     }
 
     /// Runs and expects exit status 0.
     @discardableResult
-    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try run(arguments)
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let result = try await run(arguments)
         #expect(
             result.status == 0,
             "\(arguments.joined(separator: " ")): \(result.standardError)",

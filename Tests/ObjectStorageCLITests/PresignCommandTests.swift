@@ -28,9 +28,9 @@ struct PresignCommandTests {
     /// 2024-03-05T04:05:06Z, the vectors' signing time.
     static let vectorTime = "1709611506"
 
-    @Test func ossV1MatchesOSS2() throws {
+    @Test func ossV1MatchesOSS2() async throws {
         // oss2-v1-presign-get-plain (oss2 escapes '/' in the path; the signature is what matters).
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             [
                 "presign", "oss://examplebucket/a/b/c.txt", "--signature", "v1", "--expires", "3600", "--date",
                 Self.vectorTime,
@@ -45,9 +45,9 @@ struct PresignCommandTests {
         )
     }
 
-    @Test func ossV4IsTheDefaultAndMatchesOSSV2() throws {
+    @Test func ossV4IsTheDefaultAndMatchesOSSV2() async throws {
         // ossv2-v4-presign-get-plain, with the time given as ISO 8601.
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["presign", "oss://examplebucket/a/b/c.txt", "--expires", "3600", "--date", "2024-03-05T04:05:06Z"],
             environment: Self.ossEnvironment
         )
@@ -60,9 +60,9 @@ struct PresignCommandTests {
         #expect(result.standardOutput.hasPrefix("https://examplebucket.oss-cn-hangzhou.aliyuncs.com/a/b/c.txt?"))
     }
 
-    @Test func obsDefaultsToTheOBSSignature() throws {
+    @Test func obsDefaultsToTheOBSSignature() async throws {
         // obs-obs-presign-get-plain
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["presign", "obs://examplebucket/a/b/c.txt", "--expires", "3600", "--date", Self.vectorTime],
             environment: Self.obsEnvironment
         )
@@ -73,9 +73,9 @@ struct PresignCommandTests {
         #expect(url.queryItems?.first { $0.name == "Expires" }?.value == "1709615106")
     }
 
-    @Test func s3HeadPresignMatchesBotocore() throws {
+    @Test func s3HeadPresignMatchesBotocore() async throws {
         // s3-sigv4-presign-head-plain
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             [
                 "presign", "s3://examplebucket/a/b/c.txt", "--method", "HEAD", "--expires", "3600", "--date",
                 Self.vectorTime,
@@ -90,9 +90,9 @@ struct PresignCommandTests {
         )
     }
 
-    @Test func localhostEndpointUsesPathStyleWithThePort() throws {
+    @Test func localhostEndpointUsesPathStyleWithThePort() async throws {
         // s3-sigv4-presign-get-compat-path-port
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             [
                 "presign", "s3://examplebucket/a/b/c.txt", "--endpoint", "http://127.0.0.1:9000",
                 "--expires", "3600", "--date", Self.vectorTime,
@@ -108,9 +108,9 @@ struct PresignCommandTests {
         )
     }
 
-    @Test func keyIsTakenVerbatim() throws {
+    @Test func keyIsTakenVerbatim() async throws {
         let key = "/lead?q=1#frag%41 b//c/"
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["presign", "s3://examplebucket/" + key, "--date", Self.vectorTime],
             environment: Self.awsEnvironment
         )
@@ -120,8 +120,8 @@ struct PresignCommandTests {
         #expect(url.percentEncodedPath == "//lead%3Fq%3D1%23frag%2541%20b//c/")
     }
 
-    @Test func jsonOutputNamesTheContractFields() throws {
-        let result = try CLIProcess.run(
+    @Test func jsonOutputNamesTheContractFields() async throws {
+        let result = try await CLIProcess.run(
             [
                 "presign", "oss://examplebucket/a/b/c.txt", "--expires", "3600", "--date", Self.vectorTime,
                 "--json", "--header", "Content-Type: text/plain", "--method", "PUT",
@@ -139,11 +139,11 @@ struct PresignCommandTests {
         #expect(headers["Content-Type"] == "text/plain")
     }
 
-    @Test func stsTokenFromTheEnvironmentIsCarried() throws {
+    @Test func stsTokenFromTheEnvironmentIsCarried() async throws {
         var environment = Self.ossEnvironment
         environment["OSS_SESSION_TOKEN"] = "CAISFixedSTSToken+with/slash=and+plus/0123456789abcdefABCDEF=="
         // oss2-v4-presign-get-token
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["presign", "oss://examplebucket/a/b/c.txt", "--expires", "3600", "--date", Self.vectorTime],
             environment: environment
         )

@@ -101,8 +101,8 @@ struct ServeFaultTests {
     ]
 
     @Test(arguments: malformed)
-    func malformedSpecIsAUsageError(_ malformed: Malformed) throws {
-        let result = try CLIProcess.run(
+    func malformedSpecIsAUsageError(_ malformed: Malformed) async throws {
+        let result = try await CLIProcess.run(
             ["serve", "--memory", "--port", "0", "--fault", malformed.spec],
             environment: CLIProcess.isolatedEnvironment()
         )

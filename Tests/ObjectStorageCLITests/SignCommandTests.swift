@@ -12,14 +12,14 @@ import Testing
 
 /// `objstore sign`: the request line, every header to send, and `--explain`.
 struct SignCommandTests {
-    @Test func ossV1HeaderSigningMatchesThePublishedExample() throws {
+    @Test func ossV1HeaderSigningMatchesThePublishedExample() async throws {
         // The OSS API documentation's V1 example (vector "published-oss-v1-header-api-doc-nelson"):
         // PUT /oss-example/nelson signed with 44CF9590006BF252F707 → 26NBxoKdsyly4EDv6inkoDft/yA=.
         let environment = CLIProcess.isolatedEnvironment([
             "OSS_ACCESS_KEY_ID": "44CF9590006BF252F707",
             "OSS_ACCESS_KEY_SECRET": "OtxrzxIsfpFjA7SwPzILwy8Bw21TLhquhboDYROV",
         ])
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             [
                 "sign", "oss://oss-example/nelson", "--signature", "v1", "--method", "PUT",
                 "--date", "Thu, 17 Nov 2005 18:49:58 GMT",
@@ -37,12 +37,12 @@ struct SignCommandTests {
         #expect(lines.contains("Date: Thu, 17 Nov 2005 18:49:58 GMT"))
     }
 
-    @Test func explainPrintsTheCanonicalRequestAndStringToSign() throws {
+    @Test func explainPrintsTheCanonicalRequestAndStringToSign() async throws {
         let environment = CLIProcess.isolatedEnvironment([
             "AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE",
             "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         ])
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["sign", "s3://examplebucket/a/b/c.txt", "--date", "1709611506", "--explain"],
             environment: environment
         )
@@ -61,7 +61,7 @@ struct SignCommandTests {
         )
     }
 
-    @Test func bodyFileIsHashedAsThePayload() throws {
+    @Test func bodyFileIsHashedAsThePayload() async throws {
         let environment = CLIProcess.isolatedEnvironment([
             "AWS_ACCESS_KEY_ID": "AKIAIOSFODNN7EXAMPLE",
             "AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
@@ -69,7 +69,7 @@ struct SignCommandTests {
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("objstore-sign-body-\(UUID())")
         try Data("hello".utf8).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
-        let result = try CLIProcess.run(
+        let result = try await CLIProcess.run(
             ["sign", "s3://examplebucket/a/b/c.txt", "--method", "PUT", "--body-file", body.path, "--json"],
             environment: environment
         )

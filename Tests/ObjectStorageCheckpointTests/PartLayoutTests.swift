@@ -8,6 +8,7 @@
 
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("Part math and combined CRC64")
@@ -117,7 +118,7 @@ struct PartLayoutTests {
 
     @Test(arguments: [1, 2, 7, 8, 9, 64, 1000])
     func combinedDownloadCRCEqualsTheWholeDataCRC(partSize: Int) throws {
-        let data = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let data = generatedBytes(count: 1000) { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let fixture = try DownloadFixture()
         var checkpoint = try DownloadCheckpoint(
             identity: fixture.identity,

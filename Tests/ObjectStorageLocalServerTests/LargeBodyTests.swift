@@ -9,6 +9,7 @@
 import Foundation
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// Bodies of 1 MiB and more on directory storage, which the server writes and reads with direct I/O where the

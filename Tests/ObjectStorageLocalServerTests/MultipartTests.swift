@@ -9,6 +9,7 @@
 import Foundation
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("Multipart uploads")

@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorageLocalServer
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("Buckets and objects")

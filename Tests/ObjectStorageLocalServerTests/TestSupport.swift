@@ -91,8 +91,3 @@ func withServer<T>(
 /// Headers that make an anonymous server answer in the OSS / OBS dialect (the signature is not checked).
 let ossDialect = [("Authorization", "OSS anonymous:unchecked")]
 let obsDialect = [("Authorization", "OBS anonymous:unchecked")]
-
-/// Deterministic test bytes.
-func testBytes(_ count: Int, seed: UInt8 = 1) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 7 &+ ($0 >> 8)) }
-}

@@ -32,7 +32,7 @@ struct BadInputTests {
     func badInput(_ entry: BadInputCase) async throws {
         let fixture = try await ServerFixture.start()
         let scratch = try Scratch()
-        try Data(testBytes(300_000)).write(to: URL(fileURLWithPath: scratch.file("source.bin")))
+        try Data(testBytes(300_000, seed: 0)).write(to: URL(fileURLWithPath: scratch.file("source.bin")))
         let context = BadInputCase.Context(fixture: fixture, scratch: scratch, logHandler: InMemoryLogHandler())
         defer { withExtendedLifetime(scratch) {} }
         do {
@@ -125,9 +125,4 @@ struct BadInputTests {
         )
         #expect(!result.standardError.contains("Fatal error"), "objstore crashed: \(result.standardError)")
     }
-}
-
-/// Deterministic bytes.
-func testBytes(_ count: Int) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ ($0 >> 8)) }
 }

@@ -40,7 +40,7 @@ enum TestSecrets {
 
 /// An in-process local server holding bucket `bkt` with `obj` (1,000 bytes) and a client for it.
 struct ServerFixture: Sendable {
-    static let objectBytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+    static let objectBytes = generatedBytes(count: 1000) { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
 
     let server: LocalObjectServer
     let endpoint: String

@@ -104,7 +104,7 @@ struct SecretScanTests {
     ) async throws {
         let logger = Logger.capturing(logs)
         let source = scratch.file("source.bin")
-        try Data(testBytes(300_000)).write(to: URL(fileURLWithPath: source))
+        try Data(testBytes(300_000, seed: 0)).write(to: URL(fileURLWithPath: source))
         for provider in [StorageProvider.oss, .obs, .s3] {
             let client = try fixture.client(provider, credentials: TestSecrets.sessionCredentials, logger: logger)
             let bucket = "scan-\(provider)"

@@ -8,6 +8,7 @@
 
 import CObjectStorageCRC
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// CRC-64/XZ ("CRC64-ECMA"): known answers, the accelerated paths against the portable one, streaming and combine.
@@ -31,7 +32,7 @@ struct CRC64Tests {
     @Test func matchesLiblzma() {
         let fox = Array("The quick brown fox jumps over the lazy dog".utf8)
         #expect(CRC64.checksum(fox) == 0x5B5E_B8C2_E54A_A1C4)
-        let pattern = (0..<1_000_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let pattern = generatedBytes(count: 1_000_003) { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         #expect(CRC64.checksum(pattern) == 0xDF6A_4373_2B71_F155)
         for implementation in Self.implementations {
             #expect(crc(pattern, using: implementation) == 0xDF6A_4373_2B71_F155)
@@ -171,6 +172,6 @@ private struct SeededRandom: RandomNumberGenerator {
     }
 
     mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
+        generatedBytes(count: count) { _ in UInt8(truncatingIfNeeded: next()) }
     }
 }

@@ -73,30 +73,6 @@ public enum CLIProcess {
     /// config file there, and nothing is left behind.
     private static let emptyHome = "/dev/null/objstore-tests-home"
 
-    /// Runs `objstore arguments...` and waits for it, blocking the calling thread.
-    ///
-    /// - Parameters:
-    ///   - arguments: The arguments.
-    ///   - environment: The whole environment.
-    /// - Returns: The result.
-    /// - Throws: ``NotBuilt``, or why it cannot be started.
-    public static func run(_ arguments: [String], environment: [String: String]) throws -> Result {
-        guard let binary else { throw NotBuilt() }
-        let (process, output, error) = prepare(binary, arguments: arguments, environment: environment)
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let result = Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self),
-            timedOut: false
-        )
-        scan(result, arguments: arguments)
-        return result
-    }
-
     /// Runs `objstore arguments...`, killing it after `timeLimit`.
     ///
     /// Waits without blocking a thread: an in-process server shares the test's concurrency pool, and a
@@ -111,7 +87,7 @@ public enum CLIProcess {
     public static func run(
         _ arguments: [String],
         environment: [String: String],
-        timeLimit: Duration = .seconds(60)
+        timeLimit: Duration = .seconds(120)
     ) async throws -> Result {
         guard let binary else { throw NotBuilt() }
         return try await run(executable: binary, arguments: arguments, environment: environment, timeLimit: timeLimit)
@@ -134,32 +110,39 @@ public enum CLIProcess {
     ) async throws -> Result {
         let (process, output, error) = prepare(executable, arguments: arguments, environment: environment)
         process.standardInput = FileHandle.nullDevice
-        let collected = Collected()
-        output.fileHandleForReading.readabilityHandler = { collected.append(output: $0.availableData) }
-        error.fileHandleForReading.readabilityHandler = { collected.append(error: $0.availableData) }
         let (exited, continuation) = AsyncStream.makeStream(of: Void.self)
         process.terminationHandler = { _ in
             continuation.yield()
             continuation.finish()
         }
         try process.run()
+        let drain = PipeDrain(output: output, error: error)
+        let timedOut = Mutex(false)
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
-            collected.markTimedOut()
+            timedOut.withLock { $0 = true }
             process.terminate()
         }
         for await _ in exited {}
         watchdog.cancel()
+        let (outputData, errorData) = await drain.value()
         process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        error.fileHandleForReading.readabilityHandler = nil
-        collected.append(output: output.fileHandleForReading.readDataToEndOfFile())
-        collected.append(error: error.fileHandleForReading.readDataToEndOfFile())
-        let (out, err, timedOut) = collected.value
+        let killed = timedOut.withLock { $0 }
+        return finish(process, output: outputData, error: errorData, timedOut: killed, arguments: arguments)
+    }
+
+    /// The result of a process that has exited, scanned.
+    private static func finish(
+        _ process: Process,
+        output: Data,
+        error: Data,
+        timedOut: Bool,
+        arguments: [String]
+    ) -> Result {
         let result = Result(
             status: process.terminationStatus,
-            standardOutput: String(decoding: out, as: UTF8.self),
-            standardError: String(decoding: err, as: UTF8.self),
+            standardOutput: String(decoding: output, as: UTF8.self),
+            standardError: String(decoding: error, as: UTF8.self),
             timedOut: timedOut
         )
         scan(result, arguments: arguments)
@@ -192,13 +175,42 @@ public enum CLIProcess {
         public var description: String { "objstore is not built; run `swift build --build-tests` first" }
     }
 
-    private final class Collected: Sendable {
-        private let state = Mutex<(output: Data, error: Data, timedOut: Bool)>((Data(), Data(), false))
+    /// Reads a process's standard output and error to their ends, each on a thread of its own: both pipes drain
+    /// at once (a child filling one while the other is read would otherwise block), and no thread of Swift's
+    /// concurrency pool waits. Not `readabilityHandler`: its dispatch read source is cancelled asynchronously, and
+    /// libdispatch crashed (`_dispatch_event_loop_drain`) when the pipe's descriptor closed before it was gone.
+    private final class PipeDrain: Sendable {
+        private let collected = Mutex<(output: Data, error: Data)>((Data(), Data()))
+        private let done = DispatchSemaphore(value: 0)
 
-        func append(output data: Data) { state.withLock { $0.output.append(data) } }
-        func append(error data: Data) { state.withLock { $0.error.append(data) } }
-        func markTimedOut() { state.withLock { $0.timedOut = true } }
-        var value: (Data, Data, Bool) { state.withLock { ($0.output, $0.error, $0.timedOut) } }
+        init(output: Pipe, error: Pipe) {
+            let outputHandle = output.fileHandleForReading
+            let errorHandle = error.fileHandleForReading
+            Thread.detachNewThread {
+                let data = outputHandle.readDataToEndOfFile()
+                self.collected.withLock { $0.output = data }
+                self.done.signal()
+            }
+            Thread.detachNewThread {
+                let data = errorHandle.readDataToEndOfFile()
+                self.collected.withLock { $0.error = data }
+                self.done.signal()
+            }
+        }
+
+        /// Blocks until both pipes have ended, then returns what each held.
+        func wait() -> (Data, Data) {
+            done.wait()
+            done.wait()
+            return collected.withLock { ($0.output, $0.error) }
+        }
+
+        /// Waits, on a thread outside the concurrency pool, until both pipes have ended.
+        func value() async -> (Data, Data) {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: self.wait()) }
+            }
+        }
     }
 }
 

@@ -10,6 +10,7 @@ import Foundation
 import NIOCore
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("Multipart uploads against the local server")

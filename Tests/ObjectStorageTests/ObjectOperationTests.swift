@@ -11,6 +11,7 @@ import NIOCore
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("Object operations against the local server")

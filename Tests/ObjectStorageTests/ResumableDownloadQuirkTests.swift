@@ -11,6 +11,7 @@ import NIOCore
 import NIOHTTP1
 import ObjectStorage
 import ObjectStorageLocalServer
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 

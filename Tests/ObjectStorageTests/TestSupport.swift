@@ -84,11 +84,6 @@ func withClient<T>(
     }
 }
 
-/// Deterministic test bytes.
-func testBytes(_ count: Int, seed: UInt8 = 1) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 7 &+ ($0 >> 8)) }
-}
-
 /// Expects `body` to throw a ``ServiceError`` and returns it.
 func expectServiceError(
     _ code: ServiceError.Code,

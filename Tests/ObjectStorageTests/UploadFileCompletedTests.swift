@@ -10,6 +10,7 @@ import Foundation
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 @Suite("uploadFile: killed after CompleteMultipartUpload, before the checkpoint was removed")

@@ -12,6 +12,7 @@ import NIOCore
 import NIOHTTP1
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Synchronization
 import Testing

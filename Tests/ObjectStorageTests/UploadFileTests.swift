@@ -9,6 +9,7 @@
 import Foundation
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import ObjectStorageTransport
 import Testing
 

@@ -36,7 +36,7 @@ struct ProxyTests {
                 let response = try await transport.execute(request, timeout: .seconds(30), logger: logger)
                 #expect(response.status == .ok)
                 let body = try await response.body.collect(upTo: 1 << 20)
-                #expect(Array(body.readableBytesView) == (0..<length).map { UInt8($0 % 251) })
+                #expect(Array(body.readableBytesView) == generatedBytes(count: length) { UInt8($0 % 251) })
             }
             #expect(server.hitCount("/large/\(length)") == 1)
             let seen = proxy.seen
@@ -49,7 +49,7 @@ struct ProxyTests {
 
     @Test func anUploadTravelsThroughTheProxy() async throws {
         try await withProxyAndServer { proxy, server in
-            let payload = ByteBuffer(bytes: (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+            let payload = ByteBuffer(bytes: generatedBytes(count: 100_000) { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
             try await withAsyncHTTPClientTransport(configuration: .through(proxy)) { transport in
                 let request = TransportRequest(method: .PUT, url: server.url("/echo"), body: .bytes(payload))
                 let response = try await transport.execute(request, timeout: .seconds(30), logger: logger)

@@ -275,7 +275,7 @@ struct TestFile {
     init(size: Int) throws {
         self.path = FileManager.default.temporaryDirectory.appendingPathComponent("sendfile-\(UUID()).bin").path
         // A pattern of a prime length, so no two pieces of a power-of-two size start alike.
-        let pattern = (0..<65_521).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) }
+        let pattern = generatedBytes(count: 65_521) { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
         while bytes.count < size { bytes.append(contentsOf: pattern.prefix(size - bytes.count)) }

@@ -9,6 +9,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ObjectStorageTestSupport
 import Synchronization
 
 /// A test-only HTTP/1.1 server on 127.0.0.1 with scripted behaviour, chosen by the request path:
@@ -99,7 +100,7 @@ private final class ScriptedHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private static let pattern = ByteBuffer(bytes: (0..<(251 * 256)).map { UInt8($0 % 251) })
+    private static let pattern = ByteBuffer(bytes: generatedBytes(count: 251 * 256) { UInt8($0 % 251) })
 
     private let counter: HitCounter
     private var head: HTTPRequestHead?

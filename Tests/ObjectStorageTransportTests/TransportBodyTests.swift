@@ -35,7 +35,7 @@ struct TransportBodyTests {
     @Test func fileRegionBodyHonoursOffsetAndLength() async throws {
         let server = try await TestHTTPServer.start()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("region-\(UUID()).bin").path
-        let bytes = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let bytes = generatedBytes(count: 3 * 1024 * 1024) { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
 
