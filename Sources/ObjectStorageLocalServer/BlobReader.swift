@@ -70,6 +70,18 @@ final class BlobReader: Sendable {
         return (try FileIO.openForReading(file.path), false)
     }
 
+    /// The segment holding byte `offset` (the first that ends after it: empty files hold none), found by binary
+    /// search, so that a GET of a 10,000-part object does not scan the list for each read.
+    private static func segment(holding offset: Int64, in segments: [Segment]) -> Segment? {
+        var low = 0
+        var high = segments.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if segments[middle].start + segments[middle].file.size > offset { high = middle } else { low = middle + 1 }
+        }
+        return low < segments.count ? segments[low] : nil
+    }
+
     /// How many bytes ``read(offset:count:allocator:)`` returns for `offset` and `count`: `count`, or less at the
     /// end of the file that holds `offset` (0 at the end of the blob).
     func readLength(at offset: Int64, upTo count: Int) -> Int {
@@ -77,7 +89,7 @@ final class BlobReader: Sendable {
         case .memory(let buffer):
             return max(0, min(count, buffer.readableBytes - Int(offset)))
         case .files(let segments):
-            guard let segment = segments.first(where: { offset < $0.start + $0.file.size }) else { return 0 }
+            guard let segment = Self.segment(holding: offset, in: segments) else { return 0 }
             return Int(min(Int64(count), segment.start + segment.file.size - offset))
         }
     }
@@ -91,7 +103,7 @@ final class BlobReader: Sendable {
             let length = max(0, min(count, buffer.readableBytes - start))
             return buffer.getSlice(at: buffer.readerIndex + start, length: length) ?? ByteBuffer()
         case .files(let segments):
-            guard count > 0, let segment = segments.first(where: { offset < $0.start + $0.file.size }) else {
+            guard count > 0, let segment = Self.segment(holding: offset, in: segments) else {
                 return ByteBuffer()
             }
             let position = offset - segment.start

@@ -1,0 +1,58 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NIOCore
+import ObjectStorageTestSupport
+import Testing
+
+@testable import ObjectStorageLocalServer
+
+/// Reads that find their file among a blob's files, empty files included, opened eagerly or per read.
+@Suite("Blob reader")
+struct BlobReaderTests {
+    @Test(
+        "Every offset reads the bytes of the file holding it, up to that file's end",
+        arguments: [3, BlobReader.eagerlyOpenedFiles + 3]
+    )
+    func everyOffsetReadsFromTheFileHoldingIt(fileCount: Int) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Sizes cycle through 5, 0 (an empty file between two others) and 3 bytes.
+        var files: [BlobFile] = []
+        var contents: [[UInt8]] = []
+        for index in 0..<fileCount {
+            let bytes = testBytes([5, 0, 3][index % 3], seed: UInt8(truncatingIfNeeded: index))
+            let path = directory.appendingPathComponent("part-\(index)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            files.append(BlobFile(path: path, size: Int64(bytes.count)))
+            contents.append(bytes)
+        }
+        let reader = try BlobReader(.files(files))
+        let whole = contents.flatMap { $0 }
+        var fileEnd = 0
+        var ends: [Int] = []
+        for bytes in contents where !bytes.isEmpty {
+            fileEnd += bytes.count
+            ends.append(fileEnd)
+        }
+        for offset in 0..<whole.count {
+            let end = try #require(ends.first { $0 > offset })
+            #expect(reader.readLength(at: Int64(offset), upTo: 100) == end - offset, "offset \(offset)")
+            let buffer = try reader.read(offset: Int64(offset), count: 100, allocator: ByteBufferAllocator())
+            #expect(Array(buffer.readableBytesView) == Array(whole[offset..<end]), "offset \(offset)")
+            let one = try reader.read(offset: Int64(offset), count: 1, allocator: ByteBufferAllocator())
+            #expect(Array(one.readableBytesView) == [whole[offset]], "offset \(offset)")
+        }
+        #expect(reader.readLength(at: Int64(whole.count), upTo: 100) == 0)
+        #expect(
+            try reader.read(offset: Int64(whole.count), count: 100, allocator: ByteBufferAllocator()).readableBytes == 0
+        )
+    }
+}
