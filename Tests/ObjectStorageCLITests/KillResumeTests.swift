@@ -265,23 +265,33 @@ struct KillResumeRunner {
         return (result, process.terminationReason == .uncaughtSignal)
     }
 
-    /// Reads a download (`completedParts`) or upload (`parts`) checkpoint; none → nothing saved.
+    /// Reads a download (`completedParts`) or upload (`parts`) checkpoint; none → nothing saved. Throws rather than
+    /// records an issue, since it also runs on a polling thread outside the test.
     static func saved(_ path: String) throws -> Saved {
         guard let bytes = FileManager.default.contents(atPath: path) else { return Saved() }
         let document = try JSONSerialization.jsonObject(with: bytes) as? [String: Any]
-        let data = try #require(document?["data"] as? [String: Any], "no data in \(path)")
-        let partSize = try #require((data["partSize"] as? NSNumber)?.int64Value)
+        let data = try field(document?["data"] as? [String: Any], "data", path)
+        let partSize = try field((data["partSize"] as? NSNumber)?.int64Value, "partSize", path)
         if let parts = data["parts"] as? [[String: Any]] {
             let total = parts.reduce(Int64(0)) { $0 + ((($1["size"] as? NSNumber)?.int64Value) ?? 0) }
             return Saved(parts: parts.count, bytes: total, partSize: partSize)
         }
-        let completed = try #require(data["completedParts"] as? [[String: Any]], "no parts in \(path)")
-        let object = try #require(data["object"] as? [String: Any])
-        let size = try #require((object["size"] as? NSNumber)?.int64Value)
+        let completed = try field(data["completedParts"] as? [[String: Any]], "completedParts", path)
+        let object = try field(data["object"] as? [String: Any], "object", path)
+        let size = try field((object["size"] as? NSNumber)?.int64Value, "object.size", path)
         let total = completed.reduce(Int64(0)) { sum, part in
             let index = Int64((part["index"] as? NSNumber)?.intValue ?? 0)
             return sum + max(0, min(partSize, size - index * partSize))
         }
         return Saved(parts: completed.count, bytes: total, partSize: partSize)
+    }
+
+    private struct MissingField: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func field<Value>(_ value: Value?, _ name: String, _ path: String) throws -> Value {
+        guard let value else { throw MissingField(description: "no \(name) in \(path)") }
+        return value
     }
 }

@@ -18,17 +18,17 @@ import Testing
 struct BlobReaderTests {
     @Test(
         "Every offset reads the bytes of the file holding it, up to that file's end",
-        arguments: [3, BlobReader.eagerlyOpenedFiles + 3]
+        arguments: [4, BlobReader.eagerlyOpenedFiles + 3]
     )
     func everyOffsetReadsFromTheFileHoldingIt(fileCount: Int) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // Sizes cycle through 5, 0 (an empty file between two others) and 3 bytes.
+        // Sizes cycle through 0 (an empty first file), 5, 0 (an empty file between two others) and 3 bytes.
         var files: [BlobFile] = []
         var contents: [[UInt8]] = []
         for index in 0..<fileCount {
-            let bytes = testBytes([5, 0, 3][index % 3], seed: UInt8(truncatingIfNeeded: index))
+            let bytes = testBytes([0, 5, 0, 3][index % 4], seed: UInt8(truncatingIfNeeded: index))
             let path = directory.appendingPathComponent("part-\(index)").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             files.append(BlobFile(path: path, size: Int64(bytes.count)))

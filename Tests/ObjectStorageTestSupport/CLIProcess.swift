@@ -87,7 +87,7 @@ public enum CLIProcess {
     public static func run(
         _ arguments: [String],
         environment: [String: String],
-        timeLimit: Duration = .seconds(120)
+        timeLimit: Duration = .seconds(60)
     ) async throws -> Result {
         guard let binary else { throw NotBuilt() }
         return try await run(executable: binary, arguments: arguments, environment: environment, timeLimit: timeLimit)
@@ -122,8 +122,16 @@ public enum CLIProcess {
             try await Task.sleep(for: timeLimit)
             timedOut.withLock { $0 = true }
             process.terminate()
+            // A child stuck in its SIGTERM clean-up (demo, serve) is killed outright.
+            try await Task.sleep(for: .seconds(5))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        for await _ in exited {}
+        // A cancelled test (its suite's time limit) kills the child, or waiting for its pipes would never end.
+        await withTaskCancellationHandler {
+            for await _ in exited {}
+        } onCancel: {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         watchdog.cancel()
         let (outputData, errorData) = await drain.value()
         process.waitUntilExit()

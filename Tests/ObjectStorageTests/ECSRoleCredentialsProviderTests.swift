@@ -11,6 +11,7 @@ import InMemoryLogging
 import Logging
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// The Alibaba Cloud ECS RAM-role provider against a fake metadata service on 127.0.0.1.
@@ -247,9 +248,9 @@ struct ECSRoleCredentialsProviderTests {
     }
 
     @Test func anUnreachableMetadataServiceIsNotFoundWithoutFallback() async throws {
-        let server = try await Server.start()
-        let endpoint = server.endpoint
-        try await server.stop()  // nothing listens on the port any more
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let endpoint = "http://127.0.0.1:\(refusing.port)"
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
@@ -262,9 +263,9 @@ struct ECSRoleCredentialsProviderTests {
     }
 
     @Test func aChainMovesOnWhenTheMetadataServiceIsUnreachable() async throws {
-        let server = try await Server.start()
-        let endpoint = server.endpoint
-        try await server.stop()
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let endpoint = "http://127.0.0.1:\(refusing.port)"
         let (logger, _) = MetadataTestSupport.logger()
         let provider: some CredentialsProvider = .chain(
             .alibabaCloudECSRole(endpoint: endpoint),

@@ -16,14 +16,6 @@ import ObjectStorageTransport
 import Synchronization
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-private let streamSocket = Int32(SOCK_STREAM.rawValue)
-#elseif canImport(Darwin)
-import Darwin
-private let streamSocket = SOCK_STREAM
-#endif
-
 @Suite("HTTP proxy")
 struct ProxyTests {
     let logger = Logger.scanning
@@ -396,40 +388,4 @@ private final class TunnelTargetSideHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
-}
-
-/// A port on 127.0.0.1 that refuses connections for as long as it is held: a socket bound to it that never
-/// listens. Unlike a port freed by stopping a server, no other test's server can take it in the meantime.
-private struct RefusingPort {
-    let port: Int
-    private let descriptor: Int32
-
-    init() throws {
-        let descriptor = socket(AF_INET, streamSocket, 0)
-        guard descriptor >= 0 else { throw RefusingPortError(step: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            close(descriptor)
-            throw RefusingPortError(step: "bind", code: code)
-        }
-        self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func release() { close(descriptor) }
-}
-
-private struct RefusingPortError: Error {
-    let step: String
-    let code: Int32
 }
