@@ -239,6 +239,27 @@ static inline void advance(lanes *l) {
     for (int lane = 0; lane < 4; lane++) l->next[lane] += l->stride[lane];
 }
 
+/* A four-lane kernel's body: the states gathered into vectors, MD5_STEPS over each block (with the
+   STEP its kernel defines, expanded where the body is used), the states scattered back. */
+#define BLOCKS_X4_BODY                                                                                           \
+    lanes l;                                                                                                     \
+    prepare(&l, state, data);                                                                                    \
+    __m128i a = gather_state(&l, 0), b = gather_state(&l, 1), c = gather_state(&l, 2), d = gather_state(&l, 3);  \
+    for (; blocks > 0; blocks--, advance(&l)) {                                                                  \
+        __m128i x[16];                                                                                           \
+        load_transposed(x, &l);                                                                                  \
+        const __m128i a0 = a, b0 = b, c0 = c, d0 = d;                                                            \
+        MD5_STEPS                                                                                                \
+        a = _mm_add_epi32(a, a0);                                                                                \
+        b = _mm_add_epi32(b, b0);                                                                                \
+        c = _mm_add_epi32(c, c0);                                                                                \
+        d = _mm_add_epi32(d, d0);                                                                                \
+    }                                                                                                            \
+    scatter_state(&l, 0, a);                                                                                     \
+    scatter_state(&l, 1, b);                                                                                     \
+    scatter_state(&l, 2, c);                                                                                     \
+    scatter_state(&l, 3, d);
+
 #define SSE2_F(b, c, d) _mm_xor_si128(d, _mm_and_si128(b, _mm_xor_si128(c, d)))
 #define SSE2_G(b, c, d) _mm_xor_si128(c, _mm_and_si128(d, _mm_xor_si128(b, c)))
 #define SSE2_H(b, c, d) _mm_xor_si128(_mm_xor_si128(b, c), d)
@@ -251,24 +272,8 @@ static inline void advance(lanes *l) {
 
 __attribute__((target("sse2"))) static void
 blocks_x4_sse2(uint32_t *const state[4], const uint8_t *const data[4], size_t blocks) {
-    lanes l;
-    prepare(&l, state, data);
     const __m128i ones = _mm_set1_epi32(-1);
-    __m128i a = gather_state(&l, 0), b = gather_state(&l, 1), c = gather_state(&l, 2), d = gather_state(&l, 3);
-    for (; blocks > 0; blocks--, advance(&l)) {
-        __m128i x[16];
-        load_transposed(x, &l);
-        const __m128i a0 = a, b0 = b, c0 = c, d0 = d;
-        MD5_STEPS
-        a = _mm_add_epi32(a, a0);
-        b = _mm_add_epi32(b, b0);
-        c = _mm_add_epi32(c, c0);
-        d = _mm_add_epi32(d, d0);
-    }
-    scatter_state(&l, 0, a);
-    scatter_state(&l, 1, b);
-    scatter_state(&l, 2, c);
-    scatter_state(&l, 3, d);
+    BLOCKS_X4_BODY
 }
 
 #undef STEP
@@ -290,23 +295,7 @@ blocks_x4_sse2(uint32_t *const state[4], const uint8_t *const data[4], size_t bl
 
 __attribute__((target("avx512f,avx512vl"))) static void
 blocks_x4_avx512(uint32_t *const state[4], const uint8_t *const data[4], size_t blocks) {
-    lanes l;
-    prepare(&l, state, data);
-    __m128i a = gather_state(&l, 0), b = gather_state(&l, 1), c = gather_state(&l, 2), d = gather_state(&l, 3);
-    for (; blocks > 0; blocks--, advance(&l)) {
-        __m128i x[16];
-        load_transposed(x, &l);
-        const __m128i a0 = a, b0 = b, c0 = c, d0 = d;
-        MD5_STEPS
-        a = _mm_add_epi32(a, a0);
-        b = _mm_add_epi32(b, b0);
-        c = _mm_add_epi32(c, c0);
-        d = _mm_add_epi32(d, d0);
-    }
-    scatter_state(&l, 0, a);
-    scatter_state(&l, 1, b);
-    scatter_state(&l, 2, c);
-    scatter_state(&l, 3, d);
+    BLOCKS_X4_BODY
 }
 
 #undef STEP
