@@ -28,7 +28,7 @@ struct CopyEngineTests {
 
     @Test
     func uploadsAndDownloadsInPartsAndLeavesNoCheckpoint() async throws {
-        let server = try ObjectsLocalServer.start()
+        let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: .oss)
         let scratch = try ObjectsScratch()
@@ -93,7 +93,7 @@ struct CopyEngineTests {
 
     @Test
     func ctrlCPausesWithStatus130AndARerunResumes() async throws {
-        let server = try ObjectsLocalServer.start()
+        let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: .oss)
         let scratch = try ObjectsScratch()

@@ -41,10 +41,10 @@ final class KillResumeServer {
     }
 
     /// Starts the server with `faults` (`--fault` specs) and reads its port.
-    static func start(faults: [String], logPath: String) throws -> KillResumeServer {
+    static func start(faults: [String], logPath: String) async throws -> KillResumeServer {
         let arguments = ["--log-level", "info"] + faults.flatMap { ["--fault", $0] }
         return KillResumeServer(
-            server: try ObjectsLocalServer.start(arguments: arguments, logPath: logPath),
+            server: try await ObjectsLocalServer.start(arguments: arguments, logPath: logPath),
             logPath: logPath
         )
     }

@@ -33,7 +33,7 @@ struct KillResumeTests {
     @Test(arguments: [ObjectsDialect.oss, ObjectsDialect.s3])
     func downloadKilledWithSIGKILLResumesToIdenticalBytes(_ dialect: ObjectsDialect) async throws {
         let scratch = try ObjectsScratch()
-        let server = try KillResumeServer.start(
+        let server = try await KillResumeServer.start(
             faults: ["op=GetObject,bandwidth=1500000"],
             logPath: scratch.path("serve.log")
         )
@@ -70,7 +70,7 @@ struct KillResumeTests {
     @Test(arguments: [ObjectsDialect.oss, ObjectsDialect.s3])
     func uploadKilledWithSIGKILLResumesToIdenticalObject(_ dialect: ObjectsDialect) async throws {
         let scratch = try ObjectsScratch()
-        let server = try KillResumeServer.start(
+        let server = try await KillResumeServer.start(
             faults: ["op=UploadPart,delay-headers=200"],
             logPath: scratch.path("serve.log")
         )

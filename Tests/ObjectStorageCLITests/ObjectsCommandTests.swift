@@ -17,7 +17,7 @@ struct ObjectsCommandTests {
 
     @Test(arguments: ObjectsDialect.all)
     func transfersListsAndDeletesObjects(_ dialect: ObjectsDialect) async throws {
-        let server = try ObjectsLocalServer.start()
+        let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: dialect)
         let scratch = try ObjectsScratch()
@@ -91,7 +91,7 @@ struct ObjectsCommandTests {
 
     @Test(arguments: ObjectsDialect.all)
     func missingKeyExitsWithStatus2(_ dialect: ObjectsDialect) async throws {
-        let server = try ObjectsLocalServer.start()
+        let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: dialect)
         let scratch = try ObjectsScratch()
@@ -113,7 +113,7 @@ struct ObjectsCommandTests {
 
     @Test(arguments: ObjectsDialect.all)
     func wrongSecretExitsWithStatus1WithoutTheSecret(_ dialect: ObjectsDialect) async throws {
-        let server = try ObjectsLocalServer.start()
+        let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
         try await ObjectsCLI(server: server, dialect: dialect).succeed(["mb", dialect.url("bkt")])
         let wrong = ObjectsCLI(server: server, dialect: dialect, secret: "wrong-secret-value-0123456789")
@@ -130,7 +130,7 @@ struct ObjectsCommandTests {
 
     @Test
     func anonymousRequestsAreRefusedByAnAuthenticatingServer() async throws {
-        let server = try ObjectsLocalServer.start()
+        let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
         let result = try await CLIProcess.run(
             ["ls", "s3://bkt", "--no-sign-request", "--endpoint", server.endpoint],

@@ -34,7 +34,7 @@ final class ObjectsLocalServer {
     static func start(
         arguments: [String] = ["--log-level", "warning"],
         logPath: String? = nil
-    ) throws -> ObjectsLocalServer {
+    ) async throws -> ObjectsLocalServer {
         let binary = try #require(CLIProcess.binary, "objstore is not built; run `swift build --build-tests` first")
         let process = Process()
         process.executableURL = binary
@@ -49,11 +49,14 @@ final class ObjectsLocalServer {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
+        let text = try await onOwnThread {
+            var text = ""
+            while !text.contains("\n") {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            return text
         }
         let marker = "listening on http://127.0.0.1:"
         guard let range = text.range(of: marker),

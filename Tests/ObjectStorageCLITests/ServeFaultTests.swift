@@ -24,9 +24,9 @@ struct ServeFaultTests {
 
         var endpoint: String { server.endpoint }
 
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String]) async throws {
             logFile = FileManager.default.temporaryDirectory.appendingPathComponent("serve-fault-\(UUID()).log")
-            server = try ObjectsLocalServer.start(arguments: arguments, logPath: logFile.path)
+            server = try await ObjectsLocalServer.start(arguments: arguments, logPath: logFile.path)
         }
 
         /// Stops the server (once) and returns its request log (standard error).
@@ -47,7 +47,7 @@ struct ServeFaultTests {
 
     @Test
     func firstGetIsThrottledWithRetryAfterThenServed() async throws {
-        let server = try ServeProcess([
+        let server = try await ServeProcess([
             "--anonymous", "--fault", "op=GetObject,when=nth:1,status=503:SlowDown,retry-after=1",
         ])
         defer { _ = server.stop() }
