@@ -113,14 +113,18 @@ final class MD5LaneHasher: Sendable {
         var nextID = 0
         var working = false
 
-        /// Marks the worker running if a round is due and it is not; `true` if the caller must start it.
-        mutating func startWorkerIfDue(roundThreshold: Int) -> Bool {
-            guard !working else { return false }
-            let due = entries.values.contains { entry in
+        /// Whether a stream has `roundThreshold` bytes queued, or someone waits on one with bytes queued.
+        func isRoundDue(roundThreshold: Int) -> Bool {
+            entries.values.contains { entry in
                 entry.isDue && (entry.queued >= roundThreshold || !entry.waiters.isEmpty)
             }
-            if due { working = true }
-            return due
+        }
+
+        /// Marks the worker running if a round is due and it is not; `true` if the caller must start it.
+        mutating func startWorkerIfDue(roundThreshold: Int) -> Bool {
+            guard !working, isRoundDue(roundThreshold: roundThreshold) else { return false }
+            working = true
+            return true
         }
     }
 
@@ -202,10 +206,7 @@ final class MD5LaneHasher: Sendable {
     /// Takes the next round's streams, or stops the worker (`nil`) when no round is due.
     private func claimRound() -> [Claim]? {
         registry.withLock { registry -> [Claim]? in
-            let due = registry.entries.values.contains { entry in
-                entry.isDue && (entry.queued >= roundThreshold || !entry.waiters.isEmpty)
-            }
-            guard due else {
+            guard registry.isRoundDue(roundThreshold: roundThreshold) else {
                 registry.working = false
                 return nil
             }

@@ -126,12 +126,7 @@ struct DemoCommandTests {
         try process.run()
         let text = try await onOwnThread {
             // Wait for the narration to announce the upload, then press Ctrl-C.
-            var text = ""
-            while !text.contains("uploadFile:") {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
+            var text = CLIProcess.read(output, until: "uploadFile:")
             process.interrupt()
             text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()

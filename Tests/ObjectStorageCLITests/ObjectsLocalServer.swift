@@ -49,15 +49,7 @@ final class ObjectsLocalServer {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
-        let text = try await onOwnThread {
-            var text = ""
-            while !text.contains("\n") {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
-            }
-            return text
-        }
+        let text = try await onOwnThread { CLIProcess.read(output, until: "\n") }
         let marker = "listening on http://127.0.0.1:"
         guard let range = text.range(of: marker),
             let port = Int(text[range.upperBound...].prefix { $0.isNumber })

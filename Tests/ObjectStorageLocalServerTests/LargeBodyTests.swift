@@ -85,26 +85,8 @@ struct LargeBodyTests {
         try await withDirectory { configuration, _ in
             try await withServer(configuration) { client, _ in
                 _ = try await client.send("PUT", "/bkt", headers: ossDialect)
-                let initiated = try await client.send("POST", "/bkt/obj?uploads", headers: ossDialect)
-                let id = try #require(initiated.element("UploadId"))
-                var listed = ""
-                for (index, part) in parts.enumerated() {
-                    let response = try await client.send(
-                        "PUT",
-                        "/bkt/obj?partNumber=\(index + 1)&uploadId=\(id)",
-                        headers: ossDialect,
-                        body: part
-                    )
-                    #expect(response.header("ETag") == "\"\(ByteEncoding.hex(Hashing.MD5.hash(part)).uppercased())\"")
-                    let etag = try #require(response.header("ETag"))
-                    listed += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(etag)</ETag></Part>"
-                }
-                let complete = try await client.send(
-                    "POST",
-                    "/bkt/obj?uploadId=\(id)",
-                    headers: ossDialect,
-                    body: Array("<CompleteMultipartUpload>\(listed)</CompleteMultipartUpload>".utf8)
-                )
+                let (etags, complete) = try await uploadInParts(client, "/bkt/obj", parts, headers: ossDialect)
+                #expect(etags == parts.map { "\"\(ByteEncoding.hex(Hashing.MD5.hash($0)).uppercased())\"" })
                 #expect(complete.status == 200)
                 var crc = CRC64()
                 crc.update(whole)
@@ -154,26 +136,7 @@ struct LargeBodyTests {
         try await withDirectory { configuration, directory in
             try await withServer(configuration) { client, _ in
                 _ = try await client.send("PUT", "/bkt", headers: ossDialect)
-                let initiated = try await client.send("POST", "/bkt/many?uploads", headers: ossDialect)
-                let id = try #require(initiated.element("UploadId"))
-                var completion = "<CompleteMultipartUpload>"
-                for (index, part) in parts.enumerated() {
-                    let response = try await client.send(
-                        "PUT",
-                        "/bkt/many?partNumber=\(index + 1)&uploadId=\(id)",
-                        headers: ossDialect,
-                        body: part
-                    )
-                    let etag = try #require(response.header("ETag"))
-                    completion += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(etag)</ETag></Part>"
-                }
-                completion += "</CompleteMultipartUpload>"
-                let completed = try await client.send(
-                    "POST",
-                    "/bkt/many?uploadId=\(id)",
-                    headers: ossDialect,
-                    body: Array(completion.utf8)
-                )
+                let (_, completed) = try await uploadInParts(client, "/bkt/many", parts, headers: ossDialect)
                 #expect(completed.status == 200)
                 #expect(try await client.send("GET", "/bkt/many", headers: ossDialect).body == whole)
                 let range = try await client.send(

@@ -14,18 +14,6 @@ import Testing
 
 @Suite("Multipart uploads")
 struct MultipartTests {
-    private func initiate(_ client: TestClient, _ path: String, headers: [(String, String)] = []) async throws -> String
-    {
-        let response = try await client.send("POST", path + "?uploads", headers: headers)
-        #expect(response.status == 200)
-        return try #require(response.element("UploadId"))
-    }
-
-    private func completion(_ parts: [(Int, String)]) -> [UInt8] {
-        let body = parts.map { "<Part><PartNumber>\($0.0)</PartNumber><ETag>\($0.1)</ETag></Part>" }.joined()
-        return Array("<CompleteMultipartUpload>\(body)</CompleteMultipartUpload>".utf8)
-    }
-
     @Test func happyPathWithReuploadedPart() async throws {
         try await withServer { client, _ in
             _ = try await client.send("PUT", "/bkt")
@@ -154,23 +142,7 @@ struct MultipartTests {
         let whole = parts.flatMap { $0 }
         try await withServer(configuration) { client, _ in
             _ = try await client.send("PUT", "/bkt", headers: ossDialect)
-            let id = try await initiate(client, "/bkt/obj", headers: ossDialect)
-            var etags: [(Int, String)] = []
-            for (index, part) in parts.enumerated() {
-                let response = try await client.send(
-                    "PUT",
-                    "/bkt/obj?partNumber=\(index + 1)&uploadId=\(id)",
-                    headers: ossDialect,
-                    body: part
-                )
-                etags.append((index + 1, try #require(response.header("ETag"))))
-            }
-            let complete = try await client.send(
-                "POST",
-                "/bkt/obj?uploadId=\(id)",
-                headers: ossDialect,
-                body: completion(etags)
-            )
+            let (_, complete) = try await uploadInParts(client, "/bkt/obj", parts, headers: ossDialect)
             #expect(complete.status == 200)
             #expect(try await client.send("GET", "/bkt/obj").body == whole)
             let across = try await client.send("GET", "/bkt/obj", headers: [("Range", "bytes=102000-204810")])

@@ -12,6 +12,7 @@ import NIOCore
 import NIOHTTP1
 import ObjectStorageLocalServer
 import ObjectStorageTestSupport
+import Testing
 
 /// A response read in full.
 struct TestResponse {
@@ -91,3 +92,46 @@ func withServer<T>(
 /// Headers that make an anonymous server answer in the OSS / OBS dialect (the signature is not checked).
 let ossDialect = [("Authorization", "OSS anonymous:unchecked")]
 let obsDialect = [("Authorization", "OBS anonymous:unchecked")]
+
+/// Starts a multipart upload of `path` and returns its upload id.
+func initiate(_ client: TestClient, _ path: String, headers: [(String, String)] = []) async throws -> String {
+    let response = try await client.send("POST", path + "?uploads", headers: headers)
+    #expect(response.status == 200)
+    return try #require(response.element("UploadId"))
+}
+
+/// A `CompleteMultipartUpload` body listing `parts` (part number, ETag).
+func completion(_ parts: [(Int, String)]) -> [UInt8] {
+    let body = parts.map { "<Part><PartNumber>\($0.0)</PartNumber><ETag>\($0.1)</ETag></Part>" }.joined()
+    return Array("<CompleteMultipartUpload>\(body)</CompleteMultipartUpload>".utf8)
+}
+
+/// Uploads `parts` to `path` as one multipart object: initiate, a PUT per part, complete.
+///
+/// - Returns: Each part's ETag as answered, and the completion's response.
+func uploadInParts(
+    _ client: TestClient,
+    _ path: String,
+    _ parts: [[UInt8]],
+    headers: [(String, String)]
+) async throws -> (etags: [String], completed: TestResponse) {
+    let id = try await initiate(client, path, headers: headers)
+    var etags: [String] = []
+    for (index, part) in parts.enumerated() {
+        let response = try await client.send(
+            "PUT",
+            "\(path)?partNumber=\(index + 1)&uploadId=\(id)",
+            headers: headers,
+            body: part
+        )
+        etags.append(try #require(response.header("ETag")))
+    }
+    let numbered = etags.enumerated().map { ($0.offset + 1, $0.element) }
+    let completed = try await client.send(
+        "POST",
+        "\(path)?uploadId=\(id)",
+        headers: headers,
+        body: completion(numbered)
+    )
+    return (etags, completed)
+}

@@ -116,7 +116,13 @@ public enum CLIProcess {
             continuation.finish()
         }
         try process.run()
-        let drain = PipeDrain(output: output, error: error)
+        // Both pipes drain to their ends while the child runs (one left full would block it), each on a thread of its
+        // own. Not `readabilityHandler`: its dispatch read source is cancelled asynchronously, and libdispatch
+        // crashed (`_dispatch_event_loop_drain`) when the pipe's descriptor closed before the source was gone.
+        let outputHandle = output.fileHandleForReading
+        let errorHandle = error.fileHandleForReading
+        async let outputData = onOwnThread { outputHandle.readDataToEndOfFile() }
+        async let errorData = onOwnThread { errorHandle.readDataToEndOfFile() }
         let timedOut = Mutex(false)
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
@@ -133,10 +139,10 @@ public enum CLIProcess {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         watchdog.cancel()
-        let (outputData, errorData) = await drain.value()
+        let (outputBytes, errorBytes) = try await (outputData, errorData)
         process.waitUntilExit()
         let killed = timedOut.withLock { $0 }
-        return finish(process, output: outputData, error: errorData, timedOut: killed, arguments: arguments)
+        return finish(process, output: outputBytes, error: errorBytes, timedOut: killed, arguments: arguments)
     }
 
     /// The result of a process that has exited, scanned.
@@ -155,6 +161,23 @@ public enum CLIProcess {
         )
         scan(result, arguments: arguments)
         return result
+    }
+
+    /// Reads a child's output from `pipe` until it contains `marker` or ends, blocking the calling thread (call it
+    /// through ``onOwnThread(_:)``).
+    ///
+    /// - Parameters:
+    ///   - pipe: The child's output pipe.
+    ///   - marker: The text to wait for.
+    /// - Returns: What was read, `marker` included if it came.
+    public static func read(_ pipe: Pipe, until marker: String) -> String {
+        var text = ""
+        while !text.contains(marker) {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return text
     }
 
     /// Passes a run's output to a scanner (the runs above call it with the process-wide one).
@@ -181,44 +204,6 @@ public enum CLIProcess {
     public struct NotBuilt: Error, CustomStringConvertible {
         /// What to do about it.
         public var description: String { "objstore is not built; run `swift build --build-tests` first" }
-    }
-
-    /// Reads a process's standard output and error to their ends, each on a thread of its own: both pipes drain
-    /// at once (a child filling one while the other is read would otherwise block), and no thread of Swift's
-    /// concurrency pool waits. Not `readabilityHandler`: its dispatch read source is cancelled asynchronously, and
-    /// libdispatch crashed (`_dispatch_event_loop_drain`) when the pipe's descriptor closed before it was gone.
-    private final class PipeDrain: Sendable {
-        private let collected = Mutex<(output: Data, error: Data)>((Data(), Data()))
-        private let done = DispatchSemaphore(value: 0)
-
-        init(output: Pipe, error: Pipe) {
-            let outputHandle = output.fileHandleForReading
-            let errorHandle = error.fileHandleForReading
-            Thread.detachNewThread {
-                let data = outputHandle.readDataToEndOfFile()
-                self.collected.withLock { $0.output = data }
-                self.done.signal()
-            }
-            Thread.detachNewThread {
-                let data = errorHandle.readDataToEndOfFile()
-                self.collected.withLock { $0.error = data }
-                self.done.signal()
-            }
-        }
-
-        /// Blocks until both pipes have ended, then returns what each held.
-        func wait() -> (Data, Data) {
-            done.wait()
-            done.wait()
-            return collected.withLock { ($0.output, $0.error) }
-        }
-
-        /// Waits, on a thread outside the concurrency pool, until both pipes have ended.
-        func value() async -> (Data, Data) {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: self.wait()) }
-            }
-        }
     }
 }
 
