@@ -61,6 +61,42 @@ extension ObjectStorageClient {
         return EmptyResponse(requestID: response.headers.requestID)
     }
 
+    /// Lists the buckets the credentials own, following the service's pages (OSS `marker`, S3
+    /// `continuation-token`) until the last one, at most ``ListBucketsResponse/maximumPages`` of them.
+    ///
+    /// - Parameter logger: The logger (the client's when `nil`).
+    /// - Returns: The buckets in the order the service lists them (by name).
+    /// - Throws: ``ServiceError`` (e.g. `AccessDenied`), ``/ObjectStorageTransport/TransportError``.
+    public func listBuckets(logger: Logger? = nil) async throws -> ListBucketsResponse {
+        var buckets: [ListBucketsResponse.Bucket] = []
+        var marker: (name: String, value: String)?
+        var requestID: String?
+        for _ in 0..<ListBucketsResponse.maximumPages {
+            var operation = OperationRequest(name: "ListBuckets", method: .GET, bucket: nil)
+            if let marker { operation.query(marker.name, marker.value) }
+            let (headers, root) = try await self.executeXML(operation, logger: logger)
+            requestID = headers.requestID
+            for node in root.child("Buckets")?.children("Bucket") ?? [] {
+                guard let name = node["Name"], !name.isEmpty else { continue }
+                buckets.append(
+                    ListBucketsResponse.Bucket(
+                        name: name,
+                        creationDate: node["CreationDate"].flatMap(HTTPDates.parse),
+                        region: node["Region"] ?? node["Location"] ?? node["BucketRegion"]
+                    )
+                )
+            }
+            if let token = root["ContinuationToken"], !token.isEmpty {
+                marker = ("continuation-token", token)
+            } else if root["IsTruncated"] == "true", let next = root["NextMarker"], !next.isEmpty {
+                marker = ("marker", next)
+            } else {
+                break
+            }
+        }
+        return ListBucketsResponse(buckets: buckets, requestID: requestID)
+    }
+
     /// Checks that a bucket exists and is accessible.
     ///
     /// - Parameters:

@@ -9,21 +9,26 @@
 import ArgumentParser
 import Foundation
 import ObjectStorage
+import ObjectStorageSigning
 
 /// `objstore ls URL`: lists objects under a bucket or prefix.
 struct ListCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "ls",
-        abstract: "List the objects under a bucket or prefix.",
+        abstract: "List the buckets, or the objects under a bucket or prefix.",
         discussion: """
+            With no URL, or with a bare oss://, obs:// or s3://, lists the buckets the credentials own \
+            ('CREATED NAME' lines, or {"name","creationDate","region"} with --json); with no URL the service \
+            is the one whose credentials the environment holds (OSS_*, OBS_* or AWS_*), when exactly one does.
+
             Without --recursive, keys are grouped at the next '/' and the groups print as 'PRE prefix/'. \
             Text lines are 'LAST-MODIFIED SIZE KEY' with the full key; --json prints one JSON object per line \
             ({"key","size","lastModified","etag","storageClass"} or {"prefix"}).
             """
     )
 
-    @Argument(help: "oss://BUCKET[/PREFIX], obs://BUCKET[/PREFIX] or s3://BUCKET[/PREFIX]")
-    var url: String
+    @Argument(help: "oss://BUCKET[/PREFIX], obs://BUCKET[/PREFIX] or s3://BUCKET[/PREFIX]; none lists buckets")
+    var url: String?
 
     @Flag(name: .shortAndLong, help: "List every key under the prefix instead of one level.")
     var recursive = false
@@ -34,6 +39,9 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
+        guard let url, !Self.bareSchemes.keys.contains(url.lowercased()) else {
+            return try await listBuckets(Self.provider(named: url))
+        }
         let location = try RemoteLocation.any(url)
         let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
         try await RemoteFailure.run {
@@ -45,6 +53,46 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 }
                 for object in page.contents {
                     try emit(object: object)
+                }
+            }
+        }
+    }
+
+    /// `oss://`, `obs://` and `s3://`, which name a service and no bucket.
+    private static let bareSchemes: [String: StorageProvider] = ["oss://": .oss, "obs://": .obs, "s3://": .s3]
+
+    /// The service whose buckets to list: the bare scheme's, or with no URL the only one whose
+    /// credentials the environment holds.
+    static func provider(
+        named url: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CLIError) -> StorageProvider {
+        if let url, let provider = bareSchemes[url.lowercased()] { return provider }
+        let variables: [(provider: StorageProvider, name: String)] = [
+            (.oss, "OSS_ACCESS_KEY_ID"), (.obs, "OBS_ACCESS_KEY_ID"), (.s3, "AWS_ACCESS_KEY_ID"),
+        ]
+        let configured = variables.filter { !(environment[$0.name] ?? "").isEmpty }.map(\.provider)
+        guard configured.count == 1, let provider = configured.first else {
+            throw .usage(
+                "ls: say which service's buckets to list: objstore ls oss://, objstore ls obs:// or objstore ls s3:// "
+                    + (configured.isEmpty
+                        ? "(no OSS_, OBS_ or AWS_ACCESS_KEY_ID is set)"
+                        : "(credentials for several services are set)")
+            )
+        }
+        return provider
+    }
+
+    private func listBuckets(_ provider: StorageProvider) async throws {
+        let client = try await ClientFactory(options: remote).makeClient(for: provider)
+        let json = self.json
+        try await RemoteFailure.run {
+            for bucket in try await client.listBuckets().buckets {
+                let created = bucket.creationDate.map(JSONOutput.iso8601)
+                if json {
+                    try JSONOutput.print(ListedBucket(name: bucket.name, creationDate: created, region: bucket.region))
+                } else {
+                    print("\(Self.pad(created ?? "-", 20)) \(bucket.name)")
                 }
             }
         }
@@ -87,6 +135,12 @@ private struct ListedObject: Encodable {
     var lastModified: String?
     var etag: String?
     var storageClass: String?
+}
+
+private struct ListedBucket: Encodable {
+    var name: String
+    var creationDate: String?
+    var region: String?
 }
 
 private struct ListedPrefix: Encodable {
