@@ -106,6 +106,7 @@ let package = Package(
             dependencies: [
                 "ObjectStorage",
                 "ObjectStorageSigning",
+                "ObjectStorageTransport",
                 "ObjectStorageLocalServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

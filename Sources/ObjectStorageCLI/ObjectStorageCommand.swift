@@ -27,6 +27,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
     static func main() async {
         do {
             try Self.checkArgumentsAreUTF8()
+            try Self.checkSubcommandIsKnown(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -52,6 +53,20 @@ extension ObjectStorageCommand {
             guard String(validating: bytes, as: UTF8.self) == nil else { continue }
             throw .invalidInput("argument \(index) is not valid UTF-8; keys and paths must be UTF-8")
         }
+    }
+}
+
+extension ObjectStorageCommand {
+    /// Refuses a first argument that names no subcommand (exit 64) with a sentence that says so, where
+    /// the argument parser would report the whole line as "N unexpected arguments".
+    static func checkSubcommandIsKnown(_ arguments: [String]) throws(CLIError) {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(first) else { return }
+        throw .usage(
+            "unknown command '\(first)'. The commands are "
+                + names.dropLast().joined(separator: ", ") + "; 'objstore --help' describes them."
+        )
     }
 }
 

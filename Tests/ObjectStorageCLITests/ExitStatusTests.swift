@@ -15,8 +15,8 @@ struct ExitStatusTests {
         var arguments: [String]
         var environment: [String: String]
         var status: Int32
-        /// Text the error message must contain (the flag or variable at fault).
-        var mentions: String
+        /// Text the error message must contain (the flag or variable at fault); `nil` for a success.
+        var mentions: String?
         var testDescription: String { arguments.joined(separator: " ") }
     }
 
@@ -80,6 +80,27 @@ struct ExitStatusTests {
             status: 65,
             mentions: "--expires"
         ),
+        Case(
+            arguments: ["presign", "oss://b/" + String(repeating: "k", count: 1100)],
+            environment: oss,
+            status: 65,
+            mentions: "1100 UTF-8 bytes; oss allows 1023"
+        ),
+        Case(
+            arguments: ["presign", "s3://b/" + String(repeating: "k", count: 1025)],
+            environment: oss,
+            status: 65,
+            mentions: "s3 allows 1024"
+        ),
+        Case(arguments: ["presign", "oss://b/" + String(repeating: "k", count: 1023)], environment: oss, status: 0),
+        Case(
+            arguments: ["presign", "oss://b/k", "--date", "99999999999999999"],
+            environment: oss,
+            status: 65,
+            mentions: "--date"
+        ),
+        Case(arguments: ["sync", "a", "b"], environment: oss, status: 64, mentions: "unknown command 'sync'"),
+        Case(arguments: ["ls"], environment: [:], status: 64, mentions: "objstore ls oss://"),
         Case(arguments: ["presign", "oss://b/k"], environment: [:], status: 77, mentions: "OSS_ACCESS_KEY_ID"),
         Case(arguments: ["presign", "s3://b/k"], environment: [:], status: 77, mentions: "AWS_ACCESS_KEY_ID"),
         Case(
@@ -97,7 +118,13 @@ struct ExitStatusTests {
             environment: CLIProcess.isolatedEnvironment(testCase.environment)
         )
         #expect(result.status == testCase.status, "stderr: \(result.standardError)")
-        #expect(result.standardError.contains(testCase.mentions), "stderr: \(result.standardError)")
+        guard let mentions = testCase.mentions else { return }
+        #expect(result.standardError.contains(mentions), "stderr: \(result.standardError)")
+        // Ours start with `objstore: ` and the argument parser's with `Error: `; no enum case name such as
+        // `invalidArgument:` leaks into either.
+        let prefixed = result.standardError.hasPrefix("objstore: ") || result.standardError.hasPrefix("Error: ")
+        #expect(prefixed, "stderr: \(result.standardError)")
+        #expect(!result.standardError.contains("invalidArgument"), "stderr: \(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(!result.standardError.contains("secret"), "a secret reached the error output")
     }

@@ -66,10 +66,8 @@ struct ClientFactory {
         let chain = try credentialsProvider(for: provider)
         do {
             return try await chain.credentials(logger: options.logger)
-        } catch let error as CredentialsError where error.code == .notFound || error.code == .incomplete {
-            throw .noCredentials("\(error)")
         } catch {
-            throw .invalidInput("\(error)")
+            throw CLIError.loadingCredentials(error)
         }
     }
 }

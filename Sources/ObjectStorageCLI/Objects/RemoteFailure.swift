@@ -9,6 +9,7 @@
 import Dispatch
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTransport
 
 #if canImport(Glibc)
 import Glibc
@@ -42,13 +43,28 @@ enum RemoteFailure {
             return cliError(error)
         case let error as ObjectStorageError:
             let status: CLIError.Status = error.code == .invalidArgument ? .invalidInput : .failure
-            return CLIError(status: status, message: "\(error)")
+            return CLIError(status: status, message: CLIError.sentence(error.message))
         case let error as CredentialsError:
             let missing = error.code == .notFound || error.code == .incomplete
-            return CLIError(status: missing ? .noCredentials : .failure, message: "\(error)")
+            return CLIError(status: missing ? .noCredentials : .failure, message: CLIError.sentence(error.message))
+        case let error as TransportError:
+            return CLIError(status: .failure, message: sentence(error))
         default:
             return CLIError(status: .failure, message: "\(error)")
         }
+    }
+
+    /// A transport failure as a sentence with its context and no enum case name:
+    /// `Could not resolve the host name (GET example.com/b/k, after 3 attempts).`
+    static func sentence(_ error: TransportError) -> String {
+        var context: [String] = []
+        if let method = error.method, let host = error.host { context.append("\(method) \(host)\(error.path ?? "")") }
+        if let statusCode = error.statusCode { context.append("HTTP \(statusCode)") }
+        if let attempts = error.attempts { context.append("after \(attempts) attempt\(attempts == 1 ? "" : "s")") }
+        var text = error.message
+        while let last = text.last, ".!".contains(last) { text.removeLast() }
+        if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
+        return CLIError.sentence(text)
     }
 
     /// Runs a command's work in a task that SIGINT cancels (so transfers clean up their temporary

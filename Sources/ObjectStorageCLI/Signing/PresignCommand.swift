@@ -43,7 +43,7 @@ struct PresignCommand: AsyncParsableCommand {
                 at: context.date
             )
         } catch {
-            throw CLIError.invalidInput("\(error)")
+            throw CLIError.invalidInput(CLIError.sentence(error.message))
         }
         if options.json {
             try JSONOutput.print(

@@ -60,7 +60,7 @@ struct SignCommand: AsyncParsableCommand {
                 payload: payload
             )
         } catch {
-            throw CLIError.invalidInput("\(error)")
+            throw CLIError.invalidInput(CLIError.sentence(error.message))
         }
         if options.json {
             var output = SignOutput(

@@ -133,7 +133,21 @@ struct SigningContext {
     /// Accepts UNIX seconds, extended ISO 8601 (`2024-03-05T04:05:06Z`, fractions and offsets
     /// allowed), the basic form signatures use (`20240305T040506Z`) or an HTTP date
     /// (`Tue, 05 Mar 2024 04:05:06 GMT`).
+    /// Refuses a time outside 1970-01-01 ... 9999-12-31 (exit 65): no signature scheme can write it.
     static func parseDate(_ text: String) throws(CLIError) -> Date {
+        guard let date = parseAnyDate(text) else {
+            throw .usage("--date: '\(text)' is neither UNIX seconds nor an ISO 8601 time")
+        }
+        guard (0...latestSigningTime).contains(date.timeIntervalSince1970) else {
+            throw .invalidInput("--date: '\(text)' is outside the years 1970 to 9999")
+        }
+        return date
+    }
+
+    /// 9999-12-31T23:59:59Z, the last time the signing formats can write.
+    private static let latestSigningTime: TimeInterval = 253_402_300_799
+
+    private static func parseAnyDate(_ text: String) -> Date? {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
         if let timestamp = SigningTimestamp(iso8601Basic: text) ?? SigningTimestamp(httpDate: text) {
             return timestamp.date
@@ -145,6 +159,6 @@ struct SigningContext {
             formatter.formatOptions = options
             if let date = formatter.date(from: text) { return date }
         }
-        throw .usage("--date: '\(text)' is neither UNIX seconds nor an ISO 8601 time")
+        return nil
     }
 }

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// A failure the CLI reports with a message and a sysexits(3)-style exit status.
 struct CLIError: Error, CustomStringConvertible {
     /// Exit statuses shared by every subcommand.
@@ -26,4 +28,21 @@ struct CLIError: Error, CustomStringConvertible {
     static func usage(_ message: String) -> CLIError { CLIError(status: .usage, message: message) }
     static func invalidInput(_ message: String) -> CLIError { CLIError(status: .invalidInput, message: message) }
     static func noCredentials(_ message: String) -> CLIError { CLIError(status: .noCredentials, message: message) }
+
+    /// A failure to load credentials: 77 when none are found or they are half set, 65 otherwise (a
+    /// malformed credentials file).
+    static func loadingCredentials(_ error: any Error) -> CLIError {
+        guard let error = error as? CredentialsError else { return .invalidInput(sentence("\(error)")) }
+        let missing = error.code == .notFound || error.code == .incomplete
+        return CLIError(status: missing ? .noCredentials : .invalidInput, message: sentence(error.message))
+    }
+
+    /// `text` as a sentence: its first letter capitalized and a final period added where it has no
+    /// closing punctuation (`invalid object key 'a': it is empty` → `Invalid object key 'a': it is empty.`).
+    static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        var result = first.uppercased() + text.dropFirst()
+        if let last = result.last, !".!?)".contains(last) { result += "." }
+        return result
+    }
 }

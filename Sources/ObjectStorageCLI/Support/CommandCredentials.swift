@@ -29,10 +29,8 @@ enum CommandCredentials {
     static func load(for provider: StorageProvider) async throws(CLIError) -> Credentials {
         do {
             return try await Self.provider(for: provider).credentials(logger: Logger(label: "objstore"))
-        } catch let error as CredentialsError where error.code == .notFound || error.code == .incomplete {
-            throw .noCredentials("\(error)")
         } catch {
-            throw .invalidInput("\(error)")
+            throw CLIError.loadingCredentials(error)
         }
     }
 }

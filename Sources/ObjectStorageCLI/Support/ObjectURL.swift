@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorage
 import ObjectStorageSigning
 
 /// A remote location given on the command line: `oss://BUCKET/KEY`, `obs://BUCKET/KEY` or `s3://BUCKET/KEY`.
@@ -53,6 +54,12 @@ struct ObjectURL: Hashable, Sendable {
             throw CLIError.invalidInput("'\(text)' names no bucket; expected \(match.prefix)BUCKET/KEY")
         }
         self.init(provider: match.provider, bucket: String(bucket), key: key.map(String.init))
+        do {
+            try ObjectNameRules.validateBucketReference(self.bucket)
+            if let key = self.key { try ObjectNameRules.validateObjectKey(key, for: provider) }
+        } catch {
+            throw CLIError.invalidInput(CLIError.sentence(error.message))
+        }
     }
 
     /// The scheme of a `scheme://...` text that is not one of ours (`file`, `http`, `ftp`...), so that
