@@ -89,6 +89,49 @@ struct ObjectsCommandTests {
         #expect(gone.standardError.contains("NoSuchBucket"))
     }
 
+    @Test(
+        "ls with no URL or a bare scheme lists buckets; --quiet and --only-show-errors print nothing on success",
+        arguments: ObjectsDialect.all
+    )
+    func bucketListingAndQuietOutput(_ dialect: ObjectsDialect) async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: dialect)
+        let scratch = try ObjectsScratch()
+        let tiny = scratch.path("tiny.txt")
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: tiny))
+
+        for (bucket, flag) in [("quiet-one", "--quiet"), ("quiet-two", "-q"), ("errors-only", "--only-show-errors")] {
+            let made = try await cli.run(["mb", dialect.url(bucket), flag])
+            #expect(made.status == 0 && made.standardOutput.isEmpty && made.standardError.isEmpty, "\(made)")
+            for arguments in [
+                ["cp", tiny, dialect.url("\(bucket)/tiny.txt"), flag],
+                ["cp", dialect.url("\(bucket)/tiny.txt"), scratch.path("\(bucket).txt"), flag],
+                ["rm", dialect.url("\(bucket)/tiny.txt"), flag],
+            ] {
+                let result = try await cli.run(arguments)
+                #expect(result.status == 0, "\(arguments): \(result.standardError)")
+                #expect(result.standardOutput.isEmpty, "\(arguments): \(result.standardOutput)")
+                #expect(result.standardError.isEmpty, "\(arguments): \(result.standardError)")
+            }
+            #expect(FileManager.default.contents(atPath: scratch.path("\(bucket).txt")) == Data("abc".utf8))
+        }
+        // Errors still reach standard error under --quiet.
+        let missing = try await cli.run(["cp", dialect.url("quiet-one/missing"), scratch.path("m"), "--quiet"])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.hasPrefix("objstore: NoSuchKey"), "\(missing.standardError)")
+
+        let bare = try await cli.succeed(["ls", "\(dialect.scheme)://"])
+        #expect(
+            bare.split(separator: "\n").map { $0.split(separator: " ").last ?? "" } == [
+                "errors-only", "quiet-one", "quiet-two",
+            ]
+        )
+        let listed = try await Self.jsonLines(try cli.succeed(["ls", "--json"]))
+        #expect(listed.compactMap { $0["name"] as? String } == ["errors-only", "quiet-one", "quiet-two"])
+        #expect(listed.allSatisfy { $0["creationDate"] is String })
+    }
+
     @Test(arguments: ObjectsDialect.all)
     func missingKeyExitsWithStatus2(_ dialect: ObjectsDialect) async throws {
         let server = try await ObjectsLocalServer.start()

@@ -148,6 +148,7 @@ struct DemoSummary: Encodable, Sendable {
             ])
         }
         console.table(rows)
+        console.say("  time and rate: the resumed call, over the bytes it moved (reused parts not counted)")
         if let sha256 {
             console.say("")
             console.say("  SHA-256 source      \(sha256.source)")

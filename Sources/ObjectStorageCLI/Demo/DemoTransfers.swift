@@ -60,7 +60,7 @@ struct DemoTransfers: Sendable {
         )
         site.slowDown(.uploadPart, bucket: bucket, key: key)
         let pause = DemoPause(threshold: pauseThreshold)
-        let firstBar = ProgressBar(label: "upload")
+        let firstBar = ProgressBar(label: "upload", indent: "  ")
         let first = try await pause.run {
             try await client.uploadFile(request, progress: Self.handler(firstBar, pause), logger: firstBar.logger)
         }
@@ -74,7 +74,7 @@ struct DemoTransfers: Sendable {
             "  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task (as Ctrl-C does); "
                 + "checkpoint kept: \(URL(fileURLWithPath: workspace.sourceFile).lastPathComponent).ucp"
         )
-        let bar = ProgressBar(label: "upload")
+        let bar = ProgressBar(label: "upload", indent: "  ")
         let start = ContinuousClock.now
         let result = try await client.uploadFile(request, progress: bar.handler, logger: bar.logger)
         let seconds = DemoSummary.seconds(since: start)
@@ -82,6 +82,7 @@ struct DemoTransfers: Sendable {
         bar.finish(
             totalBytes: size,
             reusedBytes: reused,
+            transferredBytes: size - reused,
             parts: (result.partsReused, Self.parts(size, result.partSize))
         )
         let figures = figures(result, paused: pause.pausedAt, seconds: seconds)
@@ -104,7 +105,7 @@ struct DemoTransfers: Sendable {
         )
         site.slowDown(.getObject, bucket: bucket, key: key)
         let pause = DemoPause(threshold: pauseThreshold)
-        let firstBar = ProgressBar(label: "download")
+        let firstBar = ProgressBar(label: "download", indent: "  ")
         let first = try await pause.run {
             try await client.resumableDownload(
                 bucket: bucket,
@@ -125,7 +126,7 @@ struct DemoTransfers: Sendable {
             "  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task; checkpoint kept: "
                 + "\(URL(fileURLWithPath: destination).lastPathComponent).dcp"
         )
-        let bar = ProgressBar(label: "download")
+        let bar = ProgressBar(label: "download", indent: "  ")
         let start = ContinuousClock.now
         let result = try await client.resumableDownload(
             bucket: bucket,
@@ -137,7 +138,12 @@ struct DemoTransfers: Sendable {
         )
         let seconds = DemoSummary.seconds(since: start)
         let reusedParts = Int(result.bytesReused / max(result.partSize, 1))
-        bar.finish(totalBytes: size, reusedBytes: result.bytesReused, parts: (reusedParts, result.partCount))
+        bar.finish(
+            totalBytes: size,
+            reusedBytes: result.bytesReused,
+            transferredBytes: result.bytesDownloaded,
+            parts: (reusedParts, result.partCount)
+        )
         let figures = figures(result, paused: pause.pausedAt, seconds: seconds)
         console.say(
             "  resumed from the checkpoint: \(ProgressBar.size(result.bytesReused)) kept, "

@@ -18,12 +18,15 @@ struct MakeBucketCommand: AsyncParsableCommand, Sendable {
 
     @OptionGroup var remote: RemoteOptions
 
+    @OptionGroup(title: "Output Options") var output: OutputFlags
+
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
         let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        let output = self.output
         try await RemoteFailure.run {
             try await client.createBucket(CreateBucketRequest(bucket: location.bucket))
-            print("make_bucket: \(location.bucket)")
+            output.report("make_bucket: \(location.bucket)")
         }
     }
 }
@@ -41,12 +44,15 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
 
     @OptionGroup var remote: RemoteOptions
 
+    @OptionGroup(title: "Output Options") var output: OutputFlags
+
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
         let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        let output = self.output
         try await RemoteFailure.run {
             try await client.deleteBucket(DeleteBucketRequest(bucket: location.bucket))
-            print("remove_bucket: \(location.bucket)")
+            output.report("remove_bucket: \(location.bucket)")
         }
     }
 }

@@ -52,6 +52,8 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
 
     @OptionGroup var remote: RemoteOptions
 
+    @OptionGroup(title: "Output Options") var output: OutputFlags
+
     func run() async throws {
         if recursive { return try await runRecursive() }
         let plan = try CopyPlan(source: source, destination: destination)
@@ -61,10 +63,11 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
         let client = try await ClientFactory(options: remote).makeClient(for: plan.provider)
         let contentType = self.contentType
         let flags = self.transfer
+        let output = self.output
         try await RemoteFailure.run {
             switch plan.direction {
             case .upload(let path, let target):
-                let bar = ProgressBar(label: "upload")
+                let bar = ProgressBar(label: "upload", output: output.level)
                 try await CopyTransfer.upload(
                     file: path,
                     to: target,
@@ -73,14 +76,14 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
                     client: client,
                     bar: bar
                 )
-                print("upload: \(path) to \(RemoteLocation.text(target))")
+                output.report("upload: \(path) to \(RemoteLocation.text(target))")
             case .download(let origin, let path):
-                let bar = ProgressBar(label: "download")
+                let bar = ProgressBar(label: "download", output: output.level)
                 try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
-                print("download: \(RemoteLocation.text(origin)) to \(path)")
+                output.report("download: \(RemoteLocation.text(origin)) to \(path)")
             case .copy(let origin, let target):
                 try await CopyTransfer.copy(from: origin, to: target, client: client)
-                print("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
+                output.report("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
             }
         }
     }
@@ -101,12 +104,14 @@ extension CopyCommand {
         try RecursiveDownload.prepareDirectory(destination)
         let client = try await ClientFactory(options: remote).makeClient(for: origin.provider)
         let flags = self.transfer
+        let output = self.output
         let directory = destination
         try await RemoteFailure.run {
             let summary = try await RecursiveDownload.run(
                 from: origin,
                 toDirectory: directory,
                 flags: flags,
+                output: output,
                 client: client
             )
             guard summary.unsafe == 0 && summary.failed == 0 else {

@@ -20,26 +20,48 @@ import Darwin
 #endif
 
 /// `cp`'s progress on standard error: on a terminal, one line redrawn with `\r` (bytes, %, rate, ETA);
-/// otherwise nothing until the one-line summary at the end. The engines' notices and warnings (a
-/// checkpoint discarded and why, a restart because the object changed) are written there too.
+/// otherwise (a log file, a pipe) a plain progress line every ``plainLineInterval``, then the one-line
+/// summary at the end. The engines' notices and warnings (a checkpoint discarded and why, a restart
+/// because the object changed) are written there too. `--only-show-errors` keeps only the warnings and
+/// `--quiet` nothing at all (see ``OutputLevel``).
 final class ProgressBar: Sendable {
     private struct State {
         var last: TransferProgress?
         var drawn = false
+        var lastPlainLine: ContinuousClock.Instant?
+        var lastDraw: ContinuousClock.Instant?
     }
+
+    /// The shortest interval between two redraws of the bar on a terminal.
+    static let redrawInterval = Duration.milliseconds(100)
+
+    /// How often a plain progress line is written when standard error is not a terminal.
+    static let plainLineInterval = Duration.seconds(5)
 
     /// Whether the bar is drawn (standard error is a terminal).
     let isTerminal: Bool
+    /// What is printed besides errors.
+    let output: OutputLevel
     private let label: String
+    private let indent: String
     private let start = ContinuousClock.now
     private let state = Mutex(State())
 
     /// - Parameters:
     ///   - label: The first word of each line (`upload`, `download`).
     ///   - isTerminal: Whether to draw the bar; by default whether standard error is a terminal.
-    init(label: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+    ///   - output: What to print besides errors.
+    ///   - indent: What each line starts with (the demo indents its transfers like its other lines).
+    init(
+        label: String,
+        isTerminal: Bool = isatty(STDERR_FILENO) == 1,
+        output: OutputLevel = .normal,
+        indent: String = ""
+    ) {
         self.label = label
+        self.indent = indent
         self.isTerminal = isTerminal
+        self.output = output
     }
 
     /// The closure to hand the transfer engine.
@@ -51,18 +73,36 @@ final class ProgressBar: Sendable {
     /// lines on standard error, each starting on a fresh line.
     var logger: Logger {
         var logger = Logger(label: "objstore") { _ in LogLines(bar: self) }
-        logger.logLevel = .notice
+        switch output {
+        case .normal: logger.logLevel = .notice
+        case .warnings: logger.logLevel = .warning
+        case .errors: logger.logLevel = .critical
+        }
         return logger
     }
 
-    /// Records a report and, on a terminal, redraws the line.
+    /// Records a report and, on a terminal, redraws the line; elsewhere writes a plain line when
+    /// ``plainLineInterval`` has passed since the last one (or since the start).
     func update(_ progress: TransferProgress) {
-        let draw = state.withLock { state in
+        guard output == .normal else { return }
+        let now = ContinuousClock.now
+        let (draw, plain) = state.withLock { state in
             state.last = progress
-            if isTerminal { state.drawn = true }
-            return isTerminal
+            if isTerminal {
+                let finished = progress.completedBytes >= progress.totalBytes
+                guard finished || state.lastDraw.map({ now - $0 >= Self.redrawInterval }) ?? true else {
+                    return (false, false)
+                }
+                state.drawn = true
+                state.lastDraw = now
+                return (true, false)
+            }
+            guard now - (state.lastPlainLine ?? start) >= Self.plainLineInterval else { return (false, false) }
+            state.lastPlainLine = now
+            return (false, true)
         }
         if draw { Self.write("\r" + line(progress) + "\u{1B}[K") }
+        if plain { Self.write(line(progress, bar: false) + "\n") }
     }
 
     /// Ends the transfer: replaces the bar (if any) with the summary line, e.g.
@@ -83,9 +123,11 @@ final class ProgressBar: Sendable {
         parts: (reused: Int, total: Int)?,
         restarts: Int = 0
     ) {
+        guard output == .normal else { return }
         let seconds = Self.seconds(ContinuousClock.now - start)
         let moved = transferredBytes ?? max(totalBytes - reusedBytes, 0)
-        var text = "\(label): \(Self.size(totalBytes)) (\(totalBytes) bytes) in \(String(format: "%.2f", seconds)) s"
+        var text =
+            "\(indent)\(label): \(Self.size(totalBytes)) (\(totalBytes) bytes) in \(String(format: "%.2f", seconds)) s"
         text += ", \(String(format: "%.2f", seconds > 0 ? Double(moved) / seconds / 1e6 : 0)) MB/s"
         if let parts {
             text += ", \(parts.reused) of \(parts.total) parts reused"
@@ -114,14 +156,18 @@ final class ProgressBar: Sendable {
         Self.write((drawn ? "\n" : "") + text + "\n")
     }
 
-    /// `download [#######-----------]  1.5 MiB / 3.0 MiB  50%  12.3 MB/s  ETA 0:02`.
-    func line(_ progress: TransferProgress) -> String {
+    /// `download [#######-----------]  1.5 MiB / 3.0 MiB  50%  12.3 MB/s  ETA 0:02`, or without the bar
+    /// (`download: 1.5 MiB / 3.0 MiB  50%  12.3 MB/s  ETA 0:02`) for a log file.
+    func line(_ progress: TransferProgress, bar drawsBar: Bool = true) -> String {
         let fraction = min(max(progress.fractionCompleted, 0), 1)
         let width = 20
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        var text = "\(label) [\(bar)] \(Self.size(progress.completedBytes)) / \(Self.size(progress.totalBytes))"
+        var text = indent + (drawsBar ? "\(label) [\(bar)] " : "\(label): ")
+        text += "\(Self.size(progress.completedBytes)) / \(Self.size(progress.totalBytes))"
         text += String(format: "  %3d%%", Int(fraction * 100))
+        // A rate measured over less than a second (a part still in flight, a resumed start) misleads.
+        guard ContinuousClock.now - start >= .seconds(1) else { return text }
         if progress.bytesPerSecond > 0 {
             text += String(format: "  %.1f MB/s", progress.bytesPerSecond / 1e6)
         }

@@ -29,6 +29,7 @@ enum RecursiveDownload {
         from origin: ObjectURL,
         toDirectory directory: String,
         flags: TransferFlags,
+        output: OutputFlags,
         client: ObjectStorageClient
     ) async throws -> Summary {
         var prefix = origin.key ?? ""
@@ -45,7 +46,7 @@ enum RecursiveDownload {
                     path = try LocalPaths.path(forKey: object.key, removingPrefix: prefix, under: directory)
                     try LocalPaths.createParentDirectories(of: path, under: directory)
                 } catch {
-                    printError("cp: skipped: \(error)")
+                    printError("cp: skipped: \(RemoteFailure.cliError(error).message)")
                     summary.unsafe += 1
                     continue
                 }
@@ -55,9 +56,9 @@ enum RecursiveDownload {
                         toFile: path,
                         flags: flags,
                         client: client,
-                        bar: ProgressBar(label: "download")
+                        bar: ProgressBar(label: "download", output: output.level)
                     )
-                    print("download: \(RemoteLocation.text(source)) to \(path)")
+                    output.report("download: \(RemoteLocation.text(source)) to \(path)")
                     summary.downloaded += 1
                 } catch {
                     if Task.isCancelled || error is CancellationError { throw error }

@@ -29,6 +29,8 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
 
     @OptionGroup var remote: RemoteOptions
 
+    @OptionGroup(title: "Output Options") var output: OutputFlags
+
     static let batchSize = 1000
 
     func validate() throws {
@@ -44,14 +46,15 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
             throw CLIError.usage("URL: all URLs must use the same scheme")
         }
         let client = try await ClientFactory(options: remote).makeClient(for: provider)
+        let output = self.output
         try await RemoteFailure.run {
             var failures = 0
             for location in locations {
                 if recursive {
-                    failures += try await Self.removeTree(location, client: client)
+                    failures += try await Self.removeTree(location, client: client, output: output)
                 } else {
                     try await client.deleteObject(DeleteObjectRequest(bucket: location.bucket, key: location.key ?? ""))
-                    print("delete: \(RemoteLocation.text(location))")
+                    output.report("delete: \(RemoteLocation.text(location))")
                 }
             }
             if failures > 0 {
@@ -62,7 +65,8 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
 
     /// Deletes `location`'s key and everything under `key/` (the whole bucket for a bucket URL).
     /// - Returns: How many keys the service refused to delete (each reported on standard error).
-    static func removeTree(_ location: ObjectURL, client: ObjectStorageClient) async throws -> Int {
+    static func removeTree(_ location: ObjectURL, client: ObjectStorageClient, output: OutputFlags) async throws -> Int
+    {
         let key = location.key ?? ""
         let directory = key.isEmpty || key.hasSuffix("/") ? key : key + "/"
         let listing = ListObjectsV2Request(bucket: location.bucket, prefix: key.isEmpty ? nil : key)
@@ -72,13 +76,13 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
             for object in page.contents where object.key == key || object.key.hasPrefix(directory) {
                 batch.append(object.key)
                 if batch.count == batchSize {
-                    failures += try await deleteBatch(batch, bucket: location, client: client)
+                    failures += try await deleteBatch(batch, bucket: location, client: client, output: output)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
         }
         if !batch.isEmpty {
-            failures += try await deleteBatch(batch, bucket: location, client: client)
+            failures += try await deleteBatch(batch, bucket: location, client: client, output: output)
         }
         return failures
     }
@@ -86,11 +90,12 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
     private static func deleteBatch(
         _ keys: [String],
         bucket: ObjectURL,
-        client: ObjectStorageClient
+        client: ObjectStorageClient,
+        output: OutputFlags
     ) async throws -> Int {
         let response = try await client.deleteObjects(DeleteObjectsRequest(bucket: bucket.bucket, keys: keys))
         for key in response.deleted {
-            print(
+            output.report(
                 "delete: \(RemoteLocation.text(ObjectURL(provider: bucket.provider, bucket: bucket.bucket, key: key)))"
             )
         }
