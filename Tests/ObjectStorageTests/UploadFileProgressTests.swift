@@ -49,6 +49,29 @@ struct UploadFileProgressTests {
         }
     }
 
+    @Test("a fast 40 MiB upload reports at least every mebibyte, not only at 0 and 100 %")
+    func fastUploadReportsEveryMebibyte() async throws {
+        let content = testBytes(40 << 20, seed: 23)
+        try await withClient(.s3) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            let path = try Fixture.makeFile(content)
+            defer { Fixture.cleanUp(path) }
+            var request = Fixture.request(.s3, path: path)
+            request.partSize = 8 << 20
+            request.concurrency = 4
+            let log = ProgressLog()
+            _ = try await client.uploadFile(request, progress: log.handler)
+            let reports = log.all.map(\.completedBytes)
+            #expect(reports.first == 0)
+            #expect(reports.last == Int64(content.count))
+            // Bytes are counted in pieces of at most 512 KiB, so no gap between two reports can exceed
+            // one mebibyte plus one piece from each of the four parts in flight.
+            let largestGap = zip(reports, reports.dropFirst()).map { $1 - $0 }.max() ?? Int64(content.count)
+            #expect(largestGap <= (1 << 20) + 4 * (512 << 10), "reports: \(reports)")
+            #expect(reports.count >= 20)
+        }
+    }
+
     @Test("a single PUT reports progress within the file too", arguments: [ClientDialect.ossV4, .s3])
     func progressWithinSinglePut(_ dialect: ClientDialect) async throws {
         let content = testBytes(2 << 20, seed: 22)

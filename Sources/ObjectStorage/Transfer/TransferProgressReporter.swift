@@ -12,10 +12,15 @@ import Synchronization
 ///
 /// Parts call ``add(_:)`` as bytes land (and ``remove(_:)`` when a part's bytes are discarded, for
 /// example after a dropped connection that restarts the part); reports never go backwards, because the
-/// reported value is the high-water mark of the kept bytes.
+/// reported value is the high-water mark of the kept bytes. A report is due when ``minimumInterval``
+/// has passed since the last one or ``reportingStep`` more bytes are done, whichever comes first, so a
+/// fast transfer still reports at least every mebibyte and a slow one at least every interval in which
+/// bytes move.
 final class TransferProgressReporter: Sendable {
-    /// The shortest interval between two reports (the final report is always delivered).
+    /// The longest a report waits for time to pass while bytes move (the final report is always delivered).
     static let minimumInterval: Duration = .milliseconds(100)
+    /// The most bytes that may be done between two reports.
+    static let reportingStep: Int64 = 1 << 20
 
     private struct State {
         var completedBytes: Int64
@@ -64,7 +69,9 @@ final class TransferProgressReporter: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             update(&state)
-            let due = state.lastReport.map { now - $0 >= Self.minimumInterval } ?? true
+            let due =
+                state.lastReport.map { now - $0 >= Self.minimumInterval } ?? true
+                || state.completedBytes - state.reportedBytes >= Self.reportingStep
             guard force || due, state.completedBytes > state.reportedBytes || state.reportedBytes < 0 else { return }
             let reported = max(state.completedBytes, state.reportedBytes, resumedBytes)
             state.reportedBytes = reported
