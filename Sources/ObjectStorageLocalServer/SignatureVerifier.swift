@@ -287,10 +287,17 @@ struct SignatureVerifier: Sendable {
             throw ServerError.accessDenied("The request must contain a valid \(prefix)date.")
         }
         if let expiresIn {
-            guard requestTime <= now + clockSkewLimit.components.seconds else {
+            guard requestTime <= now.addingSaturating(clockSkewLimit.components.seconds) else {
                 throw ServerError.accessDenied(
                     "Request is not valid yet",
                     details: [("RequestTime", HTTPDate.iso8601(requestTime)), ("ServerTime", HTTPDate.iso8601(now))]
+                )
+            }
+            if !oss && expiresIn < 0 {
+                throw ServerError(
+                    status: 400,
+                    code: "AuthorizationQueryParametersError",
+                    message: "X-Amz-Expires must be non-negative"
                 )
             }
             if !oss && expiresIn > Self.maximumPresignExpiry {
@@ -300,12 +307,13 @@ struct SignatureVerifier: Sendable {
                     message: "X-Amz-Expires must be less than a week (in seconds) that is 604800"
                 )
             }
-            guard now <= requestTime + expiresIn else {
+            let expiry = requestTime.addingSaturating(expiresIn)
+            guard now <= expiry else {
                 throw ServerError.accessDenied(
                     "Request has expired",
                     details: [
                         (oss ? "Expires" : "X-Amz-Expires", String(expiresIn)),
-                        ("Expires", HTTPDate.iso8601(requestTime + expiresIn)), ("ServerTime", HTTPDate.iso8601(now)),
+                        ("Expires", HTTPDate.iso8601(expiry)), ("ServerTime", HTTPDate.iso8601(now)),
                     ]
                 )
             }
@@ -355,12 +363,12 @@ struct SignatureVerifier: Sendable {
     // MARK: Helpers
 
     private func checkSkew(requestTime: Int64, now: Int64) throws(ServerError) {
-        let limit = clockSkewLimit.components.seconds
-        guard abs(requestTime - now) <= limit else {
+        let limit = max(0, clockSkewLimit.components.seconds)
+        guard requestTime.absoluteDifference(now) <= UInt64(limit) else {
             throw ServerError.requestTimeTooSkewed(
                 requestTime: HTTPDate.imfFixdate(requestTime),
                 serverTime: HTTPDate.imfFixdate(now),
-                maximumMilliseconds: limit * 1000
+                maximumMilliseconds: limit.multipliedSaturating(by: 1000)
             )
         }
     }

@@ -13,28 +13,66 @@ public import Foundation
 #endif
 
 /// A signing instant in whole UTC seconds, with the formats the schemes write, computed by hand
-/// (no `DateFormatter`, no locale, no time zone database).
+/// (no `DateFormatter`, no locale, no time zone database): the one date codec of the SDK and the local server.
 ///
 /// ```swift
 /// let t = SigningTimestamp(secondsSince1970: 1_709_611_506)
 /// t.iso8601Basic  // "20240305T040506Z"  (x-oss-date, x-amz-date)
 /// t.dateStamp     // "20240305"          (credential scope)
 /// t.httpDate      // "Tue, 05 Mar 2024 04:05:06 GMT"  (Date)
+/// t.iso8601()     // "2024-03-05T04:05:06.000Z"  (XML timestamps)
 /// ```
+///
+/// Parsing is total and validated: every field must be in its calendar range (years 1...9999, a day that exists
+/// in its month, hours 0...23 and so on), so hostile text yields `nil`, never an overflow. Formatting is total too:
+/// an instant outside ``representableSeconds`` is written as the nearest end of that range, because the wire
+/// formats carry four-digit years.
 public struct SigningTimestamp: Hashable, Sendable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
     public let secondsSince1970: Int64
 
+    /// The instants the wire formats can carry: `0001-01-01T00:00:00Z` through `9999-12-31T23:59:59Z`.
+    public static let representableSeconds: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+
     /// Creates a timestamp from Unix seconds.
     ///
-    /// - Parameter secondsSince1970: Seconds since the Unix epoch.
+    /// - Parameter secondsSince1970: Seconds since the Unix epoch (any value; see ``representableSeconds``).
     public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
 
-    /// The timestamp of `date`, rounded down to the second.
+    /// The timestamp of `date`, rounded down to the second and clamped to ``representableSeconds``
+    /// (`NaN` becomes the epoch).
     ///
     /// - Parameter date: The instant.
     public init(_ date: Date) {
-        self.secondsSince1970 = Int64(date.timeIntervalSince1970.rounded(.down))
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let range = Self.representableSeconds
+        if seconds.isNaN {
+            self.secondsSince1970 = 0
+        } else if seconds <= Double(range.lowerBound) {
+            self.secondsSince1970 = range.lowerBound
+        } else if seconds >= Double(range.upperBound) {
+            self.secondsSince1970 = range.upperBound
+        } else {
+            self.secondsSince1970 = Int64(seconds)
+        }
+    }
+
+    /// Creates a timestamp from UTC calendar fields (proleptic Gregorian); `nil` unless every field is in range.
+    ///
+    /// - Parameters:
+    ///   - year: `1...9999`.
+    ///   - month: `1...12`.
+    ///   - day: A day that exists in that month of that year.
+    ///   - hour: `0...23`.
+    ///   - minute: `0...59`.
+    ///   - second: `0...60` (a leap second reads as the next minute's first second).
+    public init?(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+            (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let days = Self.days(fromCivil: year, month, day)
+        guard Self.civil(fromDays: days) == (year, month, day) else { return nil }
+        self.init(secondsSince1970: days * 86_400 + hour * 3600 + minute * 60 + second)
     }
 
     /// The instant as a `Date`.
@@ -56,9 +94,13 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
         var year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, weekday: Int64
     }
 
+    /// The calendar fields of the instant clamped to ``representableSeconds``, so that every year has four digits
+    /// and no step can overflow.
     var fields: Fields {
-        let days = Self.floorDivide(self.secondsSince1970, 86_400)
-        let secondOfDay = self.secondsSince1970 - days * 86_400
+        let range = Self.representableSeconds
+        let seconds = min(max(self.secondsSince1970, range.lowerBound), range.upperBound)
+        let days = Self.floorDivide(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(fromDays: days)
         let weekday = ((days % 7) + 11) % 7  // 0 = Sunday; 1970-01-01 was a Thursday
         return Fields(
@@ -72,10 +114,13 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
         )
     }
 
+    /// `a / b` rounded towards negative infinity, for `b > 0` (never overflows, unlike `(a - b + 1) / b`).
     static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
+        let quotient = a / b
+        return a % b < 0 ? quotient - 1 : quotient
     }
 
+    /// The civil date of a day number; the caller keeps `days` within ``representableSeconds``' days.
     static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -88,6 +133,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The day number of a civil date; the caller keeps the fields in their calendar ranges.
     static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -114,11 +160,6 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     /// `YYYYMMDD`: the date of a V4 credential scope.
     public var dateStamp: String {
         let fields = self.fields
-        guard (0...9999).contains(fields.year) else {
-            var buffer = SigningBuffer(capacity: 16)
-            Self.appendDateStamp(fields, to: &buffer)
-            return buffer.string
-        }
         // Eight bytes: a small string, built without a heap allocation.
         return String(unsafeUninitializedCapacity: 8) { output in
             let year = Int(fields.year)
@@ -134,10 +175,33 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
         }
     }
 
-    /// RFC 7231 IMF-fixdate, `Tue, 05 Mar 2024 04:05:06 GMT`: the `Date` header.
+    /// RFC 9110 IMF-fixdate, `Tue, 05 Mar 2024 04:05:06 GMT`: the `Date` header.
     public var httpDate: String {
         var buffer = SigningBuffer(capacity: 32)
         Self.appendHTTPDate(self.fields, to: &buffer)
+        return buffer.string
+    }
+
+    /// `2024-03-05T04:05:06.000Z`: the timestamps of S3, OSS and OBS XML documents.
+    ///
+    /// - Parameter milliseconds: The fraction to write, clamped to `0...999`.
+    /// - Returns: The extended ISO 8601 text with three fractional digits.
+    public func iso8601(milliseconds: Int64 = 0) -> String {
+        let fields = self.fields
+        var buffer = SigningBuffer(capacity: 24)
+        Self.appendTwoDigits(fields.year / 100, to: &buffer)
+        Self.appendTwoDigits(fields.year % 100, to: &buffer)
+        buffer.append(UInt8(ascii: "-"))
+        Self.appendTwoDigits(fields.month, to: &buffer)
+        buffer.append(UInt8(ascii: "-"))
+        Self.appendTwoDigits(fields.day, to: &buffer)
+        buffer.append(UInt8(ascii: "T"))
+        Self.appendTime(fields, to: &buffer, separator: UInt8(ascii: ":"))
+        let fraction = min(max(milliseconds, 0), 999)
+        buffer.append(UInt8(ascii: "."))
+        buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100))
+        Self.appendTwoDigits(fraction % 100, to: &buffer)
+        buffer.append(UInt8(ascii: "Z"))
         return buffer.string
     }
 
@@ -155,7 +219,8 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
 
     /// Writes `YYYYMMDD` for `fields`.
     static func appendDateStamp(_ fields: Fields, to buffer: inout SigningBuffer) {
-        appendDigits(fields.year, count: 4, to: &buffer)
+        appendTwoDigits(fields.year / 100, to: &buffer)
+        appendTwoDigits(fields.year % 100, to: &buffer)
         appendTwoDigits(fields.month, to: &buffer)
         appendTwoDigits(fields.day, to: &buffer)
     }
@@ -168,7 +233,8 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
         buffer.append(UInt8(ascii: " "))
         buffer.append(monthNames[Int(fields.month - 1)])
         buffer.append(UInt8(ascii: " "))
-        appendDigits(fields.year, count: 4, to: &buffer)
+        appendTwoDigits(fields.year / 100, to: &buffer)
+        appendTwoDigits(fields.year % 100, to: &buffer)
         buffer.append(UInt8(ascii: " "))
         appendTime(fields, to: &buffer, separator: UInt8(ascii: ":"))
         buffer.append(" GMT")
@@ -182,75 +248,10 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
         appendTwoDigits(fields.second, to: &buffer)
     }
 
+    /// Writes `value` (`0...99`) as two digits.
     @inline(__always)
     private static func appendTwoDigits(_ value: Int64, to buffer: inout SigningBuffer) {
         buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10))
         buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
-    }
-
-    private static func appendDigits(_ value: Int64, count: Int, to buffer: inout SigningBuffer) {
-        if count == 4, (0...9999).contains(value) {
-            appendTwoDigits(value / 100, to: &buffer)
-            appendTwoDigits(value % 100, to: &buffer)
-            return
-        }
-        var divisor: Int64 = 1
-        for _ in 1..<count { divisor *= 10 }
-        var value = value
-        if value >= divisor * 10 {
-            buffer.append(value / (divisor * 10))  // years past 9999: never truncate
-            value %= divisor * 10
-        }
-        while divisor > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
-    }
-
-    // MARK: Parsing (for verifiers)
-
-    /// Parses `YYYYMMDDTHHMMSSZ`.
-    ///
-    /// - Parameter text: For example `20240305T040506Z`.
-    public init?(iso8601Basic text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
-            let year = Self.number(bytes[0..<4]), let month = Self.number(bytes[4..<6]),
-            let day = Self.number(bytes[6..<8]), let hour = Self.number(bytes[9..<11]),
-            let minute = Self.number(bytes[11..<13]), let second = Self.number(bytes[13..<15])
-        else { return nil }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    }
-
-    /// Parses an RFC 7231 IMF-fixdate, `Tue, 05 Mar 2024 04:05:06 GMT`.
-    ///
-    /// - Parameter text: The `Date` header value.
-    public init?(httpDate text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[25...] == Array(" GMT".utf8)[...],
-            let day = Self.number(bytes[5..<7]), let year = Self.number(bytes[12..<16]),
-            let hour = Self.number(bytes[17..<19]), let minute = Self.number(bytes[20..<22]),
-            let second = Self.number(bytes[23..<25]),
-            let monthIndex = Self.monthNames.firstIndex(where: { Array($0.utf8)[...] == bytes[8..<11] })
-        else { return nil }
-        self.init(year: year, month: Int64(monthIndex + 1), day: day, hour: hour, minute: minute, second: second)
-    }
-
-    private init?(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
-        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
-            return nil
-        }
-        let days = Self.days(fromCivil: year, month, day)
-        guard Self.civil(fromDays: days) == (year, month, day) else { return nil }
-        self.init(secondsSince1970: days * 86_400 + hour * 3600 + minute * 60 + second)
-    }
-
-    private static func number(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte &- UInt8(ascii: "0") < 10 else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 }
