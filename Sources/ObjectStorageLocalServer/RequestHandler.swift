@@ -253,8 +253,12 @@ struct RequestHandler: Sendable {
         }
     }
 
-    /// Collects a small request body (an XML document).
-    func collect(_ body: RequestBody, context: Context, limit: Int = 4 << 20) async throws -> [UInt8] {
+    /// Collects a small request body (an XML document); a body over `limit` bytes is answered `MalformedXML`.
+    func collect(
+        _ body: RequestBody,
+        context: Context,
+        limit: Int = XMLElement.maximumDocumentSize
+    ) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         for try await buffer in body {
             context.traffic.didReceive(buffer.readableBytes)

@@ -64,8 +64,18 @@ struct XMLElement: Sendable {
 
     func children(_ name: String) -> [XMLElement] { children.filter { $0.name == name } }
 
-    /// Parses a document; `nil` if it is not well formed.
+    /// The deepest nesting a request document may have (the root element is at depth 1), as in the SDK's
+    /// parser. Parsing never recurses; the bound keeps the tree shallow, so that freeing it (which recurses
+    /// through `children`) cannot exhaust the stack either.
+    static let maximumDepth = 64
+
+    /// The largest request document accepted, in bytes.
+    static let maximumDocumentSize = 4 << 20
+
+    /// Parses a document; `nil` if it is not well formed, nests deeper than ``maximumDepth`` or is larger
+    /// than ``maximumDocumentSize`` (callers answer `MalformedXML`).
     static func parse(_ bytes: [UInt8]) -> XMLElement? {
+        guard bytes.count <= maximumDocumentSize else { return nil }
         var parser = XMLMiniParser(bytes: bytes)
         return parser.parseDocument()
     }
@@ -107,7 +117,7 @@ private struct XMLMiniParser {
                     index += 1
                     guard let name = readName() else { return nil }
                     let tagStart = index
-                    guard skip(past: ">") else { return nil }
+                    guard skip(past: ">"), stack.count < XMLElement.maximumDepth else { return nil }
                     let selfClosing = index - 2 >= tagStart && bytes[index - 2] == UInt8(ascii: "/")
                     let element = XMLElement(name: name)
                     if selfClosing {

@@ -1,0 +1,97 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageLocalServer
+import Testing
+
+/// Request bodies built to exhaust the server's stack or overflow its arithmetic, in
+/// every dialect; each test then checks that the server still answers a normal request.
+@Suite("Hostile bodies, ranges and limits")
+struct HostileBodyTests {
+    static let dialects: [(String, [(String, String)])] = [("s3", []), ("oss", ossDialect), ("obs", obsDialect)]
+
+    /// `depth` nested elements named `name` inside `root`, `<root><name><name>…</name></name></root>`.
+    static func nested(_ root: String, _ name: String, depth: Int) -> [UInt8] {
+        let inner = depth - 1
+        return Array(
+            ("<\(root)>" + String(repeating: "<\(name)>", count: inner) + String(repeating: "</\(name)>", count: inner)
+                + "</\(root)>").utf8
+        )
+    }
+
+    /// The server still creates a bucket, stores an object and reads it back.
+    static func expectServing(_ client: TestClient, _ dialect: [(String, String)]) async throws {
+        #expect(try await client.send("PUT", "/alive", headers: dialect).status == 200)
+        #expect(try await client.send("PUT", "/alive/k", headers: dialect, body: Array("ok".utf8)).status == 200)
+        #expect(try await client.send("GET", "/alive/k", headers: dialect).text == "ok")
+    }
+
+    static func expectMalformedXML(_ response: TestResponse, _ context: String) {
+        #expect(response.status == 400, "\(context): \(response.text)")
+        #expect(response.element("Code") == "MalformedXML", "\(context)")
+    }
+
+    @Test("XML nested 60,000 deep is MalformedXML", arguments: dialects)
+    func refusesDeeplyNestedXML(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            let configuration = Self.nested("CreateBucketConfiguration", "LocationConstraint", depth: 60_000)
+            #expect(configuration.count > 400_000)
+            Self.expectMalformedXML(
+                try await client.send("PUT", "/deep", headers: dialect, body: configuration),
+                "\(name) CreateBucket"
+            )
+            #expect(try await client.send("PUT", "/bkt", headers: dialect).status == 200)
+            Self.expectMalformedXML(
+                try await client.send(
+                    "POST",
+                    "/bkt?delete",
+                    headers: dialect,
+                    body: Self.nested("Delete", "Object", depth: 60_000)
+                ),
+                "\(name) DeleteObjects"
+            )
+            let id = try await initiate(client, "/bkt/big", headers: dialect)
+            let part = try await client.send("PUT", "/bkt/big?partNumber=1&uploadId=\(id)", headers: dialect, body: [1])
+            #expect(part.status == 200)
+            Self.expectMalformedXML(
+                try await client.send(
+                    "POST",
+                    "/bkt/big?uploadId=\(id)",
+                    headers: dialect,
+                    body: Self.nested("CompleteMultipartUpload", "Part", depth: 60_000)
+                ),
+                "\(name) CompleteMultipartUpload"
+            )
+            try await Self.expectServing(client, dialect)
+        }
+    }
+
+    @Test("XML is accepted up to 64 levels deep and refused at 65", arguments: dialects)
+    func depthLimitBoundary(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            let atLimit = Self.nested("CreateBucketConfiguration", "X", depth: 64)
+            #expect(try await client.send("PUT", "/limit", headers: dialect, body: atLimit).status == 200)
+            let pastLimit = Self.nested("CreateBucketConfiguration", "X", depth: 65)
+            Self.expectMalformedXML(
+                try await client.send("PUT", "/past", headers: dialect, body: pastLimit),
+                "\(name) 65 deep"
+            )
+            try await Self.expectServing(client, dialect)
+        }
+    }
+
+    @Test("An XML body over 4 MiB is MalformedXML", arguments: dialects)
+    func refusesOversizedXML(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            let padding = String(repeating: " ", count: 4 << 20)
+            let body = Array("<CreateBucketConfiguration>\(padding)</CreateBucketConfiguration>".utf8)
+            Self.expectMalformedXML(try await client.send("PUT", "/big", headers: dialect, body: body), name)
+            try await Self.expectServing(client, dialect)
+        }
+    }
+}
