@@ -59,10 +59,10 @@ public struct Fault: Sendable, Hashable {
 
     /// Closes the connection after sending (or, for an upload, receiving) this many body bytes.
     ///
-    /// - Parameter afterBodyBytes: The body bytes to transfer before closing.
+    /// - Parameter afterBodyBytes: The body bytes to transfer before closing (a negative count is 0).
     /// - Returns: The fault.
     public static func closeConnection(afterBodyBytes: Int64) -> Fault {
-        Fault(kind: .closeConnection(afterBodyBytes: afterBodyBytes))
+        Fault(kind: .closeConnection(afterBodyBytes: max(0, afterBodyBytes)))
     }
 
     /// Waits before sending the response head.

@@ -111,6 +111,22 @@ struct IncomingRequest: Sendable {
     func queryValue(_ name: String) -> String? {
         query.first { $0.name == name }.map { $0.value ?? "" }
     }
+
+    /// The value of a non-negative integer query parameter such as `max-parts`, or `defaultValue` when it is
+    /// absent.
+    ///
+    /// - Throws: `InvalidArgument` (as S3 answers) unless the value is a decimal integer in `0...2147483647`.
+    func queryCount(_ name: String, default defaultValue: Int) throws(ServerError) -> Int {
+        guard let text = queryValue(name) else { return defaultValue }
+        guard text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let value = Int32(text) else {
+            throw ServerError.invalidArgument(
+                "Argument \(name) must be an integer between 0 and \(Int32.max)",
+                name: name,
+                value: text
+            )
+        }
+        return Int(value)
+    }
 }
 
 extension IncomingRequest {

@@ -100,7 +100,7 @@ struct ReadPreconditions {
         let unsatisfiable = ServerError.invalidRange(size: size, requested: trimmed)
         if firstText.isEmpty {
             // Suffix range: the last N bytes.
-            guard let length = Int64(lastText), length >= 0 else { return .full }
+            guard let length = offset(lastText) else { return .full }
             guard length > 0, size > 0 else {
                 if lenientOSS { return .full }
                 throw unsatisfiable
@@ -108,10 +108,10 @@ struct ReadPreconditions {
             if length > size && lenientOSS { return .full }
             return .partial(first: max(0, size - length), last: size - 1)
         }
-        guard let first = Int64(firstText), first >= 0 else { return .full }
+        guard let first = offset(firstText) else { return .full }
         var last = size - 1
         if !lastText.isEmpty {
-            guard let value = Int64(lastText), value >= first else { return .full }
+            guard let value = offset(lastText), value >= first else { return .full }
             last = value
         }
         if first >= size {
@@ -123,5 +123,11 @@ struct ReadPreconditions {
             last = size - 1
         }
         return .partial(first: first, last: last)
+    }
+
+    /// A byte position of a range spec: decimal digits only (no sign), `nil` past `Int64.max`.
+    private static func offset(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        return Int64(text)
     }
 }

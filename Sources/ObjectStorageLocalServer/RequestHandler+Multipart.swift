@@ -158,8 +158,8 @@ extension RequestHandler {
     func listParts(_ context: Context, bucket: String, key: String) throws -> Reply {
         let id = try uploadID(context)
         let upload = try store.upload(bucket, key: key, id: id)
-        let marker = Int(context.request.queryValue("part-number-marker") ?? "") ?? 0
-        let maxParts = min(1000, max(0, Int(context.request.queryValue("max-parts") ?? "") ?? 1000))
+        let marker = try context.request.queryCount("part-number-marker", default: 0)
+        let maxParts = min(1000, try context.request.queryCount("max-parts", default: 1000))
         let remaining = upload.parts.values.filter { $0.number > marker }.sorted { $0.number < $1.number }
         let page = remaining.prefix(maxParts)
         let truncated = remaining.count > page.count
@@ -191,7 +191,7 @@ extension RequestHandler {
         let prefix = request.queryValue("prefix") ?? ""
         let keyMarker = request.queryValue("key-marker") ?? ""
         let uploadIDMarker = request.queryValue("upload-id-marker") ?? ""
-        let maxUploads = min(1000, max(0, Int(request.queryValue("max-uploads") ?? "") ?? 1000))
+        let maxUploads = min(1000, try request.queryCount("max-uploads", default: 1000))
         let all = try store.uploads(bucket).filter { $0.key.hasPrefix(prefix) }.sorted {
             ($0.key, $0.initiated, $0.id) < ($1.key, $1.initiated, $1.id)
         }

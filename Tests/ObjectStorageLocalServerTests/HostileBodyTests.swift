@@ -9,7 +9,7 @@
 import ObjectStorageLocalServer
 import Testing
 
-/// Request bodies built to exhaust the server's stack or overflow its arithmetic, in
+/// Request bodies, ranges and list limits built to exhaust the server's stack or overflow its arithmetic, in
 /// every dialect; each test then checks that the server still answers a normal request.
 @Suite("Hostile bodies, ranges and limits")
 struct HostileBodyTests {
@@ -92,6 +92,57 @@ struct HostileBodyTests {
             let body = Array("<CreateBucketConfiguration>\(padding)</CreateBucketConfiguration>".utf8)
             Self.expectMalformedXML(try await client.send("PUT", "/big", headers: dialect, body: body), name)
             try await Self.expectServing(client, dialect)
+        }
+    }
+
+    @Test("Ranges at the limits of Int64 never overflow", arguments: dialects)
+    func answersExtremeRanges(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            #expect(try await client.send("PUT", "/bkt", headers: dialect).status == 200)
+            #expect(try await client.send("PUT", "/bkt/k", headers: dialect, body: Array("hello".utf8)).status == 200)
+            func get(_ range: String) async throws -> TestResponse {
+                try await client.send("GET", "/bkt/k", headers: dialect + [("Range", range)])
+            }
+            // Past Int64, signed or not a number: not a valid range, so the whole object.
+            for ignored in ["bytes=0-99999999999999999999", "bytes=99999999999999999999-", "bytes=+1-2", "bytes=-+2"] {
+                let response = try await get(ignored)
+                #expect(response.status == 200, "\(name) \(ignored)")
+                #expect(response.text == "hello")
+            }
+            // The largest suffix is the whole object (S3 and OBS) or ignored (OSS), a range past the end 416
+            // (S3 and OBS) or ignored (OSS).
+            let suffix = try await get("bytes=-9223372036854775807")
+            #expect(suffix.text == "hello")
+            let pastEnd = try await get("bytes=9223372036854775807-")
+            if name == "oss" {
+                #expect(pastEnd.status == 200)
+            } else {
+                #expect(pastEnd.status == 416)
+                #expect(pastEnd.element("Code") == "InvalidRange")
+            }
+            let tail = try await get("bytes=1-9223372036854775807")
+            #expect(tail.status == (name == "oss" ? 200 : 206))
+            try await Self.expectServing(client, dialect)
+        }
+    }
+
+    @Test(
+        "List limits outside 0...2147483647 are InvalidArgument",
+        arguments: ["max-parts", "part-number-marker", "max-uploads"],
+        ["99999999999999999999", "-1", "2147483648", "1.5", ""]
+    )
+    func refusesOutOfRangeListLimits(parameter: String, value: String) async throws {
+        try await withServer { client, _ in
+            #expect(try await client.send("PUT", "/bkt").status == 200)
+            let id = try await initiate(client, "/bkt/k")
+            let path = parameter == "max-uploads" ? "/bkt?uploads&" : "/bkt/k?uploadId=\(id)&"
+            let refused = try await client.send("GET", path + "\(parameter)=\(value)")
+            #expect(refused.status == 400, "\(parameter)=\(value): \(refused.text)")
+            #expect(refused.element("Code") == "InvalidArgument")
+            #expect(refused.element("ArgumentName") == parameter)
+            let accepted = try await client.send("GET", path + "\(parameter)=2147483647")
+            #expect(accepted.status == 200, "\(accepted.text)")
+            try await Self.expectServing(client, [])
         }
     }
 }
