@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,7 +16,7 @@ import Foundation
 
 /// Parses the RFC 3339 timestamps of metadata services: `2017-11-01T05:20:01Z` (Alibaba Cloud) and
 /// `2020-07-03T08:21:24.583000Z` (Huawei Cloud), with `Z` or a `±HH:MM` offset and any number of
-/// fractional digits.
+/// fractional digits. The fields are validated (and the calendar computed) by ``SigningTimestamp``.
 enum InstanceMetadataTimestamp {
     static func parse(_ text: String) -> Date? {
         var scanner = Scanner(Array(text.utf8))
@@ -47,34 +49,17 @@ enum InstanceMetadataTimestamp {
         } else {
             return nil
         }
-        guard scanner.isAtEnd, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-            second < 61, day <= Self.daysInMonth(month, year: year)
+        guard scanner.isAtEnd,
+            let timestamp = SigningTimestamp(
+                year: Int64(year),
+                month: Int64(month),
+                day: Int64(day),
+                hour: Int64(hour),
+                minute: Int64(minute),
+                second: Int64(second)
+            )
         else { return nil }
-        let days = Self.daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    private static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2:
-            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-            return leap ? 29 : 28
-        case 4, 6, 9, 11:
-            return 30
-        default:
-            return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: Double(timestamp.secondsSince1970 - Int64(offset)) + fraction)
     }
 
     private struct Scanner {
