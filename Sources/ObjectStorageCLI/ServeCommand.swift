@@ -21,6 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
             Prints exactly one line, `listening on http://HOST:PORT`, on standard output when ready. \
             Stops cleanly on SIGINT or SIGTERM.
 
+            Credentials: the development key pair unless --access-key-id names another key; its secret is read \
+            from the file given with --access-key-secret-file (trailing newlines dropped) or from the \
+            OBJSTORE_SERVE_ACCESS_KEY_SECRET environment variable, never from the command line, where every \
+            user of the machine could read it in the process list.
+
             Request log: at info level, one line per request on standard error, after the response:
               TIMESTAMP info objstore.serve: bucket=B dialect=D key=K method=M operation=OP outcome=O \
             received=N request-id=ID sent=N status=S [ObjectStorageLocalServer] request
@@ -59,8 +64,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The accepted access key id (default: the development key).")
     var accessKeyID: String?
 
-    @Option(help: "The accepted access key secret.")
-    var accessKeySecret: String?
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the secret of --access-key-id (else OBJSTORE_SERVE_ACCESS_KEY_SECRET is read).",
+            valueName: "path"
+        )
+    )
+    var accessKeySecretFile: String?
 
     @Flag(help: "Accept unsigned requests and do not check signatures.")
     var anonymous = false
@@ -94,8 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard Dialect(name: defaultDialect) != nil else {
             throw ValidationError("--default-dialect must be oss, obs or s3")
         }
-        guard (accessKeyID == nil) == (accessKeySecret == nil) else {
-            throw ValidationError("--access-key-id and --access-key-secret go together")
+        guard accessKeyID != nil || accessKeySecretFile == nil else {
+            throw ValidationError("--access-key-secret-file needs --access-key-id")
         }
         guard !(anonymous && accessKeyID != nil) else {
             throw ValidationError("--anonymous cannot be combined with --access-key-id")
@@ -109,8 +119,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuredLogger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let logger = configuredLogger
         let credentials: Credentials
-        if let accessKeyID, let accessKeySecret {
-            credentials = Credentials(accessKeyID: accessKeyID, secretAccessKey: accessKeySecret)
+        if let accessKeyID {
+            let secret = try ServeSecret.load(
+                file: accessKeySecretFile,
+                environment: ProcessInfo.processInfo.environment
+            )
+            credentials = Credentials(accessKeyID: accessKeyID, secretAccessKey: secret)
             printError("objstore: accepting access key id \(accessKeyID)")
         } else {
             credentials = LocalObjectServer.developmentCredentials

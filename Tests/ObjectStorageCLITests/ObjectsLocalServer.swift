@@ -31,15 +31,17 @@ final class ObjectsLocalServer {
     /// - Parameters:
     ///   - arguments: Arguments after `serve --memory --port 0` (log level, fault rules).
     ///   - logPath: A file that receives the server's standard error (its request log), if any.
+    ///   - environment: Variables added to the isolated environment (such as the serve secret).
     static func start(
         arguments: [String] = ["--log-level", "warning"],
-        logPath: String? = nil
+        logPath: String? = nil,
+        environment: [String: String] = [:]
     ) async throws -> ObjectsLocalServer {
         let binary = try #require(CLIProcess.binary, "objstore is not built; run `swift build --build-tests` first")
         let process = Process()
         process.executableURL = binary
         process.arguments = ["serve", "--memory", "--port", "0"] + arguments
-        process.environment = CLIProcess.isolatedEnvironment()
+        process.environment = CLIProcess.isolatedEnvironment(environment)
         let output = Pipe()
         process.standardOutput = output
         if let logPath {
@@ -106,13 +108,14 @@ struct ObjectsDialect: CustomTestStringConvertible, Sendable {
 struct ObjectsCLI {
     var server: ObjectsLocalServer
     var dialect: ObjectsDialect
+    var accessKeyID = ObjectsLocalServer.accessKeyID
     var secret = ObjectsLocalServer.secret
 
     func run(_ arguments: [String]) async throws -> CLIProcess.Result {
         var remote = ["--endpoint", server.endpoint]
         if let region = dialect.region { remote += ["--region", region] }
         let environment = CLIProcess.isolatedEnvironment([
-            dialect.accessKeyVariable: ObjectsLocalServer.accessKeyID,
+            dialect.accessKeyVariable: accessKeyID,
             dialect.secretVariable: secret,
         ])
         return try await CLIProcess.run(arguments + remote, environment: environment)
