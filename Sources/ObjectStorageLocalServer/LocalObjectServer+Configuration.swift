@@ -37,6 +37,14 @@ extension LocalObjectServer {
         public var domain: String
         /// The largest accepted difference between a signed request's time and the server's clock.
         public var clockSkewLimit: Duration
+        /// How long a connection may send nothing while the server waits for it: before a request's head is
+        /// complete, between the parts of a request body, and between requests on a kept-alive connection.
+        /// When it passes, the connection is closed; an upload cut short this way stores nothing.
+        ///
+        /// A response being written is never cut short by it. The default, 75 seconds, is nginx's keep-alive
+        /// timeout and longer than AsyncHTTPClient's 60-second pool idle timeout, so the server does not close
+        /// a pooled connection the client is about to reuse; tests of stalled peers set a shorter one.
+        public var idleTimeout: Duration
 
         /// Creates a configuration.
         ///
@@ -50,6 +58,7 @@ extension LocalObjectServer {
         ///   - ossRegion: The region OSS V4 scopes must name.
         ///   - domain: The base domain of virtual-hosted addressing.
         ///   - clockSkewLimit: The largest accepted clock difference of a signed request.
+        ///   - idleTimeout: How long a connection may send nothing while a request or the next one is awaited.
         public init(
             host: String = "127.0.0.1",
             port: Int = 0,
@@ -59,7 +68,8 @@ extension LocalObjectServer {
             region: String = "us-east-1",
             ossRegion: String = "cn-hangzhou",
             domain: String = "localhost",
-            clockSkewLimit: Duration = .seconds(15 * 60)
+            clockSkewLimit: Duration = .seconds(15 * 60),
+            idleTimeout: Duration = .seconds(75)
         ) {
             self.host = host
             self.port = port
@@ -70,6 +80,7 @@ extension LocalObjectServer {
             self.ossRegion = ossRegion
             self.domain = domain
             self.clockSkewLimit = clockSkewLimit
+            self.idleTimeout = idleTimeout
         }
     }
 

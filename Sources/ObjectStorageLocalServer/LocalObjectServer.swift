@@ -93,7 +93,10 @@ public final class LocalObjectServer: Service, Sendable {
                 }
             )
             let builder = HTTPServerBuilder.http1(
-                configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ReceiveBufferSizing()])
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ReceiveBufferSizing()],
+                    idleTimeout: Self.timeAmount(configuration.idleTimeout)
+                )
             )
             let server = try builder.buildServer(
                 configuration: ServerConfiguration(
@@ -114,6 +117,13 @@ public final class LocalObjectServer: Service, Sendable {
             fail(error)
             throw error
         }
+    }
+
+    /// `duration` as NIO's `TimeAmount`, at least one millisecond and at most about 31 years.
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        let clamped = min(max(seconds, 0), 1_000_000_000)
+        return .nanoseconds(max(clamped * 1_000_000_000 + attoseconds / 1_000_000_000, 1_000_000))
     }
 
     private func didStart(port: Int) {
