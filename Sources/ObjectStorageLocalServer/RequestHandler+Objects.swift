@@ -73,10 +73,9 @@ extension RequestHandler {
         return Reply(headers: headers)
     }
 
-    /// The `/bucket/key` named by a copy-source header.
+    /// The `/bucket/key` named by the dialect's own copy-source header (the only one its signature covers).
     func copySource(_ context: Context) throws -> (bucket: String, key: String) {
-        let names = [context.dialect.headerPrefix + "copy-source", "x-amz-copy-source"]
-        guard let raw = names.lazy.compactMap({ context.request.header($0) }).first else {
+        guard let raw = context.request.header(context.dialect.headerPrefix + "copy-source") else {
             throw ServerError.invalidArgument(
                 "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
             )
@@ -188,7 +187,8 @@ extension RequestHandler {
             ifUnmodifiedSince: request.header("if-unmodified-since"),
             ifRange: request.header("if-range"),
             range: request.header("range"),
-            standardRangeBehavior: request.header("x-oss-range-behavior")?.lowercased() == "standard"
+            standardRangeBehavior: context.dialect.kind == .oss
+                && request.header("x-oss-range-behavior")?.lowercased() == "standard"
         )
         var headers = objectHeaders(metadata, context: context)
         let overrides = [

@@ -62,7 +62,7 @@ struct RequestHandler: Sendable {
             request: incoming,
             dialect: dialect,
             requestID: FileIO.randomHex(12).uppercased(),
-            operation: Self.operation(for: incoming),
+            operation: Self.operation(for: incoming, dialect: dialect),
             now: time.seconds,
             nowMilliseconds: time.milliseconds
         )
@@ -134,7 +134,9 @@ struct RequestHandler: Sendable {
 
     // MARK: Routing
 
-    static func operation(for request: IncomingRequest) -> Operation {
+    /// The operation a request asks for. Only the dialect's own copy-source header makes a PUT a copy: the
+    /// dialect is the signing scheme's, whose signature covers that prefix and no other.
+    static func operation(for request: IncomingRequest, dialect: Dialect) -> Operation {
         guard request.bucket != nil else { return .listBuckets }
         guard request.key != nil else {
             switch request.method {
@@ -152,8 +154,7 @@ struct RequestHandler: Sendable {
         switch request.method {
         case "PUT":
             if request.hasQuery("uploadId") { return .uploadPart }
-            let copySource = ["x-amz-copy-source", "x-oss-copy-source", "x-obs-copy-source"]
-            if copySource.contains(where: { request.header($0) != nil }) { return .copyObject }
+            if request.header(dialect.headerPrefix + "copy-source") != nil { return .copyObject }
             return .putObject
         case "GET": return request.hasQuery("uploadId") ? .listParts : .getObject
         case "HEAD": return .headObject
@@ -168,6 +169,13 @@ struct RequestHandler: Sendable {
 
     private func perform(_ context: Context, body: RequestBody) async throws -> Reply {
         let request = context.request
+        if context.dialect.kind == .s3, let payloadHash = request.header("x-amz-content-sha256"),
+            payloadHash.trimmingWhitespace().hasPrefix("STREAMING-")
+        {
+            // An aws-chunked body (chunk signatures or trailers). No official SDK sends one over plain HTTP,
+            // the only scheme this server speaks; storing the framing as data would corrupt the object.
+            throw ServerError.headerNotImplemented("x-amz-content-sha256")
+        }
         if request.hasQuery("apiversion") {
             // OBS clients negotiate the signature version with this probe.
             return Reply(headers: [("x-obs-api", "3.0")])
@@ -254,6 +262,9 @@ struct RequestHandler: Sendable {
     }
 
     /// Collects a small request body (an XML document); a body over `limit` bytes is answered `MalformedXML`.
+    /// It is checked against a hex `x-amz-content-sha256`, as ``receive(_:context:temporaryPath:)`` does for
+    /// object data: a header-signed request binds its body through that hash, so a replayed signature cannot
+    /// carry another document.
     func collect(
         _ body: RequestBody,
         context: Context,
@@ -264,6 +275,14 @@ struct RequestHandler: Sendable {
             context.traffic.didReceive(buffer.readableBytes)
             bytes += buffer.readableBytesView
             guard bytes.count <= limit else { throw ServerError.malformedXML("document too large") }
+        }
+        if let sha256Header = context.request.header("x-amz-content-sha256")?.trimmingWhitespace(),
+            sha256Header.utf8.count == 64, ByteEncoding.bytes(fromHex: sha256Header) != nil
+        {
+            let actual = ByteEncoding.hex(Hashing.SHA256.hash(bytes))
+            guard actual == sha256Header.lowercased() else {
+                throw ServerError.contentSHA256Mismatch(client: sha256Header, server: actual)
+            }
         }
         return bytes
     }

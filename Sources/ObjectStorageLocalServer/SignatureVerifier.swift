@@ -51,6 +51,7 @@ struct SignatureVerifier: Sendable {
 
     func verify(_ request: IncomingRequest, kind: SignatureKind, dialect: Dialect, now: Int64) throws(ServerError) {
         guard case .credentials(let credentials) = authentication.backing else { return }
+        try Self.checkSingleAuthentication(request, kind: kind)
         let wire = WireParts(request)
         let lookup = { (keyID: String) throws(ServerError) -> String in
             guard let match = credentials.first(where: { $0.accessKeyID == keyID }) else {
@@ -255,7 +256,9 @@ struct SignatureVerifier: Sendable {
             let dateText = wire.header(prefix + "date") ?? wire.header("date") ?? ""
             requestTime = HTTPDate.parseBasicISO8601(dateText.trimmingWhitespace())
             payloadHash =
-                wire.header(prefix + "content-sha256")?.trimmingWhitespace() ?? (oss ? "UNSIGNED-PAYLOAD" : "")
+                oss
+                ? wire.header("x-oss-content-sha256")?.trimmingWhitespace() ?? "UNSIGNED-PAYLOAD"
+                : try Self.sigV4PayloadHash(wire.header("x-amz-content-sha256"), headerSigned: true)
         } else {
             let value = { (name: String) in wire.query.first { $0.name.lowercased() == name.lowercased() }?.value }
             let names =
@@ -274,7 +277,10 @@ struct SignatureVerifier: Sendable {
             fields["SignedHeaders"] = value(names[4])
             fields["AdditionalHeaders"] = value(names[4])
             query = wire.query.filter { $0.name != names[1] }
-            payloadHash = oss ? "UNSIGNED-PAYLOAD" : (wire.header("x-amz-content-sha256") ?? "UNSIGNED-PAYLOAD")
+            payloadHash =
+                oss
+                ? "UNSIGNED-PAYLOAD"
+                : try Self.sigV4PayloadHash(wire.header("x-amz-content-sha256"), headerSigned: false)
             if !oss && expiresIn == nil { throw ServerError.accessDenied("X-Amz-Expires must be set") }
         }
         guard let credential = V4Credential(credentialText) else { throw malformedAuthorization() }
@@ -283,6 +289,7 @@ struct SignatureVerifier: Sendable {
         guard credential.region == expectedRegion else {
             throw ServerError.wrongRegion(credential.region, expected: expectedRegion, kind: kind)
         }
+        try Self.checkScope(service: credential.service, terminator: credential.terminator, kind: kind)
         guard let requestTime else {
             throw ServerError.accessDenied("The request must contain a valid \(prefix)date.")
         }
@@ -336,6 +343,8 @@ struct SignatureVerifier: Sendable {
             )
         } else {
             let signed = (fields["SignedHeaders"] ?? "").split(separator: ";").map { String($0).lowercased() }
+            let unsigned = Self.unsignedHeaders(wire.headers, signedHeaders: signed)
+            guard unsigned.isEmpty else { throw ServerError.headersNotSigned(unsigned) }
             canonical = SigV4Signature.canonicalRequest(
                 method: wire.method,
                 path: wire.path,
