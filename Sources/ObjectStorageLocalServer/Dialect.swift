@@ -89,6 +89,17 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The longest key, in UTF-8 bytes: 1,023 for OSS, 1,024 for OBS and S3.
+    var maximumKeyLength: Int {
+        switch kind {
+        case .oss: 1023
+        case .obs, .s3: 1024
+        }
+    }
+
+    /// The largest body of one PutObject or UploadPart: 5 GiB for all three services.
+    var maximumSinglePutSize: Int64 { 5 * 1024 * 1024 * 1024 }
+
     /// The `Server` response header a client of this dialect expects.
     var serverName: String {
         switch kind {

@@ -38,9 +38,6 @@ extension RequestHandler {
     }
 
     func putObject(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
-        guard key.utf8.count <= 1024 else {
-            throw ServerError(status: 400, code: "KeyTooLongError", message: "Your key is too long")
-        }
         if context.request.hasQuery("acl") || context.request.hasQuery("tagging") {
             _ = try store.object(bucket, key)
             return Reply()
@@ -91,7 +88,11 @@ extension RequestHandler {
                 "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
             )
         }
-        return (String(source[..<slash]), String(source[source.index(after: slash)...]))
+        let key = String(source[source.index(after: slash)...])
+        guard key.utf8.count <= context.dialect.maximumKeyLength else {
+            throw ServerError.keyTooLong(size: key.utf8.count, dialect: context.dialect)
+        }
+        return (String(source[..<slash]), key)
     }
 
     func copyObject(_ context: Context, bucket: String, key: String) throws -> Reply {

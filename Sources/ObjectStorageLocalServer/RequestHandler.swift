@@ -88,6 +88,7 @@ struct RequestHandler: Sendable {
                 }
             }
             try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
+            try Self.checkAnnouncedSize(context)
             if incoming.header("expect")?.lowercased() == "100-continue" {
                 try await writer.writeInformationalHead(HTTPResponse(status: .continue))
             }
@@ -112,6 +113,10 @@ struct RequestHandler: Sendable {
             throw error
         }
         log(context, status: reply.status, outcome: "complete")
+        if reply.headers.contains(where: { $0.0.lowercased() == "connection" && $0.1.lowercased() == "close" }) {
+            // The request body was refused unread: drop the connection rather than drain it.
+            throw ConnectionClosedAfterReply()
+        }
     }
 
     /// Logs one line per request at info level; `ServeCommand` documents the format. Bucket and key are
@@ -197,6 +202,9 @@ struct RequestHandler: Sendable {
         default: break
         }
         guard let key = request.key else { throw ServerError.methodNotAllowed(request.method) }
+        guard key.utf8.count <= context.dialect.maximumKeyLength else {
+            throw ServerError.keyTooLong(size: key.utf8.count, dialect: context.dialect)
+        }
         switch context.operation {
         case .putObject: return try await putObject(context, bucket: bucket, key: key, body: body)
         case .copyObject: return try copyObject(context, bucket: bucket, key: key)
@@ -225,17 +233,25 @@ struct RequestHandler: Sendable {
 
     /// Streams the request body into a new blob, hashing it on the way, and checks `Content-MD5` and a hex
     /// `x-amz-content-sha256` (the SHA-256 is computed only then).
+    ///
+    /// A body larger than the dialect's single-PUT limit is refused with `EntityTooLarge` once that many bytes
+    /// have arrived (a larger `Content-Length` is refused earlier, by ``checkAnnouncedSize(_:)``).
     func receive(_ body: RequestBody, context: Context, temporaryPath: String?) async throws -> ReceivedBody {
         let sha256Header = context.request.header("x-amz-content-sha256")
         let checkSHA256 = sha256Header.map { $0.utf8.count == 64 && ByteEncoding.bytes(fromHex: $0) != nil } ?? false
+        let maximum = context.dialect.maximumSinglePutSize
+        let announced = context.request.header("content-length").flatMap { Int64($0.trimmingWhitespace()) }
         let writer = try BlobWriter(
             temporaryPath: temporaryPath,
             computeSHA256: checkSHA256,
-            expectedSize: context.request.header("content-length").flatMap { Int64($0) }
+            expectedSize: announced
         )
         do {
             for try await buffer in body {
                 context.traffic.didReceive(buffer.readableBytes)
+                guard writer.count + Int64(buffer.readableBytes) <= maximum else {
+                    throw ServerError.entityTooLarge(size: writer.count + Int64(buffer.readableBytes), maximum: maximum)
+                }
                 try await writer.write(buffer)
                 if let cutoff = context.uploadCutoff, writer.count >= cutoff { throw UploadCutoff() }
             }
@@ -259,6 +275,16 @@ struct RequestHandler: Sendable {
             await writer.abandon()
             throw error
         }
+    }
+
+    /// Refuses a PutObject or UploadPart whose `Content-Length` exceeds the dialect's single-PUT limit, before
+    /// `100 Continue` is sent and before a byte of the body is read.
+    static func checkAnnouncedSize(_ context: Context) throws(ServerError) {
+        guard context.operation == .putObject || context.operation == .uploadPart,
+            let text = context.request.header("content-length"), let announced = Int64(text.trimmingWhitespace())
+        else { return }
+        let maximum = context.dialect.maximumSinglePutSize
+        guard announced <= maximum else { throw ServerError.entityTooLarge(size: announced, maximum: maximum) }
     }
 
     /// Collects a small request body (an XML document); a body over `limit` bytes is answered `MalformedXML`.
@@ -449,3 +475,7 @@ extension RequestHandler {
 
 /// Thrown to drop the connection mid-body (a fault, or a short read).
 struct UploadCutoff: Error {}
+
+/// Thrown after a complete reply marked `Connection: close`, so that Hummingbird closes the connection
+/// instead of reading the rest of a refused request body.
+struct ConnectionClosedAfterReply: Error {}
