@@ -285,6 +285,109 @@ def obs_suite():
     check("esdk-obs wrong secret -> SignatureDoesNotMatch", wrong_secret)
 
 
+# ---------------------------------------------------------------- error bodies (every dialect)
+# The vendors document each error body as one <Error> with Code, Message, RequestId and HostId, plus
+# error-specific elements (Key, BucketName, Expires, ServerTime...), each at most once. Each error below is
+# fetched raw, from a URL the official client presigned (and then edited where the error needs it), and parsed.
+ERROR_ELEMENTS = {"s3": {"Code", "Message", "RequestId", "HostId"}, "oss": {"Code", "Message", "RequestId", "HostId"},
+                  "obs": {"Code", "Message", "RequestId", "HostId"}}
+
+
+def error_body(url, dialect, code, method="GET"):
+    import xml.etree.ElementTree as ElementTree
+    status, content = http(method, url)
+    expect(status >= 400, f"{code}: status {status}")
+    root = ElementTree.fromstring(content)
+    expect(root.tag == "Error", f"{code}: root <{root.tag}>")
+    names = [child.tag for child in root]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    expect(not repeated, f"{code}: elements repeated: {repeated} in {content!r}")
+    absent = ERROR_ELEMENTS[dialect] - set(names)
+    expect(not absent, f"{code}: missing {sorted(absent)} in {content!r}")
+    expect(root.findtext("Code") == code, f"expected {code}, got {root.findtext('Code')}: {content!r}")
+    return root
+
+
+def with_query(url, **changes):
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+    parts = urlsplit(url)
+    query = [(name, changes.pop(name) if name in changes else value)
+             for name, value in parse_qsl(parts.query, keep_blank_values=True)]
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def error_bodies_suite():
+    try:
+        import boto3
+        import oss2
+        from botocore.config import Config
+        from botocore.exceptions import ClientError
+        from obs import ObsClient
+        from oss2.credentials import StaticCredentialsProvider
+    except ImportError as error:
+        return missing("error bodies", error)
+
+    def s3_errors():
+        s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                          region_name="us-east-1",
+                          config=Config(signature_version="s3v4", s3={"addressing_style": "path"},
+                                        retries={"max_attempts": 1}))
+        s3.create_bucket(Bucket="errors-s3")
+        missing_key = s3.generate_presigned_url("get_object", Params={"Bucket": "errors-s3", "Key": "nope"})
+        error_body(missing_key, "s3", "NoSuchKey")
+        no_bucket = s3.generate_presigned_url("get_object", Params={"Bucket": "no-such-bucket-x", "Key": "k"})
+        error_body(no_bucket, "s3", "NoSuchBucket")
+        expired = with_query(missing_key, **{"X-Amz-Date": "20200101T000000Z"})
+        root = error_body(expired, "s3", "AccessDenied")
+        expect(root.findtext("Message") == "Request has expired", root.findtext("Message"))
+        error_body(with_query(missing_key, **{"X-Amz-Signature": "0" * 64}), "s3", "SignatureDoesNotMatch")
+        try:  # and boto3 itself reads the code and the request id from such a body
+            s3.get_object(Bucket="errors-s3", Key="nope")
+            raise AssertionError("expected NoSuchKey")
+        except ClientError as error:
+            expect(error.response["Error"]["Code"] == "NoSuchKey", str(error))
+            expect(error.response["ResponseMetadata"].get("RequestId"), "no request id")
+
+    def oss_errors():
+        for name, auth, kwargs in [
+            ("errors-oss-v1", oss2.Auth(AK, SK), {}),
+            ("errors-oss-v4", oss2.ProviderAuthV4(StaticCredentialsProvider(AK, SK)), {"region": "cn-hangzhou"}),
+        ]:
+            bucket = oss2.Bucket(auth, ENDPOINT, name, **kwargs)
+            bucket.create_bucket()
+            missing_key = bucket.sign_url("GET", "nope", 300)
+            error_body(missing_key, "oss", "NoSuchKey")
+            if name.endswith("v1"):
+                expired = with_query(missing_key, Expires="1")
+            else:
+                expired = with_query(missing_key, **{"x-oss-date": "20200101T000000Z"})
+            root = error_body(expired, "oss", "AccessDenied")
+            expect("expired" in (root.findtext("Message") or ""), root.findtext("Message"))
+            try:
+                bucket.get_object("nope")
+                raise AssertionError("expected NoSuchKey")
+            except oss2.exceptions.NoSuchKey as error:
+                expect(error.request_id, "no request id")
+
+    def obs_errors():
+        obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                        signature="obs", is_signature_negotiation=False, max_retry_count=1)
+        obs.createBucket("errors-obs")
+        missing_key = obs.createSignedUrl("GET", "errors-obs", "nope", expires=300).signedUrl
+        root_status = http("GET", missing_key)[0]
+        expect(root_status == 404, f"NoSuchKey status {root_status}")
+        error_body(missing_key, "obs", "NoSuchKey")
+        expired = with_query(missing_key, Expires="1")
+        error_body(expired, "obs", "AccessDenied")
+        response = obs.getObject("errors-obs", "nope", loadStreamInMemory=True)
+        expect(response.status == 404 and response.errorCode == "NoSuchKey", f"{response.status} {response.errorCode}")
+        expect(response.requestId, "no request id")
+
+    check("error bodies: S3 (NoSuchKey, NoSuchBucket, expired, bad signature) parse, elements once each", s3_errors)
+    check("error bodies: OSS V1 and V4 (NoSuchKey, expired) parse, elements once each", oss_errors)
+    check("error bodies: OBS (NoSuchKey, expired) parse, elements once each", obs_errors)
+
+
 # ---------------------------------------------------------------- aws s3 cp (multipart up and down)
 def awscli_suite():
     def copy():
@@ -308,7 +411,7 @@ def awscli_suite():
     check("aws s3 cp up and down (multipart, 40 MiB)", copy)
 
 
-for suite in (boto3_suite, oss2_suite, obs_suite, awscli_suite):
+for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, awscli_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)

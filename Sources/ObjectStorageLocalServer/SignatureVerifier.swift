@@ -318,8 +318,8 @@ struct SignatureVerifier: Sendable {
             guard now <= expiry else {
                 throw ServerError.accessDenied(
                     "Request has expired",
-                    details: [
-                        (oss ? "Expires" : "X-Amz-Expires", String(expiresIn)),
+                    // S3 names the validity (X-Amz-Expires) and the instant (Expires); OSS only the instant.
+                    details: (oss ? [] : [("X-Amz-Expires", String(expiresIn))]) + [
                         ("Expires", HTTPDate.iso8601(expiry)), ("ServerTime", HTTPDate.iso8601(now)),
                     ]
                 )
