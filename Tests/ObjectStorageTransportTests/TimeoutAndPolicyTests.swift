@@ -75,9 +75,10 @@ struct TimeoutAndPolicyTests {
     }
 
     @Test func connectionRefusedIsTransient() async throws {
-        let server = try await TestHTTPServer.start()
-        let port = server.port
-        try await server.stop()
+        // A port bound but never listening: a stopped server's port could be taken by another test's server.
+        let refusing = try RefusingPort()
+        defer { refusing.release() }
+        let port = refusing.port
         try await withAsyncHTTPClientTransport { transport in
             await #expect {
                 _ = try await transport.execute(
