@@ -101,6 +101,7 @@ struct ExitStatusTests {
         ),
         Case(arguments: ["sync", "a", "b"], environment: oss, status: 64, mentions: "unknown command 'sync'"),
         Case(arguments: ["ls"], environment: [:], status: 64, mentions: "objstore ls oss://"),
+        Case(arguments: ["ls", "--recursive"], environment: oss, status: 64, mentions: "--recursive"),
         Case(arguments: ["presign", "oss://b/k"], environment: [:], status: 77, mentions: "OSS_ACCESS_KEY_ID"),
         Case(arguments: ["presign", "s3://b/k"], environment: [:], status: 77, mentions: "AWS_ACCESS_KEY_ID"),
         Case(

@@ -86,13 +86,17 @@ extension ObjectStorageClient {
                     )
                 )
             }
+            let next: (name: String, value: String)?
             if let token = root["ContinuationToken"], !token.isEmpty {
-                marker = ("continuation-token", token)
-            } else if root["IsTruncated"] == "true", let next = root["NextMarker"], !next.isEmpty {
-                marker = ("marker", next)
+                next = ("continuation-token", token)
+            } else if root["IsTruncated"] == "true", let value = root["NextMarker"], !value.isEmpty {
+                next = ("marker", value)
             } else {
-                break
+                next = nil
             }
+            // A service that repeats its marker would list the same page for ever.
+            guard let next, next.value != marker?.value else { break }
+            marker = next
         }
         return ListBucketsResponse(buckets: buckets, requestID: requestID)
     }

@@ -149,6 +149,9 @@ struct DemoSummary: Encodable, Sendable {
         }
         console.table(rows)
         console.say("  time and rate: the resumed call, over the bytes it moved (reused parts not counted)")
+        #if DEBUG
+        console.say("  this objstore is a debug build (as Scripts/demo makes it); a release build moves bytes faster")
+        #endif
         if let sha256 {
             console.say("")
             console.say("  SHA-256 source      \(sha256.source)")

@@ -40,6 +40,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         guard let url, !Self.bareSchemes.keys.contains(url.lowercased()) else {
+            guard !recursive else { throw CLIError.usage("ls: --recursive lists the keys of a bucket; name one") }
             return try await listBuckets(Self.provider(named: url))
         }
         let location = try RemoteLocation.any(url)
@@ -68,15 +69,16 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) -> StorageProvider {
         if let url, let provider = bareSchemes[url.lowercased()] { return provider }
-        let variables: [(provider: StorageProvider, name: String)] = [
-            (.oss, "OSS_ACCESS_KEY_ID"), (.obs, "OBS_ACCESS_KEY_ID"), (.s3, "AWS_ACCESS_KEY_ID"),
+        let variables: [(provider: StorageProvider, names: [String])] = [
+            (.oss, ["OSS_ACCESS_KEY_ID", "ALIBABA_CLOUD_PROFILE"]), (.obs, ["OBS_ACCESS_KEY_ID"]),
+            (.s3, ["AWS_ACCESS_KEY_ID", "AWS_PROFILE"]),
         ]
-        let configured = variables.filter { !(environment[$0.name] ?? "").isEmpty }.map(\.provider)
+        let configured = variables.filter { $0.names.contains { !(environment[$0] ?? "").isEmpty } }.map(\.provider)
         guard configured.count == 1, let provider = configured.first else {
             throw .usage(
                 "ls: say which service's buckets to list: objstore ls oss://, objstore ls obs:// or objstore ls s3:// "
                     + (configured.isEmpty
-                        ? "(no OSS_, OBS_ or AWS_ACCESS_KEY_ID is set)"
+                        ? "(none of OSS_ACCESS_KEY_ID, OBS_ACCESS_KEY_ID, AWS_ACCESS_KEY_ID, AWS_PROFILE is set)"
                         : "(credentials for several services are set)")
             )
         }

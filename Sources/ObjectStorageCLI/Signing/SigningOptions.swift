@@ -138,14 +138,12 @@ struct SigningContext {
         guard let date = parseAnyDate(text) else {
             throw .usage("--date: '\(text)' is neither UNIX seconds nor an ISO 8601 time")
         }
-        guard (0...latestSigningTime).contains(date.timeIntervalSince1970) else {
+        guard (0...TimeInterval(SigningTimestamp.representableSeconds.upperBound)).contains(date.timeIntervalSince1970)
+        else {
             throw .invalidInput("--date: '\(text)' is outside the years 1970 to 9999")
         }
         return date
     }
-
-    /// 9999-12-31T23:59:59Z, the last time the signing formats can write.
-    private static let latestSigningTime: TimeInterval = 253_402_300_799
 
     private static func parseAnyDate(_ text: String) -> Date? {
         if let seconds = Int64(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }

@@ -105,7 +105,11 @@ extension SigningTimestamp {
         monthTokens.firstIndex { $0 == token }.map { Int64($0 + 1) }
     }
 
-    private static func isGMT(_ token: Substring) -> Bool { token == "GMT" || token == "UTC" }
+    /// The zone names that mean UTC: `GMT` (RFC 9110), `UTC`, `UT`, and the numeric `+0000` / `-0000`
+    /// that s3cmd writes in its `x-amz-date`.
+    private static func isGMT(_ token: Substring) -> Bool {
+        token == "GMT" || token == "UTC" || token == "UT" || token == "+0000" || token == "-0000"
+    }
 
     /// `HH:MM:SS`, two digits each.
     private static func time(_ token: Substring) -> (Int64, Int64, Int64)? {
