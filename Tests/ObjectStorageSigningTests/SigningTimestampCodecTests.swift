@@ -19,10 +19,18 @@ struct SigningTimestampCodecTests {
         arguments: [
             "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
             "Sun, 6 Nov 1994 08:49:37 GMT",
+            // s3cmd's SigV2 x-amz-date (`%a, %d %b %Y %H:%M:%S +0000`), and the other names of UTC.
+            "Sun, 06 Nov 1994 08:49:37 +0000", "Sun, 06 Nov 1994 08:49:37 -0000", "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 06 Nov 1994 08:49:37 UT",
         ]
     )
     func httpDateForms(_ text: String) {
         #expect(SigningTimestamp(httpDate: text)?.secondsSince1970 == 784_111_777)
+    }
+
+    @Test("Another zone is refused, not taken for GMT", arguments: ["+0100", "EST", "-0500", "Z", "GMT+1"])
+    func otherZonesAreRefused(_ zone: String) {
+        #expect(SigningTimestamp(httpDate: "Sun, 06 Nov 1994 08:49:37 \(zone)") == nil)
     }
 
     @Test("ISO 8601 extended, with or without a fraction")
