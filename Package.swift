@@ -175,7 +175,11 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "ObjectStorageTestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/ObjectStorageTestSupport"
         ),
         .testTarget(

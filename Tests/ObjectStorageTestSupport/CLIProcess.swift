@@ -34,6 +34,8 @@ public enum CLIProcess {
 
         /// The exit status (or signal number).
         public var status: Int32
+        /// Standard output's bytes as written (``standardOutput`` decodes them as UTF-8, replacing what is not).
+        public var standardOutputBytes: [UInt8] = []
         /// Standard output.
         public var standardOutput: String
         /// Standard error.
@@ -160,7 +162,9 @@ public enum CLIProcess {
             timedOut: timedOut
         )
         scan(result, arguments: arguments)
-        return result
+        var withBytes = result
+        withBytes.standardOutputBytes = Array(output)
+        return withBytes
     }
 
     /// Reads a child's output from `pipe` until it contains `marker` or ends, blocking the calling thread (call it
