@@ -50,6 +50,8 @@ extension TransportError {
             }
         case let error as HTTPParserError where error == .invalidEOFState:
             return (.connectionClosed, "the server closed the connection before the message ended")
+        case let error as HTTPParserError:
+            return (.malformedResponse, "the server sent a malformed response: \(Self.explain(error))")
         case is NIOConnectionError:
             return (.connectFailed, "cannot connect: \(error)")
         case let error as IOError:
@@ -88,6 +90,23 @@ extension TransportError {
                 return (.invalidRequest, "invalid request (\(error.shortDescription))")
             }
             return (.requestFailed, error.shortDescription)
+        }
+    }
+
+    /// What a parser error means in a response, in words.
+    private static func explain(_ error: HTTPParserError) -> String {
+        switch error {
+        case .invalidConstant, .trailingGarbage, .closedConnection:
+            return "bytes that are not HTTP where a response was expected (a body longer than its Content-Length, "
+                + "or a malformed status line)"
+        case .invalidVersion: return "an invalid HTTP version"
+        case .invalidStatus: return "an invalid status code"
+        case .headerOverflow: return "a response head larger than the parser accepts"
+        case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected: return "an invalid header line"
+        case .invalidContentLength: return "an invalid Content-Length"
+        case .unexpectedContentLength: return "a Content-Length where none may be (or more than one)"
+        case .invalidChunkSize: return "an invalid chunk size in a chunked body"
+        default: return "\(error.debugDescription)"
         }
     }
 

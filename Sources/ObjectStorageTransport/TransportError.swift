@@ -36,6 +36,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case invalidRequest
             case retriesExhausted
             case requestFailed
+            case malformedResponse
         }
 
         private let base: Base
@@ -70,6 +71,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let retriesExhausted = Code(.retriesExhausted)
         /// Any other failure; see ``TransportError/underlying``.
         public static let requestFailed = Code(.requestFailed)
+        /// The server's answer is not valid HTTP/1.1 (for example a body longer than its `Content-Length`, or a
+        /// malformed status line or header); the message says what was wrong.
+        public static let malformedResponse = Code(.malformedResponse)
 
         /// The code's name, e.g. `connectionClosed`.
         public var description: String {
@@ -88,6 +92,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case .invalidRequest: return "invalidRequest"
             case .retriesExhausted: return "retriesExhausted"
             case .requestFailed: return "requestFailed"
+            case .malformedResponse: return "malformedResponse"
             }
         }
 
