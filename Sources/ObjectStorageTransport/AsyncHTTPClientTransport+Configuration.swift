@@ -14,23 +14,36 @@ extension AsyncHTTPClientTransport {
     /// ```swift
     /// var configuration = AsyncHTTPClientTransport.Configuration()
     /// configuration.readIdleTimeout = .seconds(30)
+    /// configuration.maximumConnectionsPerHost = 256
     /// configuration.tls.trustRoots = .pemFile("/etc/ssl/private-ca.pem")
     /// configuration.proxy = .init(host: "proxy.internal", port: 3128)
+    /// let transport = AsyncHTTPClientTransport(configuration: configuration)  // owns its client: shut it down
     /// ```
     ///
-    /// When the transport shares an application's `HTTPClient`, only ``totalTimeout``, ``tls`` and ``usesSendfile``
-    /// apply (per request); the client's own configuration governs connect and read timeouts, the pool and the proxy.
+    /// What each limit bounds:
+    /// - ``connectTimeout``: establishing one connection (TCP, then TLS).
+    /// - ``totalTimeout``: one request until its response head arrives (connecting and sending the body included).
+    /// - ``readIdleTimeout``: silence on the connection (no byte read or written) while a request is in flight.
+    /// - The client's operation timeout (`ObjectStorageClient.Configuration.timeout`) bounds a whole operation,
+    ///   retries included.
+    ///
+    /// Every client the transport sends through never follows a redirect and never decompresses a body: those are
+    /// not settings (see ``AsyncHTTPClientTransport``). ``connectTimeout``, ``readIdleTimeout``,
+    /// ``maximumConnectionsPerHost``, ``idleConnectionTimeout`` and ``proxy`` configure the client the transport
+    /// creates; a transport sharing an application's `HTTPClient` refuses values other than the defaults for them
+    /// (the application's client governs those), so no setting is ever silently ignored.
     public struct Configuration: Sendable {
         /// How long establishing a connection (TCP, then TLS) may take. Default 10 s.
         public var connectTimeout: Duration
-        /// How long the connection may stay silent while a response is awaited or streamed. Default 60 s;
-        /// `nil` for none.
+        /// How long the connection may stay silent (nothing read or written) while a request is in flight.
+        /// Default 60 s; `nil` for none.
         public var readIdleTimeout: Duration?
-        /// How long one request may take until its response head arrives, connection included. Default 15 min;
-        /// `nil` for none (only the deadline given to `execute` applies). The body is then governed by
-        /// ``readIdleTimeout``.
+        /// How long one request may take until its response head arrives, connection and request body included.
+        /// Default 15 min; `nil` for none (only the deadline given to `execute` applies). The response body is
+        /// then governed by ``readIdleTimeout``.
         public var totalTimeout: Duration?
-        /// The most concurrent HTTP/1.1 connections per host. Default 8.
+        /// The most concurrent HTTP/1.1 connections per host. Default 64, enough for many concurrent streams
+        /// (a streamed download holds its connection for as long as the application reads it).
         public var maximumConnectionsPerHost: Int
         /// How long an idle pooled connection is kept. Default 60 s.
         public var idleConnectionTimeout: Duration
@@ -49,14 +62,14 @@ extension AsyncHTTPClientTransport {
         ///   - connectTimeout: The connect timeout (default 10 s).
         ///   - readIdleTimeout: The read-idle timeout (default 60 s).
         ///   - totalTimeout: The per-request timeout until the response head (default 15 min).
-        ///   - maximumConnectionsPerHost: The pool size per host (default 8).
+        ///   - maximumConnectionsPerHost: The pool size per host (default 64).
         ///   - tls: TLS settings (default: verify against the system's roots).
         ///   - proxy: An HTTP proxy (default none).
         public init(
             connectTimeout: Duration = .seconds(10),
             readIdleTimeout: Duration? = .seconds(60),
             totalTimeout: Duration? = .seconds(900),
-            maximumConnectionsPerHost: Int = 8,
+            maximumConnectionsPerHost: Int = 64,
             tls: TLS = TLS(),
             proxy: Proxy? = nil
         ) {
@@ -68,6 +81,21 @@ extension AsyncHTTPClientTransport {
             self.tls = tls
             self.proxy = proxy
             self.usesSendfile = true
+        }
+
+        /// The settings that configure a client the transport creates, which a shared client cannot take, with
+        /// the values that differ from the defaults.
+        var clientOnlySettingsChanged: [String] {
+            let defaults = Configuration()
+            var changed: [String] = []
+            if self.connectTimeout != defaults.connectTimeout { changed.append("connectTimeout") }
+            if self.readIdleTimeout != defaults.readIdleTimeout { changed.append("readIdleTimeout") }
+            if self.maximumConnectionsPerHost != defaults.maximumConnectionsPerHost {
+                changed.append("maximumConnectionsPerHost")
+            }
+            if self.idleConnectionTimeout != defaults.idleConnectionTimeout { changed.append("idleConnectionTimeout") }
+            if self.proxy != nil { changed.append("proxy") }
+            return changed
         }
     }
 

@@ -22,7 +22,7 @@ extension AsyncHTTPClientTransport: BodyConsumingTransport {
     /// requests (94–134 connections for the 128 parts of a 1 GiB download).
     ///
     /// The deadline covers the response head only (as in ``execute(_:deadline:logger:)``); the body is governed
-    /// by the read-idle timeout.
+    /// by the read-idle timeout. A redirect is refused as there.
     ///
     /// - Parameters:
     ///   - request: The request (its body is ignored).
@@ -129,6 +129,10 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        if let refused = TransportError.redirectRefused(head.status, headers: head.headers) {
+            self.state.withLock { $0.head = head }
+            return task.eventLoop.makeFailedFuture(refused)
+        }
         do {
             let accepted = try self.consumer.accept(status: head.status, headers: head.headers)
             self.state.withLock {

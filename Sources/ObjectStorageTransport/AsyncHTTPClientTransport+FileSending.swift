@@ -75,6 +75,10 @@ extension AsyncHTTPClientTransport {
                 task.cancel()
             }
             logger.debug("received response head", metadata: ["http.status": "\(head.status.code)"])
+            if let refused = TransportError.redirectRefused(head.status, headers: head.headers) {
+                task.cancel()
+                throw refused
+            }
             let body = TranslatingSequence(base: responseBody, context: context)
             return TransportResponse(status: head.status, headers: head.headers, body: .stream(body))
         } catch {

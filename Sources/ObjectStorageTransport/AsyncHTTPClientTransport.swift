@@ -14,46 +14,100 @@ import NIOSSL
 
 /// An ``HTTPTransport`` over AsyncHTTPClient.
 ///
-/// Share the application's client (the default is `HTTPClient.shared`, which needs no shutdown):
+/// Every `HTTPClient` it sends through is configured for object storage: it never follows a redirect (a signed
+/// request is valid for one host only, and following a redirect would hand its credentials and payload to whatever
+/// host the server names; a 3xx answer with a `Location` fails with ``TransportError/Code/redirectRefused``) and
+/// never decompresses a body (an object stored with `Content-Encoding: gzip` comes back byte for byte, as stored,
+/// so its checksums hold).
+///
+/// Use the SDK's process-wide transport (its client is created on first use with those settings and the default
+/// ``Configuration``, and needs no shutdown):
 ///
 /// ```swift
-/// let transport = AsyncHTTPClientTransport(httpClient: .shared)
+/// let transport = AsyncHTTPClientTransport.shared
 /// ```
 ///
-/// or let the transport own a client built from a ``Configuration``, and shut it down when done, most simply
-/// with ``withAsyncHTTPClientTransport(configuration:backgroundActivityLogger:isolation:_:)``:
+/// or let the transport own a new client built from a ``Configuration`` (pool size, timeouts, TLS, proxy), and shut
+/// it down when done, most simply with ``withAsyncHTTPClientTransport(configuration:backgroundActivityLogger:isolation:_:)``:
 ///
 /// ```swift
-/// try await withAsyncHTTPClientTransport(configuration: .init(readIdleTimeout: .seconds(30))) { transport in
+/// try await withAsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 256)) { transport in
 ///     let response = try await transport.execute(request, timeout: .seconds(60), logger: logger)
 /// }
 /// ```
+///
+/// An application's own `HTTPClient` can be shared with ``init(httpClient:configuration:)``, which refuses one that
+/// follows redirects or decompresses (`HTTPClient.shared` does both).
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
     public let httpClient: HTTPClient
-    /// The configuration (only ``Configuration/totalTimeout``, ``Configuration/tls`` and
-    /// ``Configuration/usesSendfile`` apply to a shared client).
+    /// The configuration. With a shared application client, only ``Configuration/totalTimeout``,
+    /// ``Configuration/tls`` and ``Configuration/usesSendfile`` may differ from the defaults (they apply per
+    /// request).
     public let configuration: Configuration
     private let ownsClient: Bool
     /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
     let consumingLoad = EventLoopLoad()
     let requestTLS: TLSConfiguration?
 
-    /// Creates a transport that shares an existing client; it does not need to be shut down.
-    ///
-    /// - Parameters:
-    ///   - httpClient: The client to send through (default `HTTPClient.shared`).
-    ///   - configuration: Per-request settings: ``Configuration/totalTimeout``, ``Configuration/tls``
-    ///     (applied to each request when not the default) and ``Configuration/usesSendfile``. The client's own
-    ///     settings govern the rest.
-    public init(httpClient: HTTPClient = .shared, configuration: Configuration = Configuration()) {
+    /// The SDK's process-wide transport, over a client of its own with the default ``Configuration``: no
+    /// redirects, no decompression, ``Configuration/maximumConnectionsPerHost`` connections per host. It is never
+    /// shut down (like `HTTPClient.shared`), so it needs no lifecycle management; ``shutdown()`` does nothing.
+    public static let shared = AsyncHTTPClientTransport(
+        sharing: HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            configuration: AsyncHTTPClientTransport.clientConfiguration(Configuration()),
+            backgroundActivityLogger: Logger(label: "ObjectStorageTransport") { _ in SwiftLogNoOpLogHandler() }
+        ),
+        configuration: Configuration()
+    )
+
+    private init(sharing httpClient: HTTPClient, configuration: Configuration) {
         self.httpClient = httpClient
         self.configuration = configuration
         self.ownsClient = false
         self.requestTLS = configuration.tls.isDefault ? nil : configuration.tls.makeTLSConfiguration()
     }
 
-    /// Creates a transport that owns a new client built from `configuration`. Call ``shutdown()`` when done.
+    /// Creates a transport that shares an application's client; it does not need to be shut down.
+    ///
+    /// The client must be configured with `redirectConfiguration: .disallow` and `decompression: .disabled`
+    /// (AsyncHTTPClient's defaults follow redirects; `HTTPClient.shared` also decompresses), so that no request
+    /// is ever sent to a host the server names and every body arrives as stored.
+    ///
+    /// ```swift
+    /// var httpConfiguration = HTTPClient.Configuration()
+    /// httpConfiguration.redirectConfiguration = .disallow
+    /// httpConfiguration.decompression = .disabled
+    /// let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
+    /// let transport = try AsyncHTTPClientTransport(httpClient: httpClient)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - httpClient: The client to send through; the caller owns its lifetime.
+    ///   - configuration: Per-request settings: ``Configuration/totalTimeout``, ``Configuration/tls`` (applied to
+    ///     each request when not the default) and ``Configuration/usesSendfile``.
+    ///     The client's own settings govern the rest, so the others must keep their defaults.
+    /// - Throws: ``TransportError/Code/unsafeHTTPClient`` when the client follows redirects or decompresses, when
+    ///   its configuration cannot be read (AsyncHTTPClient does not make it public, so it is read by reflection, and
+    ///   an unreadable one is refused rather than trusted), or when `configuration` sets a client-level value
+    ///   the shared client would ignore.
+    public init(httpClient: HTTPClient, configuration: Configuration = Configuration()) throws(TransportError) {
+        try Self.validate(httpClient)
+        let ignored = configuration.clientOnlySettingsChanged
+        guard ignored.isEmpty else {
+            throw TransportError(
+                code: .unsafeHTTPClient,
+                message: "\(ignored.joined(separator: ", ")) configure a client the transport creates and would be "
+                    + "ignored with a shared HTTPClient; configure that client instead, or use "
+                    + "AsyncHTTPClientTransport(configuration:)"
+            )
+        }
+        self.init(sharing: httpClient, configuration: configuration)
+    }
+
+    /// Creates a transport that owns a new client built from `configuration` (no redirects, no decompression).
+    /// Call ``shutdown()`` when done.
     ///
     /// - Parameters:
     ///   - configuration: Timeouts, pool size, TLS and proxy.
@@ -91,8 +145,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// is sent with `sendfile`, so its bytes never pass through the process (see ``Configuration/usesSendfile``).
     ///
     /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``.
-    /// Redirects are not followed by an owned client (a redirected signed request would fail its signature
-    /// anyway); the 3xx response is returned.
+    /// Redirects are never followed: a 3xx answer with a `Location` throws ``TransportError/Code/redirectRefused``
+    /// (naming the status and the `Location`'s host); one without (such as `304 Not Modified`) is returned.
     ///
     /// - Parameters:
     ///   - request: The request to send.
@@ -127,6 +181,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             try Task.checkCancellation()
             let response = try await self.httpClient.execute(clientRequest, deadline: effectiveDeadline, logger: logger)
             logger.debug("received response head", metadata: ["http.status": "\(response.status.code)"])
+            if let refused = TransportError.redirectRefused(response.status, headers: response.headers) {
+                throw refused
+            }
             return TransportResponse(
                 status: response.status,
                 headers: response.headers,

@@ -15,7 +15,7 @@ import NIOHTTP1
 /// Use ``execute(deadline:logger:makeRequest:)`` to build (and re-sign) each attempt's request:
 ///
 /// ```swift
-/// let transport = RetryingTransport(AsyncHTTPClientTransport(), policy: .exponentialJitter(maxAttempts: 3))
+/// let transport = RetryingTransport(AsyncHTTPClientTransport.shared, policy: .exponentialJitter(maxAttempts: 3))
 /// let response = try await transport.execute(deadline: .now() + .minutes(5), logger: logger) { attempt in
 ///     try await signer.sign(request, credentials: try await credentials.credentials(logger: logger), at: .now)
 /// }

@@ -110,6 +110,40 @@ extension TransportError {
         }
     }
 
+    /// The error for a redirect that is not followed, or `nil` when `status` is not a redirect with a `Location`
+    /// (`304 Not Modified` is not one).
+    ///
+    /// The message names the status and the `Location`'s host, never its path or query (a presigned URL's
+    /// signature lives there).
+    static func redirectRefused(_ status: HTTPResponseStatus, headers: HTTPHeaders) -> TransportError? {
+        guard (300..<400).contains(status.code), status.code != 304,
+            let location = headers.first(name: "Location")
+        else { return nil }
+        let target: String
+        if let host = Self.host(ofLocation: location) {
+            target = "to host '\(host)'"
+        } else {
+            target = "to a location on the same host"
+        }
+        return TransportError(
+            code: .redirectRefused,
+            message: "the server answered \(status.code) \(status.reasonPhrase) redirecting \(target); redirects are "
+                + "never followed (a signed request is valid for its own host only, and would hand its credentials "
+                + "to the other host): point the endpoint at the service's own host",
+            statusCode: Int(status.code)
+        )
+    }
+
+    /// The `host[:port]` of an absolute `Location`, or `nil` for a relative one.
+    private static func host(ofLocation location: String) -> String? {
+        guard let schemeEnd = location.firstRange(of: "://") else { return nil }
+        let afterScheme = location[schemeEnd.upperBound...]
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        // Drop any user information: it may hold a credential.
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        return host.isEmpty ? nil : host
+    }
+
     private static func isConnectErrno(_ code: CInt) -> Bool {
         [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, EADDRNOTAVAIL].contains(code)
     }

@@ -36,7 +36,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case invalidRequest
             case retriesExhausted
             case requestFailed
+            case redirectRefused
             case malformedResponse
+            case unsafeHTTPClient
         }
 
         private let base: Base
@@ -71,9 +73,17 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let retriesExhausted = Code(.retriesExhausted)
         /// Any other failure; see ``TransportError/underlying``.
         public static let requestFailed = Code(.requestFailed)
+        /// The server answered with a redirect (a 3xx status with a `Location`), which is never followed: a
+        /// signed request is valid for its own host only, and following it would hand the request's credentials
+        /// and payload to whatever host the `Location` names. ``TransportError/statusCode`` holds the status and
+        /// the message names the status and the `Location`'s host (never its path or query).
+        public static let redirectRefused = Code(.redirectRefused)
         /// The server's answer is not valid HTTP/1.1 (for example a body longer than its `Content-Length`, or a
         /// malformed status line or header); the message says what was wrong.
         public static let malformedResponse = Code(.malformedResponse)
+        /// An `HTTPClient` passed in is configured in a way an object-storage client must not use (it follows
+        /// redirects or decompresses responses), or its configuration cannot be verified.
+        public static let unsafeHTTPClient = Code(.unsafeHTTPClient)
 
         /// The code's name, e.g. `connectionClosed`.
         public var description: String {
@@ -92,7 +102,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case .invalidRequest: return "invalidRequest"
             case .retriesExhausted: return "retriesExhausted"
             case .requestFailed: return "requestFailed"
+            case .redirectRefused: return "redirectRefused"
             case .malformedResponse: return "malformedResponse"
+            case .unsafeHTTPClient: return "unsafeHTTPClient"
             }
         }
 

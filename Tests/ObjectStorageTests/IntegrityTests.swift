@@ -66,7 +66,7 @@ struct IntegrityTests {
             try await client.putObject(PutObjectRequest(bucket: "crc", key: "k", body: .bytes(testBytes(1000))))
             let corrupting = ObjectStorageClient(
                 configuration: client.configuration,
-                transport: CorruptingTransport(base: AsyncHTTPClientTransport(), mode: .flipFirstBodyByte),
+                transport: CorruptingTransport(base: AsyncHTTPClientTransport.shared, mode: .flipFirstBodyByte),
                 logger: .scanning
             )
             let response = try await corrupting.getObject(GetObjectRequest(bucket: "crc", key: "k"))
@@ -91,7 +91,7 @@ struct IntegrityTests {
     func corruptedUpload() async throws {
         try await withClient(.ossV4) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "crc"))
-            let transport = CorruptingTransport(base: AsyncHTTPClientTransport(), mode: .wrongCRCHeader)
+            let transport = CorruptingTransport(base: AsyncHTTPClientTransport.shared, mode: .wrongCRCHeader)
             let corrupting = ObjectStorageClient(
                 configuration: client.configuration,
                 transport: transport,

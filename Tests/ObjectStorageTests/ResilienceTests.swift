@@ -151,7 +151,7 @@ struct ResilienceTests {
             configuration.now = { Date().addingTimeInterval(30 * 60) }
             let skewed = ObjectStorageClient(
                 configuration: configuration,
-                transport: AsyncHTTPClientTransport(),
+                transport: AsyncHTTPClientTransport.shared,
                 logger: .scanning
             )
             let head = try await skewed.headObject(HeadObjectRequest(bucket: "skew", key: "k"))

@@ -89,7 +89,7 @@ struct ResumableDownloadNginxTests {
             endpoint: try Endpoint(url: "http://127.0.0.1:\(server.port)"),
             region: "us-east-1"
         )
-        let counting = CountingTransport(base: AsyncHTTPClientTransport(httpClient: .shared))
+        let counting = CountingTransport(base: AsyncHTTPClientTransport.shared)
         let client = ObjectStorageClient(configuration: configuration, transport: counting, logger: .scanning)
         let destination = scratch.file("from-nginx.bin")
         let options = smallPartOptions(partSize: 256 * 1024, concurrency: 2)

@@ -69,7 +69,7 @@ func withClient<T>(
         configuration.retry = testRetry
         configuration.timeout = .seconds(20)
         configure(&configuration)
-        let base = AsyncHTTPClientTransport(httpClient: .shared)
+        let base = AsyncHTTPClientTransport.shared
         let client = ObjectStorageClient(
             configuration: configuration,
             transport: transport?(base) ?? base,

@@ -69,7 +69,7 @@ enum UploadFileFixture {
     static func plainClient(like client: ObjectStorageClient) -> ObjectStorageClient {
         ObjectStorageClient(
             configuration: client.configuration,
-            transport: AsyncHTTPClientTransport(httpClient: .shared),
+            transport: AsyncHTTPClientTransport.shared,
             logger: .scanning
         )
     }

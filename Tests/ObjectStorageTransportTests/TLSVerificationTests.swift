@@ -109,7 +109,7 @@ struct TLSVerificationTests {
 
     @Test func anUntrustedCertificateIsRefusedByDefaultOnASharedClient() async throws {
         try await withServer { _, server in
-            let transport = AsyncHTTPClientTransport(httpClient: .shared)
+            let transport = AsyncHTTPClientTransport.shared
             await expectTLSFailure { _ = try await get(server.url("/"), through: transport) }
         }
     }
@@ -132,13 +132,15 @@ struct TLSVerificationTests {
     @Test func theConfiguredCAIsTrustedPerRequestOnASharedClient() async throws {
         try await withServer { pki, server in
             let certificates = try NIOSSLCertificate.fromPEMBytes(pki.caPEM)
-            let transport = AsyncHTTPClientTransport(
-                httpClient: .shared,
-                configuration: .init(tls: .init(trustRoots: .certificates(certificates)))
-            )
-            let (status, body) = try await get(server.url("/"), through: transport)
-            #expect(status == 200)
-            #expect(body == TLSTestServer.body)
+            try await withApplicationHTTPClient { httpClient in
+                let transport = try AsyncHTTPClientTransport(
+                    httpClient: httpClient,
+                    configuration: .init(tls: .init(trustRoots: .certificates(certificates)))
+                )
+                let (status, body) = try await get(server.url("/"), through: transport)
+                #expect(status == 200)
+                #expect(body == TLSTestServer.body)
+            }
         }
     }
 

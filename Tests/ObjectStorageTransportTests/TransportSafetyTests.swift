@@ -9,11 +9,14 @@
 import AsyncHTTPClient
 import Logging
 import NIOCore
+import NIOHTTP1
 import ObjectStorageTestSupport
 import ObjectStorageTransport
+import Synchronization
 import Testing
 
-/// Malformed answers say what was wrong: over real sockets on 127.0.0.1.
+/// Redirects are refused, malformed answers say what was wrong, and an application's `HTTPClient` is checked:
+/// over real sockets on 127.0.0.1.
 struct TransportSafetyTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
@@ -32,14 +35,14 @@ struct TransportSafetyTests {
             return .bytes(Array(", and 20 more bytes\r\n".utf8))
         }
         defer { Task { try? await server.stop() } }
-        let first = try await AsyncHTTPClientTransport(httpClient: .shared).execute(
+        let first = try await AsyncHTTPClientTransport.shared.execute(
             TransportRequest(url: server.url("/object")),
             timeout: .seconds(10),
             logger: logger
         )
         #expect(String(buffer: try await first.body.collect(upTo: 1 << 10)) == "hello")
         let error = await #expect(throws: TransportError.self) {
-            let next = try await AsyncHTTPClientTransport(httpClient: .shared).execute(
+            let next = try await AsyncHTTPClientTransport.shared.execute(
                 TransportRequest(url: server.url("/object")),
                 timeout: .seconds(10),
                 logger: logger
@@ -56,7 +59,7 @@ struct TransportSafetyTests {
         let server = try await RawHTTPServer.start { _ in .bytes(Array("HTTP/1.1 abc OK\r\n\r\n".utf8)) }
         defer { Task { try? await server.stop() } }
         let error = await #expect(throws: TransportError.self) {
-            _ = try await AsyncHTTPClientTransport(httpClient: .shared).execute(
+            _ = try await AsyncHTTPClientTransport.shared.execute(
                 TransportRequest(url: server.url("/object")),
                 timeout: .seconds(10),
                 logger: logger
@@ -65,4 +68,113 @@ struct TransportSafetyTests {
         #expect(error?.code == .malformedResponse)
         #expect(error?.message.hasPrefix("the server sent a malformed response") == true)
     }
+
+    // MARK: Redirects
+
+    @Test func aRedirectIsRefusedOnTheBodyConsumingPath() async throws {
+        let elsewhere = try await RawHTTPServer.start { _ in .response("200 OK") }
+        let endpoint = try await RawHTTPServer.start { _ in
+            .response("307 Temporary Redirect", headers: [("Location", elsewhere.url("/x"))])
+        }
+        defer {
+            Task {
+                try? await elsewhere.stop()
+                try? await endpoint.stop()
+            }
+        }
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await AsyncHTTPClientTransport.shared.execute(
+                TransportRequest(url: endpoint.url("/object")),
+                deadline: .now() + .seconds(10),
+                logger: logger,
+                consumer: DiscardingConsumer()
+            )
+        }
+        #expect(error?.code == .redirectRefused)
+        #expect(error?.statusCode == 307)
+        #expect(error?.message.contains("127.0.0.1:\(elsewhere.port)") == true)
+        #expect(elsewhere.requests.isEmpty)
+    }
+
+    // MARK: The HTTP client
+
+    @Test func anApplicationClientIsCheckedAndASafeOneIsUsed() async throws {
+        #expect(throws: TransportError.self) { _ = try AsyncHTTPClientTransport(httpClient: .shared) }
+        let followsRedirects = objectStorageClientConfiguration(
+            redirects: .follow(max: 3, allowCycles: false),
+            decompression: .disabled
+        )
+        let decompresses = objectStorageClientConfiguration(
+            redirects: .disallow,
+            // AsyncHTTPClient's singleton configuration decompresses (with a ratio limit).
+            decompression: HTTPClient.Configuration.singletonConfiguration.decompression
+        )
+        for (configuration, complaint) in [(followsRedirects, "redirects"), (decompresses, "decompresses")] {
+            let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            let error = #expect(throws: TransportError.self) {
+                _ = try AsyncHTTPClientTransport(httpClient: httpClient)
+            }
+            #expect(error?.code == .unsafeHTTPClient)
+            #expect(error?.message.contains(complaint) == true)
+            try await httpClient.shutdown()
+        }
+
+        let server = try await RawHTTPServer.start { _ in .response("200 OK", body: Array("ok".utf8)) }
+        defer { Task { try? await server.stop() } }
+        try await withApplicationHTTPClient { httpClient in
+            let ignored = #expect(throws: TransportError.self) {
+                _ = try AsyncHTTPClientTransport(
+                    httpClient: httpClient,
+                    configuration: .init(maximumConnectionsPerHost: 256)
+                )
+            }
+            #expect(ignored?.message.contains("maximumConnectionsPerHost") == true)
+            let transport = try AsyncHTTPClientTransport(httpClient: httpClient)
+            let response = try await transport.execute(
+                TransportRequest(url: server.url("/")),
+                timeout: .seconds(10),
+                logger: logger
+            )
+            #expect(String(buffer: try await response.body.collect(upTo: 16)) == "ok")
+        }
+    }
+
+    @Test func aConfigurationGivenAloneBuildsAClientOfItsOwn() async throws {
+        let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 256))
+        #expect(transport.httpClient !== AsyncHTTPClientTransport.shared.httpClient)
+        #expect(transport.httpClient !== HTTPClient.shared)
+        try await transport.shutdown()
+    }
+}
+
+/// Takes any accepted body and drops it.
+private struct DiscardingConsumer: ResponseBodyConsumer {
+    func accept(status: HTTPResponseStatus, headers: HTTPHeaders) throws -> Bool { true }
+    func consume(_ buffer: ByteBuffer, on eventLoop: any EventLoop) throws -> BodyDemand { .more }
+}
+
+/// Runs `body` with an application-owned `HTTPClient` configured for object storage, shut down afterwards.
+func withApplicationHTTPClient(_ body: (HTTPClient) async throws -> Void) async throws {
+    let httpClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: objectStorageClientConfiguration(redirects: .disallow, decompression: .disabled)
+    )
+    do {
+        try await body(httpClient)
+    } catch {
+        try? await httpClient.shutdown()
+        throw error
+    }
+    try await httpClient.shutdown()
+}
+
+/// AsyncHTTPClient's default configuration with the given redirect and decompression settings.
+func objectStorageClientConfiguration(
+    redirects: HTTPClient.Configuration.RedirectConfiguration,
+    decompression: HTTPClient.Decompression
+) -> HTTPClient.Configuration {
+    var configuration = HTTPClient.Configuration()
+    configuration.redirectConfiguration = redirects
+    configuration.decompression = decompression
+    return configuration
 }

@@ -86,7 +86,7 @@ extension PeerSuite {
     ) async throws {
         let (held, continuation) = AsyncStream.makeStream(of: Void.self)
         let transport = HoldingTransport(
-            base: AsyncHTTPClientTransport(httpClient: .shared),
+            base: AsyncHTTPClientTransport.shared,
             limit: limit,
             matching: matching,
             held: continuation

@@ -33,7 +33,7 @@ struct PeerSuite {
         self.settings = settings
         let configuration = try settings.configuration()
         self.client = ObjectStorageClient(configuration: configuration)
-        self.flaky = FlakyTransport(base: AsyncHTTPClientTransport(httpClient: .shared))
+        self.flaky = FlakyTransport(base: AsyncHTTPClientTransport.shared)
         self.flakyClient = ObjectStorageClient(configuration: configuration, transport: self.flaky)
         var random = SystemRandomNumberGenerator()
         let suffix = String(UInt32.random(in: 0...UInt32.max, using: &random), radix: 36)

@@ -13,8 +13,15 @@ import Synchronization
 
 /// A client for Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible object storage.
 ///
-/// One `Sendable` value: copy it freely and share it across tasks. It owns nothing (it sends
-/// through the app's `HTTPClient`, `.shared` by default), so it needs no shutdown.
+/// One `Sendable` value: copy it freely and share it across tasks. By default it sends through
+/// ``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``, the SDK's process-wide HTTP client, so it needs
+/// no shutdown.
+///
+/// Whatever it sends through, the client never follows a redirect (a 3xx answer fails with
+/// ``/ObjectStorageTransport/TransportError/Code/redirectRefused``, naming the status and the host it points to:
+/// a signed request is valid for its own host only, and following it would hand the credentials to another host)
+/// and never decompresses a body (an object stored with `Content-Encoding: gzip` is returned as stored, so its
+/// checksums hold). An `HTTPClient` of the application's that would do either is refused.
 ///
 /// ```swift
 /// let client = ObjectStorageClient(
@@ -36,16 +43,39 @@ public struct ObjectStorageClient: Sendable {
     let logger: Logger
     let clock: ClockCorrection
 
-    /// Creates a client that sends through an AsyncHTTPClient `HTTPClient`.
+    /// Creates a client that sends through the SDK's process-wide HTTP client
+    /// (``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``: no redirects, no decompression, a pool of
+    /// 64 connections per host), which needs no shutdown.
     ///
     /// - Parameters:
     ///   - configuration: The configuration.
-    ///   - httpClient: The HTTP client (the shared one by default; the caller owns its lifetime).
     ///   - logger: The logger for operations that are not given one.
-    public init(configuration: Configuration, httpClient: HTTPClient = .shared, logger: Logger? = nil) {
+    public init(configuration: Configuration, logger: Logger? = nil) {
+        self.init(configuration: configuration, transport: AsyncHTTPClientTransport.shared, logger: logger)
+    }
+
+    /// Creates a client that sends through the application's AsyncHTTPClient `HTTPClient`, which must be
+    /// configured with `redirectConfiguration: .disallow` and `decompression: .disabled`.
+    ///
+    /// ```swift
+    /// var httpConfiguration = HTTPClient.Configuration()
+    /// httpConfiguration.redirectConfiguration = .disallow
+    /// httpConfiguration.decompression = .disabled
+    /// let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
+    /// let client = try ObjectStorageClient(configuration: configuration, httpClient: httpClient)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: The configuration.
+    ///   - httpClient: The HTTP client; the caller owns its lifetime.
+    ///   - logger: The logger for operations that are not given one.
+    /// - Throws: ``/ObjectStorageTransport/TransportError/Code/unsafeHTTPClient`` when `httpClient` follows
+    ///   redirects or decompresses responses (`HTTPClient.shared` does both), or its configuration cannot be
+    ///   checked.
+    public init(configuration: Configuration, httpClient: HTTPClient, logger: Logger? = nil) throws(TransportError) {
         self.init(
             configuration: configuration,
-            transport: AsyncHTTPClientTransport(httpClient: httpClient),
+            transport: try AsyncHTTPClientTransport(httpClient: httpClient),
             logger: logger
         )
     }
