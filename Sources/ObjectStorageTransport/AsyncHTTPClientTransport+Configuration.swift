@@ -24,6 +24,8 @@ extension AsyncHTTPClientTransport {
     /// - ``connectTimeout``: establishing one connection (TCP, then TLS).
     /// - ``totalTimeout``: one request until its response head arrives (connecting and sending the body included).
     /// - ``readIdleTimeout``: silence on the connection (no byte read or written) while a request is in flight.
+    /// - ``minimumTransferRate``: a body that keeps moving, but too little (a server dripping bytes); only time spent
+    ///   waiting for the network counts, never the application's own backpressure.
     /// - The client's operation timeout (`ObjectStorageClient.Configuration.timeout`) bounds a whole operation,
     ///   retries included.
     ///
@@ -40,13 +42,17 @@ extension AsyncHTTPClientTransport {
         public var readIdleTimeout: Duration?
         /// How long one request may take until its response head arrives, connection and request body included.
         /// Default 15 min; `nil` for none (only the deadline given to `execute` applies). The response body is
-        /// then governed by ``readIdleTimeout``.
+        /// then governed by ``readIdleTimeout`` and ``minimumTransferRate``.
         public var totalTimeout: Duration?
         /// The most concurrent HTTP/1.1 connections per host. Default 64, enough for many concurrent streams
         /// (a streamed download holds its connection for as long as the application reads it).
         public var maximumConnectionsPerHost: Int
         /// How long an idle pooled connection is kept. Default 60 s.
         public var idleConnectionTimeout: Duration
+        /// The slowest a request or response body may move before it counts as stalled and fails with
+        /// ``TransportError/Code/transferStalled``. Default ``MinimumTransferRate/default`` (1 KiB per 60 s of
+        /// waiting for the network); `nil` for no check. Applies to a shared client too.
+        public var minimumTransferRate: MinimumTransferRate?
         /// TLS settings. Certificates are verified by default.
         public var tls: TLS
         /// An HTTP proxy to send every request through, or `nil` for none.
@@ -63,6 +69,7 @@ extension AsyncHTTPClientTransport {
         ///   - readIdleTimeout: The read-idle timeout (default 60 s).
         ///   - totalTimeout: The per-request timeout until the response head (default 15 min).
         ///   - maximumConnectionsPerHost: The pool size per host (default 64).
+        ///   - minimumTransferRate: The stall limit (default ``MinimumTransferRate/default``).
         ///   - tls: TLS settings (default: verify against the system's roots).
         ///   - proxy: An HTTP proxy (default none).
         public init(
@@ -70,6 +77,7 @@ extension AsyncHTTPClientTransport {
             readIdleTimeout: Duration? = .seconds(60),
             totalTimeout: Duration? = .seconds(900),
             maximumConnectionsPerHost: Int = 64,
+            minimumTransferRate: MinimumTransferRate? = .default,
             tls: TLS = TLS(),
             proxy: Proxy? = nil
         ) {
@@ -78,6 +86,7 @@ extension AsyncHTTPClientTransport {
             self.totalTimeout = totalTimeout
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.idleConnectionTimeout = .seconds(60)
+            self.minimumTransferRate = minimumTransferRate
             self.tls = tls
             self.proxy = proxy
             self.usesSendfile = true

@@ -22,7 +22,8 @@ extension AsyncHTTPClientTransport: BodyConsumingTransport {
     /// requests (94–134 connections for the 128 parts of a 1 GiB download).
     ///
     /// The deadline covers the response head only (as in ``execute(_:deadline:logger:)``); the body is governed
-    /// by the read-idle timeout. A redirect is refused as there.
+    /// by the read-idle timeout and ``Configuration/minimumTransferRate`` (time the consumer holds a buffer back
+    /// with ``BodyDemand/after(_:)`` does not count towards a stall). A redirect is refused as there.
     ///
     /// - Parameters:
     ///   - request: The request (its body is ignored).
@@ -38,7 +39,10 @@ extension AsyncHTTPClientTransport: BodyConsumingTransport {
         consumer: some ResponseBodyConsumer
     ) async throws -> TransportResponse {
         let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
-        let delegate = ConsumingDelegate(consumer: consumer)
+        let delegate = ConsumingDelegate(
+            consumer: consumer,
+            meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) }
+        )
         logger.trace("sending request", metadata: ["http.body.length": "-"])
         do {
             try Task.checkCancellation()
@@ -105,6 +109,9 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
         var collected = ByteBuffer()
         var consumerError: (any Error)?
         var endedEarly = false
+        var meter: StallMeter?
+        /// Since when the delegate has been waiting for the network (not for the consumer).
+        var waitingSince = NIODeadline.now()
     }
 
     /// Fails the request when the consumer wants no more bytes; never surfaces.
@@ -113,8 +120,9 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     private let consumer: Consumer
     private let state = Mutex(State())
 
-    init(consumer: Consumer) {
+    init(consumer: Consumer, meter: StallMeter?) {
         self.consumer = consumer
+        self.state.withLock { $0.meter = meter }
     }
 
     var hasHead: Bool { self.state.withLock { $0.head != nil } }
@@ -138,6 +146,7 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
             self.state.withLock {
                 $0.head = head
                 $0.accepted = accepted
+                $0.waitingSince = .now()
             }
             return task.eventLoop.makeSucceededVoidFuture()
         } catch {
@@ -150,7 +159,14 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let accepted = self.state.withLock { state in
+        let checked = self.state.withLock { state -> Result<Bool, TransportError> in
+            let now = NIODeadline.now()
+            do throws(TransportError) {
+                try state.meter?.record(bytes: buffer.readableBytes, waited: (now - state.waitingSince).nanoseconds)
+            } catch {
+                return .failure(error)
+            }
+            state.waitingSince = now
             if !state.accepted {
                 var buffer = buffer
                 let room = max(0, Self.collectLimit - state.collected.readableBytes)
@@ -159,7 +175,12 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
                     state.collected.writeBuffer(&kept)
                 }
             }
-            return state.accepted
+            return .success(state.accepted)
+        }
+        let accepted: Bool
+        switch checked {
+        case .success(let value): accepted = value
+        case .failure(let stalled): return task.eventLoop.makeFailedFuture(stalled)
         }
         guard accepted else { return task.eventLoop.makeSucceededVoidFuture() }
         do {
@@ -170,9 +191,12 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
                 self.state.withLock { $0.endedEarly = true }
                 return task.eventLoop.makeFailedFuture(EndedEarly())
             case .after(let ready):
+                // The consumer's backpressure is not the server's stall: the wait restarts once it is ready.
                 return ready.flatMapErrorThrowing { error in
                     self.state.withLock { $0.consumerError = error }
                     throw error
+                }.map {
+                    self.state.withLock { $0.waitingSince = .now() }
                 }
             }
         } catch {

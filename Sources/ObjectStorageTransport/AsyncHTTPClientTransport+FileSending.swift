@@ -40,7 +40,11 @@ extension AsyncHTTPClientTransport {
             try Task.checkCancellation()
             let eventLoop = self.httpClient.eventLoopGroup.any()
             let sender = try await NIOThreadPool.singleton.runIfActive {
-                try FileRegionSender(region: region, eventLoop: eventLoop)
+                try FileRegionSender(
+                    region: region,
+                    eventLoop: eventLoop,
+                    meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .request) }
+                )
             }
             let (delegate, responseBody) = StreamingResponseDelegate.make { part in sender.partSent(part) }
             let clientRequest: HTTPClient.Request
@@ -79,7 +83,11 @@ extension AsyncHTTPClientTransport {
                 task.cancel()
                 throw refused
             }
-            let body = TranslatingSequence(base: responseBody, context: context)
+            let body = TranslatingSequence(
+                base: responseBody,
+                context: context,
+                meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) }
+            )
             return TransportResponse(status: head.status, headers: head.headers, body: .stream(body))
         } catch {
             let translated = TransportError.translating(error, context: context)
@@ -89,20 +97,31 @@ extension AsyncHTTPClientTransport {
     }
 }
 
-/// A response body whose errors are translated to ``TransportError`` values with the request's context.
+/// A response body whose errors are translated to ``TransportError`` values with the request's context, watched
+/// for stalls (only the time ``AsyncIterator/next()`` waits counts).
 private struct TranslatingSequence: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
     let base: StreamingResponseDelegate.Producer
     let context: RequestContext
+    let meter: StallMeter?
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: StreamingResponseDelegate.Producer.AsyncIterator
         let context: RequestContext
+        var meter: StallMeter?
 
         mutating func next() async throws -> ByteBuffer? {
             do {
-                return try await self.base.next()
+                let waitStart = NIODeadline.now()
+                let chunk = try await self.base.next()
+                if let chunk {
+                    try self.meter?.record(
+                        bytes: chunk.readableBytes,
+                        waited: (NIODeadline.now() - waitStart).nanoseconds
+                    )
+                }
+                return chunk
             } catch {
                 throw TransportError.translating(error, context: self.context)
             }
@@ -110,6 +129,6 @@ private struct TranslatingSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: self.base.makeAsyncIterator(), context: self.context)
+        AsyncIterator(base: self.base.makeAsyncIterator(), context: self.context, meter: self.meter)
     }
 }

@@ -42,8 +42,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
     public let httpClient: HTTPClient
     /// The configuration. With a shared application client, only ``Configuration/totalTimeout``,
-    /// ``Configuration/tls`` and ``Configuration/usesSendfile`` may differ from the defaults (they apply per
-    /// request).
+    /// ``Configuration/minimumTransferRate``, ``Configuration/tls`` and ``Configuration/usesSendfile`` may differ
+    /// from the defaults (they apply per request).
     public let configuration: Configuration
     private let ownsClient: Bool
     /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
@@ -85,8 +85,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///
     /// - Parameters:
     ///   - httpClient: The client to send through; the caller owns its lifetime.
-    ///   - configuration: Per-request settings: ``Configuration/totalTimeout``, ``Configuration/tls`` (applied to
-    ///     each request when not the default) and ``Configuration/usesSendfile``.
+    ///   - configuration: Per-request settings: ``Configuration/totalTimeout``, ``Configuration/minimumTransferRate``,
+    ///     ``Configuration/tls`` (applied to each request when not the default) and ``Configuration/usesSendfile``.
     ///     The client's own settings govern the rest, so the others must keep their defaults.
     /// - Throws: ``TransportError/Code/unsafeHTTPClient`` when the client follows redirects or decompresses, when
     ///   its configuration cannot be read (AsyncHTTPClient does not make it public, so it is read by reflection, and
@@ -147,6 +147,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``.
     /// Redirects are never followed: a 3xx answer with a `Location` throws ``TransportError/Code/redirectRefused``
     /// (naming the status and the `Location`'s host); one without (such as `304 Not Modified`) is returned.
+    /// The request and response bodies are watched for stalls (``Configuration/minimumTransferRate``).
     ///
     /// - Parameters:
     ///   - request: The request to send.
@@ -169,8 +170,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         clientRequest.method = request.method
         clientRequest.headers = request.headers
         clientRequest.tlsConfiguration = self.requestTLS
+        var uploadWatch: UploadStallWatch?
         if let body = request.body {
-            clientRequest.body = Self.clientBody(body)
+            (clientRequest.body, uploadWatch) = Self.clientBody(
+                body,
+                minimumRate: self.configuration.minimumTransferRate
+            )
         }
 
         logger.trace(
@@ -179,15 +184,21 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         )
         do {
             try Task.checkCancellation()
-            let response = try await self.httpClient.execute(clientRequest, deadline: effectiveDeadline, logger: logger)
+            let response = try await self.send(
+                clientRequest,
+                deadline: effectiveDeadline,
+                watch: uploadWatch,
+                logger: logger
+            )
             logger.debug("received response head", metadata: ["http.status": "\(response.status.code)"])
             if let refused = TransportError.redirectRefused(response.status, headers: response.headers) {
                 throw refused
             }
+            let meter = self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) }
             return TransportResponse(
                 status: response.status,
                 headers: response.headers,
-                body: TransportResponse.Body(storage: .client(response.body, context))
+                body: TransportResponse.Body(storage: .client(response.body, context, meter))
             )
         } catch {
             let translated = TransportError.translating(error, context: context)
@@ -196,15 +207,52 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    static func clientBody(_ body: TransportRequest.Body) -> HTTPClientRequest.Body {
+    /// Sends `request` and returns when its response head arrives; with a `watch`, a watchdog task runs beside it
+    /// and fails the request (cancelling it) when its body stalls.
+    private func send(
+        _ request: HTTPClientRequest,
+        deadline: NIODeadline,
+        watch: UploadStallWatch?,
+        logger: Logger
+    ) async throws -> HTTPClientResponse {
+        guard let watch else {
+            return try await self.httpClient.execute(request, deadline: deadline, logger: logger)
+        }
+        return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
+            group.addTask { try await self.httpClient.execute(request, deadline: deadline, logger: logger) }
+            group.addTask {
+                try await watch.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let response = result { return response }
+            }
+            throw TransportError(code: .requestFailed, message: "the response ended without a head")
+        }
+    }
+
+    /// The body to hand AsyncHTTPClient and, when it is watched for stalls, its watch. An in-memory body of at most
+    /// one piece goes in one write, unwatched (the read-idle timeout bounds it).
+    static func clientBody(
+        _ body: TransportRequest.Body,
+        minimumRate: MinimumTransferRate?
+    ) -> (HTTPClientRequest.Body, UploadStallWatch?) {
+        let length: HTTPClientRequest.Body.Length
         switch body.storage {
         case .bytes(let buffer):
-            return .bytes(buffer)
+            guard minimumRate != nil, buffer.readableBytes > StallWatchingBody.pieceSize else {
+                return (.bytes(buffer), nil)
+            }
+            length = .known(Int64(buffer.readableBytes))
         case .file(let region):
-            return .stream(body, length: .known(region.length))
-        case .stream(_, let length):
-            return .stream(body, length: length.map { .known($0) } ?? .unknown)
+            length = .known(region.length)
+        case .stream(_, let bodyLength):
+            length = bodyLength.map { .known($0) } ?? .unknown
         }
+        guard let minimumRate else { return (.stream(body, length: length), nil) }
+        let watch = UploadStallWatch(rate: minimumRate)
+        return (.stream(StallWatchingBody(base: body, watch: watch), length: length), watch)
     }
 
     static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {

@@ -25,7 +25,8 @@ import Darwin
 ///
 /// Between pieces it reports progress (as each piece is written), honours cancellation and checks that the file
 /// still holds the region; while a piece is in flight a watchdog checks the file's size every
-/// ``watchdogInterval`` (`sendfile` from a file truncated under it would never finish). The file stays open until
+/// ``watchdogInterval`` (`sendfile` from a file truncated under it would never finish) and, with a ``StallMeter``,
+/// fails the request when the connection takes too few bytes for too long (a server reading a byte at a time). The file stays open until
 /// both the request has ended and no piece is left to write.
 final class FileRegionSender: Sendable {
     /// The most pieces written but not yet sent.
@@ -45,6 +46,10 @@ final class FileRegionSender: Sendable {
         var closed = false
         var watchdog: RepeatedTask?
         var task: HTTPClient.Task<Void>?
+        var meter: StallMeter?
+        /// When the stall meter was last told of progress (every piece is sent from a file, so all the time
+        /// between pieces is spent waiting for the network).
+        var meteredSince = NIODeadline.now()
     }
 
     let region: FileRegionBody
@@ -57,7 +62,7 @@ final class FileRegionSender: Sendable {
     /// Opens the file and checks its size. Blocking: run it on the thread pool.
     ///
     /// - Throws: ``TransportError/Code/fileReadFailed``.
-    init(region: FileRegionBody, eventLoop: any EventLoop) throws {
+    init(region: FileRegionBody, eventLoop: any EventLoop, meter: StallMeter? = nil) throws {
         let handle = try region.open()
         do {
             self.checkHandle = try handle.duplicate()
@@ -68,7 +73,7 @@ final class FileRegionSender: Sendable {
         self.handle = handle
         self.region = region
         self.eventLoop = eventLoop
-        self.state = Mutex(State(next: region.offset))
+        self.state = Mutex(State(next: region.offset, meter: meter))
     }
 
     /// The request's body: AsyncHTTPClient calls it once, when the connection is ready for the body.
@@ -101,7 +106,22 @@ final class FileRegionSender: Sendable {
     func partSent(_ part: IOData) {
         guard case .fileRegion(let region) = part else { return }
         self.region.progress?(region.readableBytes)
-        self.state.withLock { $0.inFlight -= 1 }
+        let stalled = self.state.withLock { state -> (TransportError, HTTPClient.Task<Void>?)? in
+            state.inFlight -= 1
+            let now = NIODeadline.now()
+            defer { state.meteredSince = now }
+            do throws(TransportError) {
+                try state.meter?.record(bytes: region.readableBytes, waited: (now - state.meteredSince).nanoseconds)
+                return nil
+            } catch {
+                return (error, state.task)
+            }
+        }
+        if let (error, task) = stalled {
+            self.finish(.failure(error))
+            task?.fail(reason: error)
+            return
+        }
         // Not from inside this callback: it runs while the channel completes the piece's write, and a write made
         // there re-enters the channel (AsyncHTTPClient's idle-write tracking does not expect that).
         self.eventLoop.execute { self.pump() }
@@ -114,6 +134,7 @@ final class FileRegionSender: Sendable {
             state.started = true
             state.writer = writer
             state.promise = promise
+            state.meteredSince = .now()
             return false
         }
         if refused {
@@ -207,11 +228,18 @@ final class FileRegionSender: Sendable {
         self.closeIfDone()
     }
 
-    /// Fails the request when the file no longer holds the region.
+    /// Fails the request when the file no longer holds the region, or when the connection has taken too little
+    /// for too long.
     private func watch() {
-        let task = self.state.withLock { state in state.finished ? nil : state.task }
+        let (task, stalled) = self.state.withLock { state -> (HTTPClient.Task<Void>?, TransportError?) in
+            guard !state.finished, let task = state.task else { return (nil, nil) }
+            guard let meter = state.meter, state.inFlight > 0 else { return (task, nil) }
+            let waited = (NIODeadline.now() - state.meteredSince).nanoseconds
+            return (task, meter.isStalled(afterWaiting: waited) ? meter.stalled(waitedExtra: waited) : nil)
+        }
         guard let task else { return }
         do {
+            if let stalled { throw stalled }
             try self.region.checkSize(of: self.checkHandle)
         } catch {
             self.finish(.failure(error))

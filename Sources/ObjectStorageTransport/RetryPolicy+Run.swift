@@ -15,7 +15,8 @@ extension RetryPolicy {
     ///
     /// Each failure thrown by `operation` is classified with ``decision(for:)``; between attempts the loop sleeps
     /// on `clock` with `try await`, so cancelling the task ends the wait at once. The operation receives the
-    /// attempt number (1-based) so it can rebuild and re-sign its request. The last error is rethrown unchanged.
+    /// attempt number (1-based) so it can rebuild and re-sign its request. The last error is rethrown unchanged,
+    /// except that a ``TransportError`` after retries gets ``TransportError/attempts`` filled in when it has none.
     ///
     /// - Parameters:
     ///   - clock: The clock to sleep on (inject a recording clock in tests).
@@ -38,9 +39,13 @@ extension RetryPolicy {
                 return try await operation(attempt)
             } catch {
                 let decision = self.decision(for: .error(error))
-                guard decision.shouldRetry, attempt < self.maxAttempts else { throw error }
+                guard decision.shouldRetry, attempt < self.maxAttempts else {
+                    throw Self.counting(error, attempts: attempt)
+                }
                 let delay = self.delay(forRetry: attempt - 1, decision: decision, using: &generator)
-                if let deadline, NIODeadline.now() + TimeAmount(delay) >= deadline { throw error }
+                if let deadline, NIODeadline.now() + TimeAmount(delay) >= deadline {
+                    throw Self.counting(error, attempts: attempt)
+                }
                 logger.debug(
                     "retrying",
                     metadata: [
@@ -71,6 +76,15 @@ extension RetryPolicy {
     ) async throws -> Result {
         var generator = SystemRandomNumberGenerator()
         return try await self.run(clock: clock, deadline: deadline, logger: logger, using: &generator, operation)
+    }
+
+    /// `error` with its attempt count filled in, when it is a ``TransportError`` without one and was retried.
+    static func counting(_ error: any Error, attempts: Int) -> any Error {
+        guard attempts > 1, var transportError = error as? TransportError, transportError.attempts == nil else {
+            return error
+        }
+        transportError.attempts = attempts
+        return transportError
     }
 
     static func milliseconds(_ duration: Duration) -> Int64 {

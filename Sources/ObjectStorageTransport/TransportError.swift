@@ -37,6 +37,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case retriesExhausted
             case requestFailed
             case redirectRefused
+            case transferStalled
             case malformedResponse
             case unsafeHTTPClient
         }
@@ -78,6 +79,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// and payload to whatever host the `Location` names. ``TransportError/statusCode`` holds the status and
         /// the message names the status and the `Location`'s host (never its path or query).
         public static let redirectRefused = Code(.redirectRefused)
+        /// A request or response body moved fewer bytes than
+        /// ``AsyncHTTPClientTransport/Configuration/minimumTransferRate`` allows, over its window of time spent
+        /// waiting for the network (a server that drips bytes). Transient: a fresh attempt may reach a healthy
+        /// server.
+        public static let transferStalled = Code(.transferStalled)
         /// The server's answer is not valid HTTP/1.1 (for example a body longer than its `Content-Length`, or a
         /// malformed status line or header); the message says what was wrong.
         public static let malformedResponse = Code(.malformedResponse)
@@ -103,16 +109,17 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case .retriesExhausted: return "retriesExhausted"
             case .requestFailed: return "requestFailed"
             case .redirectRefused: return "redirectRefused"
+            case .transferStalled: return "transferStalled"
             case .malformedResponse: return "malformedResponse"
             case .unsafeHTTPClient: return "unsafeHTTPClient"
             }
         }
 
-        /// Whether the failure is transient: a fresh attempt may succeed (connection failures, resets and
-        /// timeouts other than the overall deadline).
+        /// Whether the failure is transient: a fresh attempt may succeed (connection failures, resets, stalled
+        /// transfers and timeouts other than the overall deadline).
         public var isTransient: Bool {
             switch self.base {
-            case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed:
+            case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed, .transferStalled:
                 return true
             default:
                 return false

@@ -13,12 +13,16 @@ extension TransportResponse {
     /// A response body: an `AsyncSequence` of `ByteBuffer` chunks with backpressure, as they arrive.
     ///
     /// Errors thrown while iterating are ``TransportError`` values (a connection closed mid-body is
-    /// ``TransportError/Code/connectionClosed``, a stalled server ``TransportError/Code/readTimeout``).
+    /// ``TransportError/Code/connectionClosed``, a silent server ``TransportError/Code/readTimeout``, a server
+    /// dripping bytes ``TransportError/Code/transferStalled``, a body longer than its `Content-Length`
+    /// ``TransportError/Code/malformedResponse``). Only the time ``AsyncIterator/next()`` spends waiting counts
+    /// towards a stall, so a reader may pause between chunks for as long as it likes (up to the read-idle
+    /// timeout, which bounds the connection's silence).
     /// Cancelling the task that iterates cancels the underlying request.
     public struct Body: Sendable {
         enum Storage: Sendable {
             case empty
-            case client(HTTPClientResponse.Body, RequestContext)
+            case client(HTTPClientResponse.Body, RequestContext, StallMeter?)
             case stream(OneShotStream)
         }
 
@@ -73,7 +77,7 @@ extension TransportResponse.Body: AsyncSequence {
     public struct AsyncIterator: AsyncIteratorProtocol {
         enum State {
             case empty
-            case client(HTTPClientResponse.Body.AsyncIterator, RequestContext)
+            case client(HTTPClientResponse.Body.AsyncIterator, RequestContext, StallMeter?)
             case stream(OneShotStream.Iterator)
         }
 
@@ -87,10 +91,17 @@ extension TransportResponse.Body: AsyncSequence {
             switch self.state {
             case .empty:
                 return nil
-            case .client(var iterator, let context):
+            case .client(var iterator, let context, var meter):
                 do {
+                    let waitStart = NIODeadline.now()
                     let chunk = try await iterator.next()
-                    self.state = .client(iterator, context)
+                    if let chunk {
+                        try meter?.record(
+                            bytes: chunk.readableBytes,
+                            waited: (NIODeadline.now() - waitStart).nanoseconds
+                        )
+                    }
+                    self.state = .client(iterator, context, meter)
                     return chunk
                 } catch {
                     self.state = .empty
@@ -109,8 +120,8 @@ extension TransportResponse.Body: AsyncSequence {
         switch self.storage {
         case .empty:
             return AsyncIterator(state: .empty)
-        case .client(let body, let context):
-            return AsyncIterator(state: .client(body.makeAsyncIterator(), context))
+        case .client(let body, let context, let meter):
+            return AsyncIterator(state: .client(body.makeAsyncIterator(), context, meter))
         case .stream(let stream):
             return AsyncIterator(state: .stream(stream.makeIterator()))
         }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import AsyncHTTPClient
+import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -15,10 +16,13 @@ import ObjectStorageTransport
 import Synchronization
 import Testing
 
-/// Redirects are refused, malformed answers say what was wrong, and an application's `HTTPClient` is checked:
-/// over real sockets on 127.0.0.1.
+/// Redirects are refused, malformed answers say what was wrong, stalled bodies fail while slow ones and a
+/// consumer's backpressure do not, and an application's `HTTPClient` is checked: over real sockets on 127.0.0.1.
 struct TransportSafetyTests {
     let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// 64 KiB per 500 ms of waiting.
+    static let uploadRate = MinimumTransferRate(bytes: 64 * 1024, per: .milliseconds(500))
 
     // MARK: Malformed answers
 
@@ -94,6 +98,87 @@ struct TransportSafetyTests {
         #expect(error?.statusCode == 307)
         #expect(error?.message.contains("127.0.0.1:\(elsewhere.port)") == true)
         #expect(elsewhere.requests.isEmpty)
+    }
+
+    // MARK: Stalls
+
+    @Test func aConsumersBackpressureIsNotAStall() async throws {
+        let body = [UInt8](repeating: 0x62, count: 4 << 20)
+        let server = try await RawHTTPServer.start { _ in .response("200 OK", body: body) }
+        defer { Task { try? await server.stop() } }
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        // More than the whole body per window, so the meter never restarts: it fails once 2 s have been spent
+        // waiting, which loopback never needs for 4 MiB but the reader's pauses (3 s) would reach if counted.
+        configuration.minimumTransferRate = MinimumTransferRate(bytes: 64 << 20, per: .seconds(2))
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let response = try await transport.execute(
+                TransportRequest(url: server.url("/object")),
+                timeout: .seconds(30),
+                logger: logger
+            )
+            var received = 0
+            var pauses = 0
+            for try await chunk in response.body {
+                received += chunk.readableBytes
+                if pauses < 10 {
+                    pauses += 1
+                    try await Task.sleep(for: .milliseconds(300))
+                }
+            }
+            #expect(received == body.count)
+            #expect(pauses == 10)
+        }
+    }
+
+    @Test func anUploadTheServerReadsSlowlyFailsAsStalled() async throws {
+        let server = try await RawHTTPServer.start(receiveBufferSize: 4096) { _ in
+            .readSlowly(piece: 16, interval: .milliseconds(10))
+        }
+        defer { Task { try? await server.stop() } }
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.minimumTransferRate = Self.uploadRate
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let body = ByteBuffer(repeating: 0x63, count: 32 << 20)
+            let started = ContinuousClock.now
+            let error = await #expect(throws: TransportError.self) {
+                _ = try await transport.execute(
+                    TransportRequest(method: .PUT, url: server.url("/object"), body: .bytes(body)),
+                    timeout: .seconds(60),
+                    logger: logger
+                )
+            }
+            #expect(error?.code == .transferStalled)
+            #expect(error?.message.contains("the server accepted") == true)
+            #expect(ContinuousClock.now - started < .seconds(20))
+        }
+    }
+
+    @Test func aFileUploadTheServerReadsSlowlyFailsAsStalledWithSendfile() async throws {
+        let server = try await RawHTTPServer.start(receiveBufferSize: 4096) { _ in
+            .readSlowly(piece: 16, interval: .milliseconds(10))
+        }
+        defer { Task { try? await server.stop() } }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)").path
+        try Data(repeating: 0x64, count: 32 << 20).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.minimumTransferRate = Self.uploadRate
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let started = ContinuousClock.now
+            let error = await #expect(throws: TransportError.self) {
+                _ = try await transport.execute(
+                    TransportRequest(
+                        method: .PUT,
+                        url: server.url("/object"),
+                        body: .file(path: path, length: 32 << 20, chunkSize: 64 * 1024)
+                    ),
+                    timeout: .seconds(60),
+                    logger: logger
+                )
+            }
+            #expect(error?.code == .transferStalled)
+            #expect(ContinuousClock.now - started < .seconds(20))
+        }
     }
 
     // MARK: The HTTP client

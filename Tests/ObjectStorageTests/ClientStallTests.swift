@@ -1,0 +1,91 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NIOCore
+import ObjectStorage
+import ObjectStorageSigning
+import ObjectStorageTestSupport
+import ObjectStorageTransport
+import Testing
+
+/// A server that drips a body fails the request as stalled, after the configured retries; one that is slow but
+/// steady does not.
+struct ClientStallTests {
+    /// 100 bytes per 500 ms of waiting (200 B/s).
+    static let rate = MinimumTransferRate(bytes: 100, per: .milliseconds(500))
+
+    static func client(endpoint: String, transport: any HTTPTransport) throws -> ObjectStorageClient {
+        var configuration = ObjectStorageClient.Configuration(
+            provider: .s3,
+            endpoint: try Endpoint(url: endpoint),
+            region: "us-east-1",
+            credentials: .static(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
+        )
+        configuration.retry = testRetry
+        configuration.timeout = .seconds(60)
+        return ObjectStorageClient(configuration: configuration, transport: transport, logger: .scanning)
+    }
+
+    @Test func aDrippedBodyFailsAsStalledAfterTheRetries() async throws {
+        // 1,000 bytes at 20 bytes a second would take 50 s per attempt.
+        let body = [UInt8](repeating: 0x61, count: 1000)
+        let server = try await RawHTTPServer.start { _ in
+            .drip(
+                head: RawReply.head("200 OK", contentLength: body.count),
+                body: body,
+                piece: 1,
+                interval: .milliseconds(50)
+            )
+        }
+        defer { Task { try? await server.stop() } }
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.minimumTransferRate = Self.rate
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let client = try Self.client(endpoint: server.url(""), transport: transport)
+            let file = temporaryPath("dripped")
+            let started = ContinuousClock.now
+            let error = await #expect(throws: TransportError.self) {
+                try await client.getObject(GetObjectRequest(bucket: "b", key: "k"), toFile: file)
+            }
+            let elapsed = ContinuousClock.now - started
+            #expect(error?.code == .transferStalled)
+            #expect(error?.message.contains("the server sent") == true)
+            #expect(error?.message.contains("the transfer is stalled") == true)
+            #expect(server.requests.count == 3, "each of the 3 attempts stalled and was retried")
+            #expect(error?.attempts == 3)
+            #expect(error.map { "\($0)" }?.hasSuffix("(after 3 attempts)") == true)
+            #expect(elapsed < .seconds(15), "3 attempts of about 0.5 s each, not 3 × 50 s")
+            #expect(!FileManager.default.fileExists(atPath: file))
+        }
+    }
+
+    @Test func aSlowButSteadyBodySucceeds() async throws {
+        // 4,000 bytes at 2,000 bytes a second: ten times the minimum rate.
+        let body = (0..<4000).map { UInt8(truncatingIfNeeded: $0) }
+        let server = try await RawHTTPServer.start { _ in
+            .drip(
+                head: RawReply.head("200 OK", contentLength: body.count),
+                body: body,
+                piece: 100,
+                interval: .milliseconds(50)
+            )
+        }
+        defer { Task { try? await server.stop() } }
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        configuration.minimumTransferRate = Self.rate
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let client = try Self.client(endpoint: server.url(""), transport: transport)
+            let file = temporaryPath("steady")
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            try await client.getObject(GetObjectRequest(bucket: "b", key: "k"), toFile: file)
+            #expect(try fileBytes(file) == body)
+            #expect(server.requests.count == 1)
+        }
+    }
+}
