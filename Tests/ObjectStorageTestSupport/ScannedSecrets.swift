@@ -18,6 +18,9 @@ public enum ScannedSecrets {
         // ObjectStorageReliabilityTests (TestSecrets).
         "reliability-secret-9f8e7d6c5b4a",
         "reliability-session-token-1a2b3c4d5e6f",
+        // ObjectStorageTests: ClientRedirectAndEncodingTests (the credentials a redirect must not carry away).
+        "redirect-test-secret-5d2a",
+        "redirect-test-session-token-7c1e",
         // LocalObjectServer.developmentCredentials: ObjectStorageTests, LocalServerTests, CLITests.
         "localdev-secret-key-not-for-production",
         // Wrong secrets: LocalServerTests' signature tests, LogRedactionTests, ObjectsCommandTests.
