@@ -115,16 +115,29 @@ struct IncomingRequest: Sendable {
     /// The value of a non-negative integer query parameter such as `max-parts`, or `defaultValue` when it is
     /// absent.
     ///
+    /// - Parameters:
+    ///   - name: The parameter.
+    ///   - defaultValue: The value when the parameter is absent.
+    ///   - message: The `Message` of the refusal (default: `Argument NAME must be an integer between 0 and
+    ///     2147483647`).
+    /// - Returns: The value, in `0...2147483647`.
     /// - Throws: `InvalidArgument` (as S3 answers) unless the value is a decimal integer in `0...2147483647`.
-    func queryCount(_ name: String, default defaultValue: Int) throws(ServerError) -> Int {
+    func queryCount(_ name: String, default defaultValue: Int, message: String? = nil) throws(ServerError) -> Int {
         guard let text = queryValue(name) else { return defaultValue }
-        guard text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let value = Int32(text) else {
+        guard let value = Self.count(text) else {
             throw ServerError.invalidArgument(
-                "Argument \(name) must be an integer between 0 and \(Int32.max)",
+                message ?? "Argument \(name) must be an integer between 0 and \(Int32.max)",
                 name: name,
                 value: text
             )
         }
+        return value
+    }
+
+    /// `text` as a count: ASCII digits only (no sign, space or fraction) and at most `Int32.max`, as S3 reads
+    /// `max-keys` and `partNumber`; `nil` otherwise.
+    static func count(_ text: String) -> Int? {
+        guard text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let value = Int32(text) else { return nil }
         return Int(value)
     }
 }

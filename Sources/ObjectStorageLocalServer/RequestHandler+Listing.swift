@@ -52,14 +52,11 @@ extension RequestHandler {
         let v2 = request.queryValue("list-type") == "2"
         let prefix = request.queryValue("prefix") ?? ""
         let delimiter = request.queryValue("delimiter") ?? ""
-        let maxKeysText = request.queryValue("max-keys") ?? "1000"
-        guard let requestedMaxKeys = Int(maxKeysText), requestedMaxKeys >= 0 else {
-            throw ServerError.invalidArgument(
-                "Provided max-keys not an integer or within integer range",
-                name: "max-keys",
-                value: maxKeysText
-            )
-        }
+        let requestedMaxKeys = try request.queryCount(
+            "max-keys",
+            default: 1000,
+            message: "Provided max-keys not an integer or within integer range"
+        )
         let maxKeys = min(requestedMaxKeys, 1000)
         let encodingType = request.queryValue("encoding-type")
         let encode = encodingType?.lowercased() == "url"

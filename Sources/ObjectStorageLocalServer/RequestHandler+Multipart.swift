@@ -29,7 +29,7 @@ extension RequestHandler {
     func uploadPart(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
         let id = try uploadID(context)
         let text = context.request.queryValue("partNumber") ?? ""
-        guard let number = Int(text), (1...10_000).contains(number) else {
+        guard let number = IncomingRequest.count(text), (1...10_000).contains(number) else {
             throw ServerError.invalidArgument(
                 "Part number must be an integer between 1 and 10000, inclusive",
                 name: "partNumber",

@@ -145,4 +145,61 @@ struct HostileBodyTests {
             try await Self.expectServing(client, [])
         }
     }
+
+    /// Values S3 refuses as `max-keys` or `partNumber`: a sign (`%2B` is `+`, since a bare `+` in a query is a
+    /// space), a space, a fraction, empty, past `Int32`, past `Int64`.
+    static let malformedCounts = ["%2B5", "%205", "-1", "1.5", "", "2147483648", "99999999999999999999"]
+
+    @Test("max-keys that is not a plain count is InvalidArgument", arguments: dialects)
+    func refusesMalformedMaxKeys(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            #expect(try await client.send("PUT", "/bkt", headers: dialect).status == 200)
+            #expect(try await client.send("PUT", "/bkt/k", headers: dialect, body: [1]).status == 200)
+            for value in Self.malformedCounts {
+                for listType in ["", "list-type=2&"] {
+                    let refused = try await client.send("GET", "/bkt?\(listType)max-keys=\(value)", headers: dialect)
+                    #expect(refused.status == 400, "\(name) \(listType)max-keys=\(value): \(refused.text)")
+                    #expect(refused.element("Code") == "InvalidArgument", "\(name) max-keys=\(value)")
+                    #expect(refused.element("ArgumentName") == "max-keys", "\(name) max-keys=\(value)")
+                }
+            }
+            let accepted = try await client.send("GET", "/bkt?max-keys=2147483647", headers: dialect)
+            #expect(accepted.status == 200, "\(name): \(accepted.text)")
+            #expect(accepted.element("MaxKeys") == "1000")
+            let one = try await client.send("GET", "/bkt?max-keys=05", headers: dialect)
+            #expect(one.element("MaxKeys") == "5", "\(name): \(one.text)")
+            try await Self.expectServing(client, dialect)
+        }
+    }
+
+    @Test("A part number that is not a plain count in 1...10000 is InvalidArgument", arguments: dialects)
+    func refusesMalformedPartNumbers(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            #expect(try await client.send("PUT", "/bkt", headers: dialect).status == 200)
+            let id = try await initiate(client, "/bkt/k", headers: dialect)
+            for value in Self.malformedCounts + ["0", "10001"] {
+                let refused = try await client.send(
+                    "PUT",
+                    "/bkt/k?partNumber=\(value)&uploadId=\(id)",
+                    headers: dialect,
+                    body: [1]
+                )
+                #expect(refused.status == 400, "\(name) partNumber=\(value): \(refused.text)")
+                #expect(refused.element("Code") == "InvalidArgument", "\(name) partNumber=\(value)")
+                #expect(refused.element("ArgumentName") == "partNumber", "\(name) partNumber=\(value)")
+            }
+            let listed = try await client.send("GET", "/bkt/k?uploadId=\(id)", headers: dialect)
+            #expect(listed.element("PartNumber") == nil, "\(name): a refused part was stored: \(listed.text)")
+            for value in ["1", "10000"] {
+                let accepted = try await client.send(
+                    "PUT",
+                    "/bkt/k?partNumber=\(value)&uploadId=\(id)",
+                    headers: dialect,
+                    body: [1]
+                )
+                #expect(accepted.status == 200, "\(name) partNumber=\(value): \(accepted.text)")
+            }
+            try await Self.expectServing(client, dialect)
+        }
+    }
 }
