@@ -18,13 +18,24 @@ import ObjectStorageLocalServer
 /// - exactly one fault: `status=503[:SlowDown]` (with an optional `retry-after=SECONDS`),
 ///   `close-after=BYTES`, `delay-headers=MILLIS`, `delay-chunks=MILLIS`, `bandwidth=BYTES_PER_SECOND`
 ///   or `replace=random:SIZE`.
+///
+/// Numbers are decimal digits only (no sign, space or exponent) and bounded: delays by ``longestDelay``,
+/// `retry-after` by ``longestRetryAfter`` and `SIZE` by ``largestReplacement``.
 struct ServeFaultSpec {
     /// The keys that name a fault; a spec has exactly one of them.
     static let faultKeys = ["status", "close-after", "delay-headers", "delay-chunks", "bandwidth", "replace"]
     static let filterKeys = ["op", "bucket", "key", "when", "retry-after"]
 
-    /// The largest `replace=random:SIZE` (the content is held in memory).
-    static let largestReplacement = 1 << 30
+    /// The largest `replace=random:SIZE`, 64 MiB: each firing holds a fresh SIZE bytes in memory, and
+    /// concurrent requests each fire (at 1 GiB, eight parallel GETs would have held 8 GiB).
+    static let largestReplacement = 64 << 20
+
+    /// The longest `delay-headers=` or `delay-chunks=`, one hour in milliseconds: a longer delay is a hung
+    /// server, and the client's own timeouts have long fired.
+    static let longestDelay = 3_600_000
+
+    /// The largest `retry-after=`, one day in seconds.
+    static let longestRetryAfter = 86_400
 
     /// Parses one spec.
     ///
@@ -76,21 +87,17 @@ struct ServeFaultSpec {
         }
         if let when = fields["when"] {
             guard let trigger = trigger(when) else {
-                throw invalid("when='\(when)' is not always, nth:N, first:N (N ≥ 1) or p:P (0 ≤ P ≤ 1)")
+                throw invalid("when='\(when)' is not always, nth:N, first:N (N ≥ 1) or p:P (0 ≤ P ≤ 1, decimal)")
             }
             rule.trigger = trigger
         }
         switch faultKey {
         case "status":
-            var retryAfter: Int?
-            if let text = fields["retry-after"] {
-                guard let seconds = Int(text), seconds >= 0 else {
-                    throw invalid("retry-after='\(text)' is not a whole number of seconds")
-                }
-                retryAfter = seconds
+            let retryAfter = try fields["retry-after"].map { text throws(ValidationError) in
+                try number(text, key: "retry-after", spec: spec, in: 0...longestRetryAfter)
             }
             let parts = faultValue.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let status = Int(parts[0]), (400...599).contains(status) else {
+            guard let status = wholeNumber(parts[0]), (400...599).contains(status) else {
                 throw invalid("status='\(faultValue)' is not an HTTP error status 400…599, optionally :CODE")
             }
             let code = parts.count > 1 ? String(parts[1]) : defaultCode(status)
@@ -99,18 +106,21 @@ struct ServeFaultSpec {
             }
             rule.fault = .error(status: status, code: code, message: message(code), retryAfterSeconds: retryAfter)
         case "close-after":
-            rule.fault = .closeConnection(afterBodyBytes: try Int64(number(faultValue, key: faultKey, spec: spec)))
+            let bytes = try number(faultValue, key: faultKey, spec: spec, in: 0...Int.max)
+            rule.fault = .closeConnection(afterBodyBytes: Int64(bytes))
         case "delay-headers":
-            rule.fault = .delayBeforeHeaders(.milliseconds(try number(faultValue, key: faultKey, spec: spec)))
+            let delay = try number(faultValue, key: faultKey, spec: spec, in: 0...longestDelay)
+            rule.fault = .delayBeforeHeaders(.milliseconds(delay))
         case "delay-chunks":
-            rule.fault = .delayBetweenChunks(.milliseconds(try number(faultValue, key: faultKey, spec: spec)))
+            let delay = try number(faultValue, key: faultKey, spec: spec, in: 0...longestDelay)
+            rule.fault = .delayBetweenChunks(.milliseconds(delay))
         case "bandwidth":
-            let rate = try number(faultValue, key: faultKey, spec: spec)
-            guard rate > 0 else { throw invalid("bandwidth must be at least 1 byte per second") }
-            rule.fault = .bandwidthLimit(bytesPerSecond: rate)
+            rule.fault = .bandwidthLimit(
+                bytesPerSecond: try number(faultValue, key: faultKey, spec: spec, in: 1...Int.max)
+            )
         default:
             guard faultValue.hasPrefix("random:"),
-                let size = Int(faultValue.dropFirst("random:".count)),
+                let size = wholeNumber(faultValue.dropFirst("random:".count)),
                 (0...largestReplacement).contains(size)
             else {
                 throw invalid("replace='\(faultValue)' is not random:SIZE (0 ≤ SIZE ≤ \(largestReplacement))")
@@ -120,11 +130,39 @@ struct ServeFaultSpec {
         return rule
     }
 
-    private static func number(_ text: String, key: String, spec: String) throws(ValidationError) -> Int {
-        guard let value = Int(text), value >= 0 else {
-            throw ValidationError("--fault '\(spec)': \(key)='\(text)' is not a non-negative whole number")
+    /// `text` as a whole number in `range`.
+    ///
+    /// - Throws: `ValidationError` naming the spec, the key and the range unless `text` is decimal digits
+    ///   only (no sign, space or fraction) and its value is in `range`.
+    private static func number(
+        _ text: String,
+        key: String,
+        spec: String,
+        in range: ClosedRange<Int>
+    ) throws(ValidationError) -> Int {
+        guard let value = wholeNumber(text), range.contains(value) else {
+            let bounds =
+                range.upperBound == .max ? "at least \(range.lowerBound)" : "\(range.lowerBound)…\(range.upperBound)"
+            throw ValidationError("--fault '\(spec)': \(key)='\(text)' is not a whole number \(bounds)")
         }
         return value
+    }
+
+    /// `text` as decimal digits only (`+5`, ` 5` and `5.0` are not), within `Int`; `nil` otherwise.
+    static func wholeNumber(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        return Int(text)
+    }
+
+    /// `text` as a probability written `0.25`, `1` or `.5`: digits with at most one point (no sign,
+    /// exponent, `nan` or hexadecimal float), in 0…1.
+    static func probability(_ text: some StringProtocol) -> Double? {
+        let digits = text.utf8.filter { $0 &- UInt8(ascii: "0") < 10 }.count
+        let points = text.utf8.filter { $0 == UInt8(ascii: ".") }.count
+        guard digits > 0, points <= 1, digits + points == text.utf8.count, let value = Double(String(text)) else {
+            return nil
+        }
+        return (0...1).contains(value) ? value : nil
     }
 
     private static func trigger(_ text: String) -> FaultRule.Trigger? {
@@ -132,9 +170,9 @@ struct ServeFaultSpec {
         let parts = text.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         switch parts[0] {
-        case "nth": return Int(parts[1]).flatMap { $0 >= 1 ? .nth($0) : nil }
-        case "first": return Int(parts[1]).flatMap { $0 >= 1 ? .first($0) : nil }
-        case "p": return Double(parts[1]).flatMap { (0...1).contains($0) ? .probability($0) : nil }
+        case "nth": return wholeNumber(parts[1]).flatMap { $0 >= 1 ? .nth($0) : nil }
+        case "first": return wholeNumber(parts[1]).flatMap { $0 >= 1 ? .first($0) : nil }
+        case "p": return probability(parts[1]).map { .probability($0) }
         default: return nil
         }
     }

@@ -98,7 +98,42 @@ struct ServeFaultTests {
         Malformed(spec: "colour=red,status=500", mentions: "unknown key 'colour'"),
         Malformed(spec: "status=500,status=503", mentions: "'status' given twice"),
         Malformed(spec: "status", mentions: "'status' is not key=value"),
+        // Numbers: digits only, within bounds; nothing wraps, traps or allocates without limit.
+        Malformed(spec: "replace=random:67108865", mentions: "replace='random:67108865'"),
+        Malformed(spec: "replace=random:99999999999999999999", mentions: "replace='random:99999999999999999999'"),
+        Malformed(spec: "replace=random:+5", mentions: "replace='random:+5'"),
+        Malformed(spec: "delay-headers=3600001", mentions: "delay-headers='3600001' is not a whole number 0…3600000"),
+        Malformed(spec: "delay-headers=9223372036854775807", mentions: "delay-headers='9223372036854775807'"),
+        Malformed(spec: "delay-chunks=+10", mentions: "delay-chunks='+10'"),
+        Malformed(spec: "delay-chunks=-1", mentions: "delay-chunks='-1'"),
+        Malformed(spec: "bandwidth=0", mentions: "bandwidth='0' is not a whole number at least 1"),
+        Malformed(spec: "bandwidth=1e6", mentions: "bandwidth='1e6'"),
+        Malformed(spec: "close-after=99999999999999999999", mentions: "close-after='99999999999999999999'"),
+        Malformed(spec: "close-after= 10", mentions: "close-after=' 10'"),
+        Malformed(spec: "status=503,retry-after=86401", mentions: "retry-after='86401'"),
+        Malformed(spec: "status=503,retry-after=-1", mentions: "retry-after='-1'"),
+        Malformed(spec: "status=+503", mentions: "status='+503'"),
+        Malformed(spec: "status=503,when=nth:+2", mentions: "when='nth:+2'"),
+        Malformed(spec: "status=503,when=first:99999999999999999999", mentions: "when='first:99999999999999999999'"),
+        Malformed(spec: "status=503,when=p:nan", mentions: "when='p:nan'"),
+        Malformed(spec: "status=503,when=p:0x1p-1", mentions: "when='p:0x1p-1'"),
+        Malformed(spec: "status=503,when=p:-0", mentions: "when='p:-0'"),
+        Malformed(spec: "status=503,when=p:1e-1", mentions: "when='p:1e-1'"),
     ]
+
+    /// The bounds themselves are accepted: the server starts with each.
+    static let atTheBounds = [
+        "replace=random:67108864", "delay-headers=3600000", "delay-chunks=0", "bandwidth=9223372036854775807",
+        "close-after=9223372036854775807", "status=503,retry-after=86400", "status=503,when=p:.5",
+        "status=503,when=p:1", "status=503,when=nth:9223372036854775807",
+    ]
+
+    @Test(arguments: atTheBounds)
+    func specAtTheBoundIsAccepted(_ spec: String) async throws {
+        let server = try await ObjectsLocalServer.start(arguments: ["--log-level", "warning", "--fault", spec])
+        server.stop()
+        #expect(server.process.terminationStatus == 0)
+    }
 
     @Test(arguments: malformed)
     func malformedSpecIsAUsageError(_ malformed: Malformed) async throws {

@@ -47,12 +47,16 @@ struct CatCommand: AsyncParsableCommand, Sendable {
         }
     }
 
-    /// Parses `a-b`, `a-` or `-n`.
+    /// Parses `a-b`, `a-` or `-n` (decimal digits only).
+    ///
+    /// - Throws: ``CLIError`` `.usage` naming `--range` for anything else, a value past `Int64`, or `b < a`.
     static func parseRange(_ text: String) throws(CLIError) -> ByteRange {
         let invalid = CLIError.usage("--range: '\(text)' is not FIRST-LAST, FIRST- or -COUNT")
         guard let dash = text.firstIndex(of: "-") else { throw invalid }
         let first = text[..<dash]
         let last = text[text.index(after: dash)...]
+        // Digits only: Int64 alone would take `+5-9` or `5-+9`.
+        guard (first + last).utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { throw invalid }
         switch (Int64(first), Int64(last)) {
         case (let first?, let last?) where first >= 0 && last >= first:
             return .bytes(first...last)
