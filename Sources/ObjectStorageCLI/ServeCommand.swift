@@ -18,8 +18,13 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run a local object-storage server that speaks OSS, OBS and S3 and verifies their signatures.",
         discussion: """
-            Prints exactly one line, `listening on http://HOST:PORT`, on standard output when ready. \
-            Stops cleanly on SIGINT or SIGTERM.
+            Prints exactly one line, `listening on http://HOST:PORT`, on standard output when ready, then on \
+            standard error one `export` line per dialect (S3, OSS, OBS) that points objstore at the server: \
+            endpoint, region and key pair (a secret configured with --access-key-id appears as the shell \
+            expansion that reads it, never in the clear). Stops cleanly on SIGINT or SIGTERM.
+
+            Data: in --data DIR (kept), in memory with --memory, else in a new temporary directory, named on \
+            standard error and removed when the server stops on SIGINT or SIGTERM.
 
             Credentials: the development key pair unless --access-key-id names another key; its secret is read \
             from the file given with --access-key-secret-file (trailing newlines dropped) or from the \
@@ -42,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
               and exactly one fault:
                 status=503[:SlowDown] [retry-after=SECONDS] | close-after=BYTES | delay-headers=MILLIS | \
             delay-chunks=MILLIS | bandwidth=BYTES_PER_SECOND | replace=random:SIZE
+              Numbers are decimal digits only; MILLIS ≤ 3600000, retry-after ≤ 86400, SIZE ≤ 67108864 (64 MiB).
               Example: --fault 'op=GetObject,when=nth:1,status=503:SlowDown,retry-after=1'
             """
     )
@@ -49,11 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to bind.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to bind; 0 picks a free port.")
+    // Unconditional, so that `--port -1` reaches validate() as -1 rather than "Missing value".
+    @Option(parsing: .unconditional, help: "The port to bind, 0...65535; 0 picks a free port.")
     var port = 0
 
-    @Option(help: "The data directory (created if missing).")
-    var data = "./objstore-data"
+    @Option(help: "The data directory, created if missing and kept (default: a new temporary directory).")
+    var data: String?
 
     @Flag(help: "Keep objects in memory instead of a directory.")
     var memory = false
@@ -101,6 +108,12 @@ struct ServeCommand: AsyncParsableCommand {
     var faultSeed: UInt64 = 0x5EED
 
     func validate() throws {
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), not \(port).")
+        }
+        guard !(memory && data != nil) else {
+            throw ValidationError("--memory and --data cannot be combined: objects are kept in one or the other.")
+        }
         guard Dialect(name: defaultDialect) != nil else {
             throw ValidationError("--default-dialect must be oss, obs or s3")
         }
@@ -119,15 +132,21 @@ struct ServeCommand: AsyncParsableCommand {
         configuredLogger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let logger = configuredLogger
         let credentials: Credentials
+        let exportedSecret: ServeExports.Secret
         if let accessKeyID {
             let secret = try ServeSecret.load(
                 file: accessKeySecretFile,
                 environment: ProcessInfo.processInfo.environment
             )
             credentials = Credentials(accessKeyID: accessKeyID, secretAccessKey: secret)
+            exportedSecret = .expansion(
+                accessKeySecretFile.map { ServeExports.fileExpansion(Self.absolutePath($0)) }
+                    ?? ServeExports.variableExpansion(ServeSecret.environmentVariable)
+            )
             printError("objstore: accepting access key id \(accessKeyID)")
         } else {
             credentials = LocalObjectServer.developmentCredentials
+            exportedSecret = .development(credentials.secretAccessKey)
             if !anonymous {
                 printError(
                     "objstore: development key pair (not for production): access key id "
@@ -135,10 +154,12 @@ struct ServeCommand: AsyncParsableCommand {
                 )
             }
         }
+        let dataDirectory = try ServeDataDirectory(memory: memory, data: data)
+        printError("objstore: \(dataDirectory.summary)")
         let configuration = LocalObjectServer.Configuration(
             host: host,
             port: port,
-            storage: memory ? .memory : .directory(data),
+            storage: dataDirectory.storage,
             defaultDialect: Dialect(name: defaultDialect) ?? .s3,
             authentication: anonymous ? .anonymous : .credentials([credentials]),
             region: region,
@@ -149,13 +170,93 @@ struct ServeCommand: AsyncParsableCommand {
         for spec in faults { injector.add(try ServeFaultSpec.parse(spec)) }
         let server = LocalObjectServer(configuration: configuration, faults: injector, logger: logger)
         let host = self.host
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.runUntilTerminated(logger: logger) }
-            group.addTask {
-                let port = try await server.waitUntilRunning()
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        let (region, ossRegion) = (self.region, self.ossRegion)
+        let accessKeyID = credentials.accessKeyID
+        let anonymous = self.anonymous
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await server.runUntilTerminated(logger: logger) }
+                group.addTask {
+                    let port = try await server.waitUntilRunning()
+                    FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                    let exports = ServeExports(
+                        endpoint: ServeExports.endpoint(host: host, port: port),
+                        region: region,
+                        ossRegion: ossRegion,
+                        accessKeyID: accessKeyID,
+                        secret: exportedSecret
+                    )
+                    printError(
+                        anonymous
+                            ? "objstore: signatures are not checked; to point objstore at this server, paste one line:"
+                            : "objstore: to point objstore at this server, paste one line (or all three):"
+                    )
+                    printError(exports.lines.joined(separator: "\n"))
+                }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+        } catch {
+            dataDirectory.removeIfTemporary()
+            throw error
         }
+        dataDirectory.removeIfTemporary()
+    }
+
+    /// `path` made absolute against the working directory, so that a printed `cat PATH` works from anywhere.
+    static func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
+
+/// Where `objstore serve` keeps objects: memory, the `--data` directory, or a temporary directory of its
+/// own that it removes when it stops.
+struct ServeDataDirectory {
+    /// The server's storage.
+    var storage: LocalObjectServer.Storage
+    /// The temporary directory this process created, if any; the only directory it ever removes.
+    var temporary: String?
+    /// A sentence for standard error saying where the data is.
+    var summary: String
+
+    /// Chooses the storage, creating a new temporary directory (mode 0700) when neither `memory` nor `data`
+    /// is given.
+    ///
+    /// - Parameters:
+    ///   - memory: `--memory`.
+    ///   - data: `--data`.
+    /// - Throws: ``CLIError`` (exit 1) when the temporary directory cannot be created.
+    init(memory: Bool, data: String?) throws(CLIError) {
+        if memory {
+            storage = .memory
+            summary = "data in memory, lost when the server stops"
+        } else if let data {
+            storage = .directory(data)
+            summary = "data in \(data)"
+        } else {
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("objstore-serve-\(UUID().uuidString)")
+            do {
+                try FileManager.default.createDirectory(
+                    at: url,
+                    withIntermediateDirectories: false,
+                    attributes: [.posixPermissions: 0o700]
+                )
+            } catch {
+                throw CLIError(
+                    status: .failure,
+                    message: "Cannot create a temporary data directory \(url.path) (give one with --data DIR)."
+                )
+            }
+            storage = .directory(url.path)
+            temporary = url.path
+            summary =
+                "data in \(url.path), a new temporary directory removed when the server stops (--data DIR keeps it)"
+        }
+    }
+
+    /// Removes the temporary directory, if this process created one.
+    func removeIfTemporary() {
+        guard let temporary else { return }
+        try? FileManager.default.removeItem(atPath: temporary)
     }
 }

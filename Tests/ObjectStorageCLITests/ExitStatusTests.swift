@@ -100,6 +100,25 @@ struct ExitStatusTests {
             mentions: "--date"
         ),
         Case(arguments: ["sync", "a", "b"], environment: oss, status: 64, mentions: "unknown command 'sync'"),
+        // The port once wrapped (99999 listened on 34463).
+        Case(arguments: ["serve", "--memory", "--port", "99999"], environment: [:], status: 64, mentions: "--port"),
+        Case(arguments: ["serve", "--memory", "--port", "65536"], environment: [:], status: 64, mentions: "--port"),
+        Case(arguments: ["serve", "--memory", "--port", "-1"], environment: [:], status: 64, mentions: "--port"),
+        Case(arguments: ["serve", "--memory", "--port=-1"], environment: [:], status: 64, mentions: "--port"),
+        Case(
+            arguments: ["serve", "--memory", "--port", "99999999999999999999"],
+            environment: [:],
+            status: 64,
+            mentions: "--port"
+        ),
+        Case(
+            arguments: ["serve", "--memory", "--data", "/nonexistent/objstore"],
+            environment: [:],
+            status: 64,
+            mentions: "--memory and --data"
+        ),
+        Case(arguments: ["cat", "oss://b/k", "--range", "+5-9"], environment: oss, status: 64, mentions: "--range"),
+        Case(arguments: ["cat", "oss://b/k", "--range", "5-+9"], environment: oss, status: 64, mentions: "--range"),
         Case(arguments: ["ls"], environment: [:], status: 64, mentions: "objstore ls oss://"),
         Case(arguments: ["ls", "--recursive"], environment: oss, status: 64, mentions: "--recursive"),
         Case(arguments: ["presign", "oss://b/k"], environment: [:], status: 77, mentions: "OSS_ACCESS_KEY_ID"),

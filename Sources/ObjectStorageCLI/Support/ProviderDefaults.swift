@@ -13,15 +13,18 @@ struct ProviderDefaults {
     var provider: StorageProvider
     var environment: [String: String]
 
-    /// The region from the environment, or the vendor's customary default.
-    var environmentRegion: String? {
-        let names: [String]
+    /// The environment variables that name the region, in the order they are read (never empty).
+    var regionVariables: [String] {
         switch provider {
-        case .oss: names = ["OSS_REGION"]
-        case .obs: names = ["OBS_REGION"]
-        default: names = ["AWS_REGION", "AWS_DEFAULT_REGION"]
+        case .oss: ["OSS_REGION"]
+        case .obs: ["OBS_REGION"]
+        default: ["AWS_REGION", "AWS_DEFAULT_REGION"]
         }
-        return names.lazy.compactMap { self.environment[$0] }.first { !$0.isEmpty }
+    }
+
+    /// The region from the environment, if any.
+    var environmentRegion: String? {
+        regionVariables.lazy.compactMap { self.environment[$0] }.first { !$0.isEmpty }
     }
 
     var fallbackRegion: String {

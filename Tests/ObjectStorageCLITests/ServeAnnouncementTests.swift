@@ -1,0 +1,224 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorageTestSupport
+import Testing
+
+/// What `objstore serve` tells a new user on standard error: `export` lines that, pasted into a shell, point
+/// `objstore` at the server (never with a configured secret in the clear), and where the data is: by default
+/// a temporary directory, removed on SIGTERM, and never `./objstore-data`.
+struct ServeAnnouncementTests {
+    /// `objstore serve ARGUMENTS` with both outputs on pipes, read until the export lines are out.
+    final class AnnouncingServer {
+        let process: Process
+        /// Standard error up to and including the export lines.
+        let announcement: String
+
+        private init(process: Process, announcement: String) {
+            self.process = process
+            self.announcement = announcement
+        }
+
+        static func start(
+            _ arguments: [String],
+            environment: [String: String] = [:],
+            directory: URL? = nil
+        ) async throws -> AnnouncingServer {
+            let binary = try #require(CLIProcess.binary, "objstore is not built")
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
+            process.environment = CLIProcess.isolatedEnvironment(environment)
+            if let directory { process.currentDirectoryURL = directory }
+            let output = Pipe()
+            let error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            let listening = try await onOwnThread { CLIProcess.read(output, until: "\n") }
+            #expect(listening.hasPrefix("listening on http://127.0.0.1:"), "\(listening)")
+            let announcement = try await onOwnThread {
+                var text = ""
+                while !(text.contains("OBS_SECRET_ACCESS_KEY=") && text.hasSuffix("\n")) {
+                    let data = error.fileHandleForReading.availableData
+                    if data.isEmpty { break }
+                    text += String(decoding: data, as: UTF8.self)
+                }
+                return text
+            }
+            return AnnouncingServer(process: process, announcement: announcement)
+        }
+
+        /// The `export` line that sets `variable`.
+        func exportLine(setting variable: String) throws -> String {
+            try #require(
+                announcement.split(separator: "\n").first { $0.hasPrefix("export \(variable)=") }.map(String.init),
+                "no export line sets \(variable): \(announcement)"
+            )
+        }
+
+        /// SIGTERM, then the exit status.
+        func stop() -> Int32 {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// Runs `objstore ARGUMENTS` in `sh` after `line`, as a user who pasted it would, in an environment with
+    /// no credentials or endpoint of its own.
+    static func pasted(
+        _ line: String,
+        _ arguments: [String],
+        environment: [String: String] = [:]
+    ) async throws -> CLIProcess.Result {
+        let binary = try #require(CLIProcess.binary)
+        return try await CLIProcess.run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", line + "\nexec \"$@\"", "sh", binary.path] + arguments,
+            environment: CLIProcess.isolatedEnvironment(environment),
+            timeLimit: .seconds(60)
+        )
+    }
+
+    struct Dialect: CustomTestStringConvertible, Sendable {
+        var scheme: String
+        var endpointVariable: String
+        var variables: [String]
+        var testDescription: String { scheme }
+    }
+
+    static let dialects = [
+        Dialect(
+            scheme: "s3",
+            endpointVariable: "AWS_ENDPOINT_URL",
+            variables: ["AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=", "AWS_SECRET_ACCESS_KEY="]
+        ),
+        Dialect(
+            scheme: "oss",
+            endpointVariable: "OSS_ENDPOINT",
+            variables: ["OSS_REGION=cn-hangzhou", "OSS_ACCESS_KEY_ID=", "OSS_ACCESS_KEY_SECRET="]
+        ),
+        Dialect(
+            scheme: "obs",
+            endpointVariable: "OBS_ENDPOINT",
+            variables: ["OBS_REGION=us-east-1", "OBS_ACCESS_KEY_ID=", "OBS_SECRET_ACCESS_KEY="]
+        ),
+    ]
+
+    @Test("The pasted export line makes mb, cp and ls work", arguments: dialects)
+    func exportLineMakesTheCLIWork(_ dialect: Dialect) async throws {
+        let server = try await AnnouncingServer.start(["--memory"])
+        defer { _ = server.stop() }
+        let line = try server.exportLine(setting: dialect.endpointVariable)
+        #expect(line.contains("=http://127.0.0.1:"), "\(line)")
+        for variable in dialect.variables { #expect(line.contains(" \(variable)"), "\(variable): \(line)") }
+        #expect(line.contains(ObjectsLocalServer.accessKeyID) && line.contains(ObjectsLocalServer.secret))
+
+        let scratch = try ObjectsScratch()
+        let content = Data("pasted into a shell, \(dialect.scheme)\n".utf8)
+        try content.write(to: URL(fileURLWithPath: scratch.path("up.txt")))
+        let url = "\(dialect.scheme)://pasted/dir/up.txt"
+        for arguments in [
+            ["mb", "\(dialect.scheme)://pasted"], ["cp", scratch.path("up.txt"), url],
+            ["cp", url, scratch.path("down.txt")],
+        ] {
+            let result = try await Self.pasted(line, arguments)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+        }
+        let listing = try await Self.pasted(line, ["ls", "--recursive", "\(dialect.scheme)://pasted"])
+        #expect(listing.status == 0, "\(listing.standardError)")
+        #expect(listing.standardOutput.contains("dir/up.txt"), "\(listing.standardOutput)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path("down.txt"))) == content)
+        #expect(server.stop() == 0)
+    }
+
+    @Test("A configured secret is never printed; the lines read it from the environment variable")
+    func configuredSecretFromTheEnvironment() async throws {
+        let secret = "announce-\(UUID().uuidString)"
+        let server = try await AnnouncingServer.start(
+            ["--memory", "--access-key-id", "ANNOUNCEDKEY"],
+            environment: ["OBJSTORE_SERVE_ACCESS_KEY_SECRET": secret]
+        )
+        defer { _ = server.stop() }
+        #expect(!server.announcement.contains(secret))
+        #expect(!server.announcement.contains(ObjectsLocalServer.secret))
+        let line = try server.exportLine(setting: "AWS_ENDPOINT_URL")
+        #expect(line.hasSuffix(#" AWS_SECRET_ACCESS_KEY="$OBJSTORE_SERVE_ACCESS_KEY_SECRET""#), "\(line)")
+        #expect(line.contains(" AWS_ACCESS_KEY_ID=ANNOUNCEDKEY "), "\(line)")
+        let made = try await Self.pasted(
+            line,
+            ["mb", "s3://configured"],
+            environment: ["OBJSTORE_SERVE_ACCESS_KEY_SECRET": secret]
+        )
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardOutput == "make_bucket: configured\n")
+    }
+
+    @Test("A secret from a relative file path is read back with cat from its absolute path")
+    func configuredSecretFromAFile() async throws {
+        let scratch = try ObjectsScratch()
+        let secret = "announce-file-\(UUID().uuidString)"
+        try Data((secret + "\n").utf8).write(to: URL(fileURLWithPath: scratch.path("secret")))
+        let server = try await AnnouncingServer.start(
+            ["--memory", "--access-key-id", "ANNOUNCEDKEY", "--access-key-secret-file", "secret"],
+            directory: scratch.url
+        )
+        defer { _ = server.stop() }
+        #expect(!server.announcement.contains(secret))
+        let line = try server.exportLine(setting: "OSS_ENDPOINT")
+        #expect(line.hasSuffix(#" OSS_ACCESS_KEY_SECRET="$(cat \#(scratch.path("secret")))""#), "\(line)")
+        // The test's working directory is not the server's, so only the absolute path can work.
+        let made = try await Self.pasted(line, ["mb", "oss://configured-file"])
+        #expect(made.status == 0, "\(made.standardError)")
+    }
+
+    @Test("By default the data is in a new temporary directory, removed on SIGTERM; ./objstore-data is not made")
+    func defaultDataDirectoryIsTemporary() async throws {
+        let scratch = try ObjectsScratch()
+        let temporary = try ObjectsScratch()
+        let server = try await AnnouncingServer.start(
+            [],
+            environment: ["TMPDIR": temporary.url.path],
+            directory: scratch.url
+        )
+        let marker = "objstore: data in "
+        let sentence = try #require(
+            server.announcement.split(separator: "\n").first { $0.hasPrefix(marker) },
+            "\(server.announcement)"
+        )
+        #expect(sentence.contains("temporary directory removed when the server stops"), "\(sentence)")
+        let directory = String(sentence.dropFirst(marker.count).prefix { $0 != "," })
+        #expect(directory.hasPrefix(temporary.path("objstore-serve-")), "\(directory)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue)
+
+        let line = try server.exportLine(setting: "AWS_ENDPOINT_URL")
+        #expect(try await Self.pasted(line, ["mb", "s3://kept-until-exit"]).status == 0)
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: directory).isEmpty, "the bucket is not on disk")
+
+        #expect(server.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory), "\(directory) outlived the server")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("objstore-data")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.url.path).isEmpty)
+    }
+
+    @Test("--data DIR is named and kept after SIGTERM")
+    func givenDataDirectoryIsKept() async throws {
+        let scratch = try ObjectsScratch()
+        let directory = scratch.path("data")
+        let server = try await AnnouncingServer.start(["--data", directory])
+        #expect(server.announcement.contains("objstore: data in \(directory)\n"), "\(server.announcement)")
+        let line = try server.exportLine(setting: "OBS_ENDPOINT")
+        #expect(try await Self.pasted(line, ["mb", "obs://kept"]).status == 0)
+        #expect(server.stop() == 0)
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+}
