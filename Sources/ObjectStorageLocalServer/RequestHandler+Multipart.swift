@@ -90,7 +90,7 @@ extension RequestHandler {
             }
             for part in root.children("Part") {
                 guard let numberText = part.child("PartNumber")?.text.trimmingWhitespace(),
-                    let number = Int(numberText),
+                    let number = IncomingRequest.count(numberText),
                     let etag = part.child("ETag")?.text
                 else { throw ServerError.malformedXML() }
                 requested.append(RequestedPart(number: number, etag: etag))

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorageLocalServer
 import Testing
 
@@ -172,6 +173,36 @@ struct HostileBodyTests {
         }
     }
 
+    @Test("A CompleteMultipartUpload PartNumber that is not a plain count is MalformedXML", arguments: dialects)
+    func refusesMalformedCompletionPartNumbers(name: String, dialect: [(String, String)]) async throws {
+        try await withServer { client, _ in
+            #expect(try await client.send("PUT", "/bkt", headers: dialect).status == 200)
+            let id = try await initiate(client, "/bkt/k", headers: dialect)
+            let part = try await client.send("PUT", "/bkt/k?partNumber=1&uploadId=\(id)", headers: dialect, body: [1])
+            let etag = try #require(part.header("ETag"))
+            for number in ["+1", " 1x", "1.0", "-1", "99999999999999999999"] {
+                Self.expectMalformedXML(
+                    try await client.send(
+                        "POST",
+                        "/bkt/k?uploadId=\(id)",
+                        headers: dialect,
+                        body: completion([(0, etag)]).replacingPartNumber(with: number)
+                    ),
+                    "\(name) PartNumber \(number)"
+                )
+            }
+            // The upload is intact: the same completion with a plain number succeeds.
+            let completed = try await client.send(
+                "POST",
+                "/bkt/k?uploadId=\(id)",
+                headers: dialect,
+                body: completion([(1, etag)])
+            )
+            #expect(completed.status == 200, "\(name): \(completed.text)")
+            #expect(try await client.send("GET", "/bkt/k", headers: dialect).body == [1])
+        }
+    }
+
     @Test("A part number that is not a plain count in 1...10000 is InvalidArgument", arguments: dialects)
     func refusesMalformedPartNumbers(name: String, dialect: [(String, String)]) async throws {
         try await withServer { client, _ in
@@ -201,5 +232,17 @@ struct HostileBodyTests {
             }
             try await Self.expectServing(client, dialect)
         }
+    }
+}
+
+extension [UInt8] {
+    /// A completion body whose `<PartNumber>0</PartNumber>` says `number` instead.
+    fileprivate func replacingPartNumber(with number: String) -> [UInt8] {
+        Array(
+            String(decoding: self, as: UTF8.self).replacingOccurrences(
+                of: "<PartNumber>0<",
+                with: "<PartNumber>\(number)<"
+            ).utf8
+        )
     }
 }

@@ -450,7 +450,8 @@ extension BadInputCase {
                 to: context.scratch.existing
             )
         },
-        .cli("cp into an unwritable directory (/proc)", .exit(1, mentions: "/proc/objstore-reliability.bin")) { context in
+        .cli("cp into an unwritable directory (/proc)", .exit(1, mentions: "/proc/objstore-reliability.bin")) {
+            context in
             ["cp", "s3://bkt/obj", "/proc/objstore-reliability.bin"] + context.remote()
         },
         .cli("cp with --checkpoint-file = destination", .exit(65, mentions: "checkpoint")) { context in
