@@ -52,10 +52,19 @@ extension TransportError {
             return (.connectionClosed, "the server closed the connection before the message ended")
         case let error as HTTPParserError:
             return (.malformedResponse, "the server sent a malformed response: \(Self.explain(error))")
-        case is NIOConnectionError:
-            return (.connectFailed, "cannot connect: \(error)")
+        case let error as NIOConnectionError:
+            return Self.classify(error)
+        case let error as SocketAddressError.UnknownHost:
+            return Self.classify(error)
+        case let error as SocketAddressError:
+            return (.invalidRequest, "the host is not a usable address (\(error))")
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return (.connectFailed, Self.refused)
         case let error as IOError:
             return (Self.isConnectErrno(error.errnoCode) ? .connectFailed : .connectionClosed, "I/O error: \(error)")
+        case let error as NIOSSLError where error == .uncleanShutdown:
+            // The server dropped the TCP connection without a TLS close_notify: a reset, not a certificate problem.
+            return (.connectionClosed, "the server closed the TLS connection without closing TLS first")
         case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
             return (.tlsFailed, "TLS failed: \(error)")
         default:
@@ -76,9 +85,23 @@ extension TransportError {
             return (.writeTimeout, "no data could be sent within the write timeout")
         case .deadlineExceeded:
             return (.deadlineExceeded, "the deadline passed before the response arrived")
-        case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch:
+        case .remoteConnectionClosed, .uncleanShutdown:
             return (.connectionClosed, "the server closed the connection (\(error.shortDescription))")
-        case .invalidProxyResponse, .proxyAuthenticationRequired:
+        case .bodyLengthMismatch:
+            // AsyncHTTPClient raises this for the request body only: sending it again sends the same mismatch.
+            return (
+                .invalidRequest,
+                "the request body's length differs from the length declared for it (a file that changed while it "
+                    + "was sent, or a stream that yielded more or fewer bytes than its length)"
+            )
+        case .proxyAuthenticationRequired:
+            return (
+                .proxyAuthenticationRequired,
+                "the proxy requires authentication (407 Proxy Authentication Required), and no proxy credentials are "
+                    + "sent; use a proxy that lets the client through"
+            )
+        case .invalidProxyResponse:
+            // Also a proxy's 502 or 503 when it cannot reach the server for now: transient.
             return (.connectFailed, "the proxy refused the connection (\(error.shortDescription))")
         case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .traceRequestWithBody,
             .identityCodingIncorrectlyPresent:
@@ -142,6 +165,41 @@ extension TransportError {
         // Drop any user information: it may hold a credential.
         let host = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         return host.isEmpty ? nil : host
+    }
+
+    /// The message for a refused connection (the request's host and port are in the error's context).
+    private static let refused = "the connection was refused (nothing listens on the port)"
+
+    /// A connection that could not be made: a name that does not resolve, or every address refused or unreachable.
+    private static func classify(_ error: NIOConnectionError) -> (Code, String) {
+        let dnsErrors = [error.dnsAError, error.dnsAAAAError].compactMap { $0 }
+        if error.connectionErrors.isEmpty, !dnsErrors.isEmpty {
+            // The name resolved to no address at all. A definite answer from either lookup decides.
+            let unknown = dnsErrors.compactMap { $0 as? SocketAddressError.UnknownHost }
+            if let definite = unknown.first(where: { $0.errorCode != Int(EAI_AGAIN) }) ?? unknown.first {
+                return Self.classify(definite)
+            }
+            return (.connectFailed, "cannot resolve the host name '\(error.host)' (\(dnsErrors[0]))")
+        }
+        let errnos = error.connectionErrors.compactMap { ($0.error as? IOError)?.errnoCode }
+        if !errnos.isEmpty, errnos.count == error.connectionErrors.count, errnos.allSatisfy({ $0 == ECONNREFUSED }) {
+            return (.connectFailed, Self.refused)
+        }
+        return (.connectFailed, "cannot connect to \(error.host) port \(error.port): \(error)")
+    }
+
+    /// A failed name resolution. `EAI_AGAIN` ("temporary failure in name resolution": the name server gave no
+    /// answer) may heal and stays ``Code/connectFailed``; any other answer (the name does not exist, has no
+    /// address, or the lookup failed for good) is ``Code/hostNotFound``, which is not retried.
+    private static func classify(_ error: SocketAddressError.UnknownHost) -> (Code, String) {
+        if error.errorCode == Int(EAI_AGAIN) {
+            return (
+                .connectFailed,
+                "cannot resolve the host name '\(error.host)' for now: the name server gave no answer "
+                    + "(\(error.errorDescription))"
+            )
+        }
+        return (.hostNotFound, "cannot resolve the host name '\(error.host)' (\(error.errorDescription))")
     }
 
     private static func isConnectErrno(_ code: CInt) -> Bool {

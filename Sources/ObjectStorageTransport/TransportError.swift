@@ -23,6 +23,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: Hashable, Sendable {
             case connectFailed
+            case hostNotFound
+            case proxyAuthenticationRequired
             case connectTimeout
             case readTimeout
             case writeTimeout
@@ -46,8 +48,17 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 
         private init(_ base: Base) { self.base = base }
 
-        /// The connection could not be established (refused, unreachable, DNS failure, proxy failure).
+        /// The connection could not be established: refused (nothing listens on the port), the network or host is
+        /// unreachable, the proxy refused the tunnel, or the name server could not answer for now (a temporary
+        /// failure in name resolution). Transient: the client's retry policy retries it with its backoff.
         public static let connectFailed = Code(.connectFailed)
+        /// The host name does not resolve: the name server answered that the name does not exist (or has no
+        /// address). Not transient, so never retried: asking again cannot make the name exist, and the endpoint is
+        /// almost certainly misconfigured. ``TransportError/host`` and the message name the host.
+        public static let hostNotFound = Code(.hostNotFound)
+        /// The HTTP proxy answered `407 Proxy Authentication Required`; the transport sends no proxy credentials,
+        /// so no retry can succeed. Not transient.
+        public static let proxyAuthenticationRequired = Code(.proxyAuthenticationRequired)
         /// The connection (TCP and TLS handshake) was not established within the connect timeout.
         public static let connectTimeout = Code(.connectTimeout)
         /// No byte arrived for longer than the read-idle timeout.
@@ -95,6 +106,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public var description: String {
             switch self.base {
             case .connectFailed: return "connectFailed"
+            case .hostNotFound: return "hostNotFound"
+            case .proxyAuthenticationRequired: return "proxyAuthenticationRequired"
             case .connectTimeout: return "connectTimeout"
             case .readTimeout: return "readTimeout"
             case .writeTimeout: return "writeTimeout"
@@ -117,6 +130,10 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 
         /// Whether the failure is transient: a fresh attempt may succeed (connection failures, resets, stalled
         /// transfers and timeouts other than the overall deadline).
+        ///
+        /// Faults that cannot heal by asking again are not transient: ``hostNotFound``,
+        /// ``proxyAuthenticationRequired``, ``tlsFailed`` (an untrusted certificate stays untrusted),
+        /// ``invalidRequest``, ``malformedResponse``, ``redirectRefused``, ``unsafeHTTPClient`` and the rest.
         public var isTransient: Bool {
             switch self.base {
             case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed, .transferStalled:

@@ -21,6 +21,8 @@ public enum ScannedSecrets {
         // ObjectStorageTests: ClientRedirectAndEncodingTests (the credentials a redirect must not carry away).
         "redirect-test-secret-5d2a",
         "redirect-test-session-token-7c1e",
+        // ObjectStorageTests: ClientConnectFailureTests (an endpoint that cannot be reached).
+        "connect-failure-secret-3b9e",
         // LocalObjectServer.developmentCredentials: ObjectStorageTests, LocalServerTests, CLITests.
         "localdev-secret-key-not-for-production",
         // Wrong secrets: LocalServerTests' signature tests, LogRedactionTests, ObjectsCommandTests.

@@ -96,7 +96,7 @@ struct InstanceMetadataClient: Sendable {
     /// a token, would not reach it either).
     static func isUnreachable(_ failure: Failure) -> Bool {
         guard case .transport(let error) = failure else { return false }
-        return error.code == .connectFailed || error.code == .connectTimeout
+        return error.code == .connectFailed || error.code == .hostNotFound || error.code == .connectTimeout
     }
 
     /// The error for a request that got no usable response.
