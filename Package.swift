@@ -227,7 +227,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectStorageCLITests",
-            dependencies: ["ObjectStorageCLI", "ObjectStorageTestSupport"]
+            dependencies: [
+                "ObjectStorageCLI", "ObjectStorageTestSupport", "ObjectStorageSigning", "ObjectStorageTransport",
+            ]
         ),
         .testTarget(
             name: "ObjectStorageCheckpointTests",

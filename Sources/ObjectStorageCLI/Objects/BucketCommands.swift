@@ -22,9 +22,10 @@ struct MakeBucketCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
-        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: location.provider)
         let output = self.output
-        try await RemoteFailure.run {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
             try await client.createBucket(CreateBucketRequest(bucket: location.bucket))
             output.report("make_bucket: \(location.bucket)")
         }
@@ -48,9 +49,10 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
-        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: location.provider)
         let output = self.output
-        try await RemoteFailure.run {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
             try await client.deleteBucket(DeleteBucketRequest(bucket: location.bucket))
             output.report("remove_bucket: \(location.bucket)")
         }

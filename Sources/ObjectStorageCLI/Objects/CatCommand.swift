@@ -36,8 +36,9 @@ struct CatCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try RemoteArgument.object(url)
         let byteRange = try range.map(Self.parseRange)
-        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
-        try await RemoteFailure.run {
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: location.provider)
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
             var request = GetObjectRequest(bucket: location.bucket, key: location.key ?? "")
             request.range = byteRange
             let response = try await client.getObject(request)

@@ -25,8 +25,9 @@ struct ClientFactory {
     /// fails (status 77) before anything is sent.
     func makeClient(for provider: StorageProvider) async throws(CLIError) -> ObjectStorageClient {
         let version = try SigningContext.signatureVersion(options.signature, for: provider)
-        let (endpoint, region) = try ProviderDefaults(provider: provider, environment: environment)
-            .resolve(endpoint: options.endpoint, region: options.region)
+        let (choice, region) = try ProviderDefaults(provider: provider, environment: environment)
+            .choose(endpoint: options.endpoint, region: options.region)
+        let endpoint = choice.endpoint
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
             guard options.profile == nil else { throw .usage("--profile cannot be combined with --no-sign-request") }
@@ -43,6 +44,13 @@ struct ClientFactory {
         }
         if options.pathStyle { configuration.addressing = .path }
         return ObjectStorageClient(configuration: configuration, logger: options.logger)
+    }
+
+    /// The endpoint ``makeClient(for:)`` uses for `provider` and where it came from, for error messages; `nil` when
+    /// the options name no valid endpoint (``makeClient(for:)`` refuses them).
+    func endpointChoice(for provider: StorageProvider) -> EndpointChoice? {
+        try? ProviderDefaults(provider: provider, environment: environment)
+            .choose(endpoint: options.endpoint, region: options.region).0
     }
 
     /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI

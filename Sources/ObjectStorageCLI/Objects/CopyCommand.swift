@@ -60,11 +60,12 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
         if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
         }
-        let client = try await ClientFactory(options: remote).makeClient(for: plan.provider)
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: plan.provider)
         let contentType = self.contentType
         let flags = self.transfer
         let output = self.output
-        try await RemoteFailure.run {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.provider)) {
             switch plan.direction {
             case .upload(let path, let target):
                 let bar = ProgressBar(label: "upload", output: output.level)
@@ -102,11 +103,12 @@ extension CopyCommand {
             throw CLIError.usage("cp --recursive: --checkpoint-file cannot be shared by several downloads")
         }
         try RecursiveDownload.prepareDirectory(destination)
-        let client = try await ClientFactory(options: remote).makeClient(for: origin.provider)
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: origin.provider)
         let flags = self.transfer
         let output = self.output
         let directory = destination
-        try await RemoteFailure.run {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
             let summary = try await RecursiveDownload.run(
                 from: origin,
                 toDirectory: directory,

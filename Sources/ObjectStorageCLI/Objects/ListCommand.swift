@@ -44,8 +44,9 @@ struct ListCommand: AsyncParsableCommand, Sendable {
             return try await listBuckets(Self.provider(named: url))
         }
         let location = try RemoteLocation.any(url)
-        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
-        try await RemoteFailure.run {
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: location.provider)
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
             var request = ListObjectsV2Request(bucket: location.bucket, prefix: location.key)
             request.delimiter = recursive ? nil : "/"
             for try await page in client.listObjectsV2(request) {
@@ -86,9 +87,10 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     }
 
     private func listBuckets(_ provider: StorageProvider) async throws {
-        let client = try await ClientFactory(options: remote).makeClient(for: provider)
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: provider)
         let json = self.json
-        try await RemoteFailure.run {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: provider)) {
             for bucket in try await client.listBuckets().buckets {
                 let created = bucket.creationDate.map(JSONOutput.iso8601)
                 if json {

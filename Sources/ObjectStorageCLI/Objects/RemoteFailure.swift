@@ -33,8 +33,9 @@ enum RemoteFailure {
         return CLIError(status: notFound ? .notFound : .failure, message: text)
     }
 
-    /// Maps any error; `interrupted` says the user pressed Ctrl-C, whatever the error became.
-    static func cliError(_ error: any Error, interrupted: Bool = false) -> CLIError {
+    /// Maps any error; `interrupted` says the user pressed Ctrl-C, whatever the error became. A failure to reach
+    /// `endpoint` names it and the setting that chose it.
+    static func cliError(_ error: any Error, interrupted: Bool = false, endpoint: EndpointChoice? = nil) -> CLIError {
         if interrupted || error is CancellationError { return CLIError(status: .interrupted, message: "interrupted") }
         switch error {
         case let error as CLIError:
@@ -48,15 +49,17 @@ enum RemoteFailure {
             let missing = error.code == .notFound || error.code == .incomplete
             return CLIError(status: missing ? .noCredentials : .failure, message: CLIError.sentence(error.message))
         case let error as TransportError:
-            return CLIError(status: .failure, message: sentence(error))
+            return CLIError(status: .failure, message: sentence(error, endpoint: endpoint))
         default:
             return CLIError(status: .failure, message: "\(error)")
         }
     }
 
     /// A transport failure as a sentence with its context and no enum case name:
-    /// `Could not resolve the host name (GET example.com/b/k, after 3 attempts).`
-    static func sentence(_ error: TransportError) -> String {
+    /// `Could not resolve the host name (GET example.com/b/k, after 3 attempts).` When the endpoint could not be
+    /// reached (a name that does not resolve, a refused or timed-out connection, a failed TLS handshake) and
+    /// `endpoint` is known, a second sentence names it and the setting that chose it.
+    static func sentence(_ error: TransportError, endpoint: EndpointChoice? = nil) -> String {
         var context: [String] = []
         if let method = error.method, let host = error.host { context.append("\(method) \(host)\(error.path ?? "")") }
         if let statusCode = error.statusCode { context.append("HTTP \(statusCode)") }
@@ -64,12 +67,24 @@ enum RemoteFailure {
         var text = error.message
         while let last = text.last, ".!".contains(last) { text.removeLast() }
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
-        return CLIError.sentence(text)
+        let unreachable: [TransportError.Code] = [.hostNotFound, .connectFailed, .connectTimeout, .tlsFailed]
+        guard let endpoint, unreachable.contains(error.code) else { return CLIError.sentence(text) }
+        var first = CLIError.sentence(text)
+        if let last = first.last, !".!?".contains(last) { first += "." }
+        return first + " " + endpoint.explanation
     }
 
     /// Runs a command's work in a task that SIGINT cancels (so transfers clean up their temporary
     /// files), and maps its failures.
-    static func run(_ work: @escaping @Sendable () async throws -> Void) async throws(CLIError) {
+    ///
+    /// - Parameters:
+    ///   - endpoint: The endpoint the work talks to and where it came from, named when it cannot be reached.
+    ///   - work: The command's work.
+    /// - Throws: ``CLIError``.
+    static func run(
+        endpoint: EndpointChoice? = nil,
+        _ work: @escaping @Sendable () async throws -> Void
+    ) async throws(CLIError) {
         let task = Task { try await work() }
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -82,7 +97,7 @@ enum RemoteFailure {
         do {
             try await task.value
         } catch {
-            throw cliError(error, interrupted: task.isCancelled)
+            throw cliError(error, interrupted: task.isCancelled, endpoint: endpoint)
         }
     }
 }

@@ -45,9 +45,10 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         guard locations.allSatisfy({ $0.provider == provider }) else {
             throw CLIError.usage("URL: all URLs must use the same scheme")
         }
-        let client = try await ClientFactory(options: remote).makeClient(for: provider)
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: provider)
         let output = self.output
-        try await RemoteFailure.run {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: provider)) {
             var failures = 0
             for location in locations {
                 if recursive {

@@ -27,8 +27,9 @@ struct StatCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let location = try RemoteArgument.object(url)
-        let client = try await ClientFactory(options: remote).makeClient(for: location.provider)
-        try await RemoteFailure.run {
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: location.provider)
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
             let head = try await client.headObject(HeadObjectRequest(bucket: location.bucket, key: location.key ?? ""))
             let output = ObjectStat(location: location, attributes: head.attributes)
             if json {

@@ -58,27 +58,53 @@ struct ProviderDefaults {
     /// - Returns: The endpoint, and the region to sign for.
     /// - Throws: ``CLIError`` `.usage` when the endpoint, given or from the environment, is not a URL.
     func resolve(endpoint option: String?, region: String?) throws(CLIError) -> (Endpoint, String) {
-        let endpoint: Endpoint
+        let (choice, signingRegion) = try self.choose(endpoint: option, region: region)
+        return (choice.endpoint, signingRegion)
+    }
+
+    /// The endpoint as ``resolve(endpoint:region:)`` picks it, with where it came from, and the signing region.
+    ///
+    /// - Parameters:
+    ///   - option: `--endpoint`, if given.
+    ///   - region: `--region`, if given.
+    /// - Returns: The endpoint and its origin, and the region to sign for.
+    /// - Throws: ``CLIError`` `.usage` when the endpoint, given or from the environment, is not a URL.
+    func choose(endpoint option: String?, region: String?) throws(CLIError) -> (EndpointChoice, String) {
+        let choice: EndpointChoice
         do {
-            endpoint = try option.map { try Endpoint(url: $0) } ?? self.endpoint(region: region)
+            if let option {
+                choice = EndpointChoice(endpoint: try Endpoint(url: option), origin: .option)
+            } else {
+                choice = try self.endpointChoice(region: region)
+            }
         } catch {
             throw .usage("--endpoint: \(error)")
         }
-        return (endpoint, region ?? self.region(for: endpoint))
+        return (choice, region ?? self.region(for: choice.endpoint))
     }
 
     /// The endpoint named by the environment, else the vendor's public endpoint for the region.
     func endpoint(region: String?) throws -> Endpoint {
+        try self.endpointChoice(region: region).endpoint
+    }
+
+    /// The endpoint named by the environment, else the vendor's public endpoint for the region, with its origin.
+    private func endpointChoice(region: String?) throws -> EndpointChoice {
         if let configured = configuredEndpoint {
             let withScheme = configured.contains("://") ? configured : "https://" + configured
-            return try Endpoint(url: withScheme)
+            return EndpointChoice(
+                endpoint: try Endpoint(url: withScheme),
+                origin: .environment(variable: endpointVariable)
+            )
         }
         let region = region ?? environmentRegion ?? fallbackRegion
+        let endpoint: Endpoint
         switch provider {
-        case .oss: return .oss(region: region)
-        case .obs: return .obs(region: region)
-        default: return .s3(region: region)
+        case .oss: endpoint = .oss(region: region)
+        case .obs: endpoint = .obs(region: region)
+        default: endpoint = .s3(region: region)
         }
+        return EndpointChoice(endpoint: endpoint, origin: .vendorDefault(region: region, variable: endpointVariable))
     }
 
     /// The region for signing: the environment's, else the one a vendor endpoint host names
@@ -102,6 +128,40 @@ struct ProviderDefaults {
             }
         }
         return fallbackRegion
+    }
+}
+
+/// The endpoint a command talks to and where it came from, so that a failure to reach it says which setting to
+/// change (#21: a missing `OSS_ENDPOINT` meant minutes of silence, then a DNS error naming no setting).
+struct EndpointChoice: Sendable, Equatable {
+    /// Where the endpoint came from.
+    enum Origin: Sendable, Equatable {
+        /// `--endpoint`.
+        case option
+        /// An environment variable such as `OSS_ENDPOINT`.
+        case environment(variable: String)
+        /// The vendor's public endpoint for a region, because neither `--endpoint` nor `variable` was set.
+        case vendorDefault(region: String, variable: String)
+    }
+
+    /// The endpoint (scheme, host and port; it never holds user information).
+    var endpoint: Endpoint
+    /// Where it came from.
+    var origin: Origin
+
+    /// One sentence naming the endpoint and the setting that chose it, e.g. "The endpoint
+    /// https://oss-cn-hangzhou.aliyuncs.com is the default for region cn-hangzhou; set OSS_ENDPOINT or pass
+    /// --endpoint to use another."
+    var explanation: String {
+        switch origin {
+        case .option:
+            return "The endpoint \(endpoint) was given with --endpoint."
+        case .environment(let variable):
+            return "The endpoint \(endpoint) is set by \(variable); change it or pass --endpoint to use another."
+        case .vendorDefault(let region, let variable):
+            return "The endpoint \(endpoint) is the default for region \(region); set \(variable) or pass --endpoint "
+                + "to use another."
+        }
     }
 }
 
