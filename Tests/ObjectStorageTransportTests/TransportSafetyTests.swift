@@ -138,11 +138,13 @@ struct TransportSafetyTests {
         var configuration = AsyncHTTPClientTransport.Configuration()
         configuration.minimumTransferRate = Self.uploadRate
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
-            let body = ByteBuffer(repeating: 0x63, count: 32 << 20)
+            // Far more than the socket buffers and the server's reads before it starts reading slowly can
+            // absorb (a 32 MiB body was sometimes taken whole, and then nothing stalled), generated lazily.
+            let body = TransportRequest.Body.stream(RepeatedChunks(chunk: 64 << 10, count: 16_384), length: 1 << 30)
             let started = ContinuousClock.now
             let error = await #expect(throws: TransportError.self) {
                 _ = try await transport.execute(
-                    TransportRequest(method: .PUT, url: server.url("/object"), body: .bytes(body)),
+                    TransportRequest(method: .PUT, url: server.url("/object"), body: body),
                     timeout: .seconds(60),
                     logger: logger
                 )
@@ -159,7 +161,11 @@ struct TransportSafetyTests {
         }
         defer { Task { try? await server.stop() } }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)").path
-        try Data(repeating: 0x64, count: 32 << 20).write(to: URL(fileURLWithPath: path))
+        // A sparse 1 GiB file: more than the buffers can absorb, and no disk space used.
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
         defer { try? FileManager.default.removeItem(atPath: path) }
         var configuration = AsyncHTTPClientTransport.Configuration()
         configuration.minimumTransferRate = Self.uploadRate
@@ -170,7 +176,7 @@ struct TransportSafetyTests {
                     TransportRequest(
                         method: .PUT,
                         url: server.url("/object"),
-                        body: .file(path: path, length: 32 << 20, chunkSize: 64 * 1024)
+                        body: .file(path: path, length: 1 << 30, chunkSize: 64 * 1024)
                     ),
                     timeout: .seconds(60),
                     logger: logger
@@ -262,4 +268,24 @@ func objectStorageClientConfiguration(
     configuration.redirectConfiguration = redirects
     configuration.decompression = decompression
     return configuration
+}
+
+/// `count` buffers of `chunk` bytes, made one at a time as they are asked for.
+struct RepeatedChunks: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let chunk: Int
+    let count: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let chunk: Int
+        var remaining: Int
+
+        mutating func next() async -> ByteBuffer? {
+            guard self.remaining > 0 else { return nil }
+            self.remaining -= 1
+            return ByteBuffer(repeating: 0x63, count: self.chunk)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunk: self.chunk, remaining: self.count) }
 }
