@@ -142,7 +142,7 @@ struct CopyEngineTests {
         let error = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = error
-        try process.run()
+        try launch(process)
         let errorData = try await onOwnThread {
             while process.isRunning, !FileManager.default.fileExists(atPath: marker) {
                 usleep(2_000)

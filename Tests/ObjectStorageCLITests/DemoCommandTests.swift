@@ -123,7 +123,7 @@ struct DemoCommandTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try launch(process)
         let text = try await onOwnThread {
             // Wait for the narration to announce the upload, then press Ctrl-C.
             var text = CLIProcess.read(output, until: "uploadFile:")

@@ -125,7 +125,7 @@ struct KillResumeTests {
         process.arguments = [path]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try launch(process)
         let data = try await onOwnThread {
             let data = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
@@ -227,7 +227,7 @@ struct KillResumeRunner {
             arguments: remote(arguments),
             environment: environment
         )
-        try process.run()
+        try launch(process)
         let serverProcess = server.process
         let run = try await onOwnThread { () -> (output: Data, error: Data, hung: Bool) in
             // A run that hangs (a crashed server leaves the client retrying for minutes) is a failure, not a wait.

@@ -50,7 +50,7 @@ final class ObjectsLocalServer {
         } else {
             process.standardError = FileHandle.nullDevice
         }
-        try process.run()
+        try launch(process)
         let text = try await onOwnThread { CLIProcess.read(output, until: "\n") }
         let marker = "listening on http://127.0.0.1:"
         guard let range = text.range(of: marker),

@@ -40,7 +40,7 @@ struct ServeAnnouncementTests {
             let error = Pipe()
             process.standardOutput = output
             process.standardError = error
-            try process.run()
+            try launch(process)
             let listening = try await onOwnThread { CLIProcess.read(output, until: "\n") }
             #expect(listening.hasPrefix("listening on http://127.0.0.1:"), "\(listening)")
             let announcement = try await onOwnThread {

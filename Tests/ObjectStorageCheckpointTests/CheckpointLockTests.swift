@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorageCheckpoint
+import ObjectStorageTestSupport
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ struct CheckpointLockTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         process.arguments = ["-n", lockPath, "true"]
-        try process.run()
+        try launch(process)
         process.waitUntilExit()
         return process.terminationStatus
     }

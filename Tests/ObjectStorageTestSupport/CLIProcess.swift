@@ -110,60 +110,44 @@ public enum CLIProcess {
         environment: [String: String],
         timeLimit: Duration
     ) async throws -> Result {
-        let (process, output, error) = prepare(executable, arguments: arguments, environment: environment)
-        process.standardInput = FileHandle.nullDevice
-        let (exited, continuation) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in
-            continuation.yield()
-            continuation.finish()
-        }
-        try process.run()
+        // posix_spawn, not Foundation's Process: its run() on Linux over-reads a `dirent` while it lists
+        // /proc/self/fd and crashed the suite (swift-corelibs-foundation #5472), more often the more descriptors the
+        // test process holds.
+        let child = try SpawnedChild(executable: executable.path, arguments: arguments, environment: environment)
         // Both pipes drain to their ends while the child runs (one left full would block it), each on a thread of its
-        // own. Not `readabilityHandler`: its dispatch read source is cancelled asynchronously, and libdispatch
-        // crashed (`_dispatch_event_loop_drain`) when the pipe's descriptor closed before the source was gone.
-        let outputHandle = output.fileHandleForReading
-        let errorHandle = error.fileHandleForReading
+        // own, and the exit is awaited on a third.
+        let outputHandle = FileHandle(fileDescriptor: child.output, closeOnDealloc: true)
+        let errorHandle = FileHandle(fileDescriptor: child.error, closeOnDealloc: true)
         async let outputData = onOwnThread { outputHandle.readDataToEndOfFile() }
         async let errorData = onOwnThread { errorHandle.readDataToEndOfFile() }
         let timedOut = Mutex(false)
+        let pid = child.pid
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
             timedOut.withLock { $0 = true }
-            process.terminate()
+            kill(pid, SIGTERM)
             // A child stuck in its SIGTERM clean-up (demo, serve) is killed outright.
             try await Task.sleep(for: .seconds(5))
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            kill(pid, SIGKILL)
         }
         // A cancelled test (its suite's time limit) kills the child, or waiting for its pipes would never end.
-        await withTaskCancellationHandler {
-            for await _ in exited {}
+        let status = try await withTaskCancellationHandler {
+            try await onOwnThread { child.waitForExit() }
         } onCancel: {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            kill(pid, SIGKILL)
         }
         watchdog.cancel()
         let (outputBytes, errorBytes) = try await (outputData, errorData)
-        process.waitUntilExit()
         let killed = timedOut.withLock { $0 }
-        return finish(process, output: outputBytes, error: errorBytes, timedOut: killed, arguments: arguments)
-    }
-
-    /// The result of a process that has exited, scanned.
-    private static func finish(
-        _ process: Process,
-        output: Data,
-        error: Data,
-        timedOut: Bool,
-        arguments: [String]
-    ) -> Result {
         let result = Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: output, as: UTF8.self),
-            standardError: String(decoding: error, as: UTF8.self),
-            timedOut: timedOut
+            status: status,
+            standardOutput: String(decoding: outputBytes, as: UTF8.self),
+            standardError: String(decoding: errorBytes, as: UTF8.self),
+            timedOut: killed
         )
         scan(result, arguments: arguments)
         var withBytes = result
-        withBytes.standardOutputBytes = Array(output)
+        withBytes.standardOutputBytes = Array(outputBytes)
         return withBytes
     }
 

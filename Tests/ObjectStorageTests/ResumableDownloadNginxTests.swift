@@ -49,7 +49,7 @@ private final class NginxServer {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = ["-c", directory + "/nginx.conf", "-p", directory]
-            try process.run()
+            try launch(process)
             for _ in 0..<50 {
                 if let response = try? await HTTPClientFetch.get("http://127.0.0.1:\(port)/"), response.status > 0 {
                     self.root = root

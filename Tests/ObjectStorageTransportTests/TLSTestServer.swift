@@ -11,6 +11,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import ObjectStorageTestSupport
 
 /// A throwaway certificate authority and server certificates, made with the `openssl` command-line tool in a
 /// temporary directory (NIOSSL cannot generate keys or certificates) and kept in memory; the directory is removed
@@ -144,7 +145,7 @@ struct TLSTestPKI: Sendable {
                 continuation.resume(returning: process.terminationStatus)
             }
             do {
-                try process.run()
+                try launch(process)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
