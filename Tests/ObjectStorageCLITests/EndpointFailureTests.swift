@@ -32,7 +32,8 @@ struct EndpointFailureTests {
         )
         let elapsed = started.duration(to: clock.now)
         #expect(!result.timedOut)
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        // Under a second for a process alone; a full suite starting processes on 2 cores adds seconds.
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
         #expect(result.status == 1, "stderr: \(result.standardError)")
         return result.standardError
     }

@@ -21,13 +21,18 @@ import Testing
 struct UploadFileProgressTests {
     typealias Fixture = UploadFileFixture
 
+    /// A progress test, not a timing one: in a full suite on 2 cores a slowed body can wait out the usual 20 s.
+    static func patient(_ configuration: inout ObjectStorageClient.Configuration) {
+        configuration.timeout = .seconds(120)
+    }
+
     @Test("progress moves within a part, never backwards, and ends at the file size", arguments: Fixture.dialects)
     func progressWithinParts(_ dialect: ClientDialect) async throws {
         // Parts of 2 MiB (S3: 5 MiB) are read in 512 KiB chunks; the server reads them slowly, so the
         // throttled reporter is due between two chunks of one part.
         let partSize: Int64 = dialect.provider == .s3 ? 5 << 20 : 2 << 20
         let content = testBytes(Int(partSize) * 2 + 4321, seed: 21)
-        try await withClient(dialect, transport: SlowBodyTransport.wrapping) { client, _ in
+        try await withClient(dialect, transport: SlowBodyTransport.wrapping, configure: Self.patient) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -75,7 +80,7 @@ struct UploadFileProgressTests {
     @Test("a single PUT reports progress within the file too", arguments: [ClientDialect.ossV4, .s3])
     func progressWithinSinglePut(_ dialect: ClientDialect) async throws {
         let content = testBytes(2 << 20, seed: 22)
-        try await withClient(dialect, transport: SlowBodyTransport.wrapping) { client, _ in
+        try await withClient(dialect, transport: SlowBodyTransport.wrapping, configure: Self.patient) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
