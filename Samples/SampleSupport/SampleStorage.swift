@@ -8,7 +8,6 @@
 
 import Foundation
 public import ObjectStorage
-public import ObjectStorageSigning
 
 /// Plumbing shared by the samples, not part of what they show: where a sample's objects go.
 ///
@@ -108,46 +107,23 @@ private struct RemoteBucket {
     var provider: StorageProvider
     var vendor: EnvironmentCredentialsProvider.Vendor
     var bucket: String
-    var endpoint: String?
-    var region: String
 
     init?(environment: [String: String]) {
-        func value(_ name: String) -> String? {
-            environment[name].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        if let bucket = value("OSS_BUCKET") {
-            self.provider = .oss
-            self.vendor = .oss
-            self.bucket = bucket
-            self.endpoint = value("OSS_ENDPOINT")
-            self.region = value("OSS_REGION") ?? "cn-hangzhou"
-        } else if let bucket = value("OBS_BUCKET") {
-            self.provider = .obs
-            self.vendor = .obs
-            self.bucket = bucket
-            self.endpoint = value("OBS_ENDPOINT")
-            self.region = value("OBS_REGION") ?? "cn-north-4"
-        } else if let bucket = value("AWS_BUCKET") {
-            self.provider = .s3
-            self.vendor = .aws
-            self.bucket = bucket
-            self.endpoint = value("AWS_ENDPOINT_URL")
-            self.region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1"
-        } else {
-            return nil
-        }
+        let named: [(String, StorageProvider, EnvironmentCredentialsProvider.Vendor)] = [
+            ("OSS_BUCKET", .oss, .oss), ("OBS_BUCKET", .obs, .obs), ("AWS_BUCKET", .s3, .aws),
+        ]
+        guard
+            let (bucket, provider, vendor) = named.lazy.compactMap({ variable, provider, vendor in
+                environment[variable].flatMap { $0.isEmpty ? nil : ($0, provider, vendor) }
+            }).first
+        else { return nil }
+        self.provider = provider
+        self.vendor = vendor
+        self.bucket = bucket
     }
 
+    /// The endpoint, region and credentials as `objstore` reads them from the environment.
     func configuration() throws -> ObjectStorageClient.Configuration {
-        let endpoint =
-            try self.endpoint.map { try Endpoint(url: $0.contains("://") ? $0 : "https://" + $0) }
-            ?? self.provider.endpoint(region: self.region)
-        let credentials: ChainCredentialsProvider
-        switch self.provider {
-        case .oss: credentials = .chain(.environment(.oss), .profile(.alibabaCloud()))
-        case .obs: credentials = .chain(.environment(.obs))
-        default: credentials = .chain(.environment(.aws), .profile(.aws()))
-        }
-        return .init(provider: self.provider, endpoint: endpoint, region: self.region, credentials: credentials)
+        try .environment(self.provider)
     }
 }

@@ -81,7 +81,7 @@ struct EndpointFailureTests {
     /// The vendor's default is never contacted in a test (it is a real host); the choice and its sentence are
     /// checked in process.
     @Test func theVendorDefaultSaysWhichVariableSetsAnother() throws {
-        let defaults = ProviderDefaults(provider: .oss, environment: ["OSS_REGION": "cn-shanghai"])
+        let defaults = ServiceEnvironment(.oss, variables: ["OSS_REGION": "cn-shanghai"])
         let (choice, region) = try defaults.choose(endpoint: nil, region: nil)
         #expect(region == "cn-shanghai")
         #expect(choice.origin == .vendorDefault(region: "cn-shanghai", variable: "OSS_ENDPOINT"))

@@ -39,7 +39,7 @@ struct DemoSite: Sendable {
         environment: [String: String]
     ) -> Bool {
         options.endpoint != nil
-            || ProviderDefaults(provider: provider, environment: environment).configuredEndpoint != nil
+            || ServiceEnvironment(provider, variables: environment).configuredEndpoint != nil
     }
 
     /// Starts the embedded server on an ephemeral port with its data in `dataDirectory`.

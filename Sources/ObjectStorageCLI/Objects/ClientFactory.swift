@@ -25,8 +25,8 @@ struct ClientFactory {
     /// fails (status 77) before anything is sent.
     func makeClient(for provider: StorageProvider) async throws(CLIError) -> ObjectStorageClient {
         let version = try SigningContext.signatureVersion(options.signature, for: provider)
-        let (choice, region) = try ProviderDefaults(provider: provider, environment: environment)
-            .choose(endpoint: options.endpoint, region: options.region)
+        let (choice, region) = try ServiceEnvironment(provider, variables: environment)
+            .resolve(endpoint: options.endpoint, region: options.region)
         let endpoint = choice.endpoint
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
@@ -49,14 +49,14 @@ struct ClientFactory {
     /// The endpoint ``makeClient(for:)`` uses for `provider` and where it came from, for error messages; `nil` when
     /// the options name no valid endpoint (``makeClient(for:)`` refuses them).
     func endpointChoice(for provider: StorageProvider) -> EndpointChoice? {
-        try? ProviderDefaults(provider: provider, environment: environment)
+        try? ServiceEnvironment(provider, variables: environment)
             .choose(endpoint: options.endpoint, region: options.region).0
     }
 
     /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI
     /// lets `--profile` win over environment keys).
     private func credentialsProvider(for provider: StorageProvider) throws(CLIError) -> ChainCredentialsProvider {
-        guard let profile = options.profile else { return CommandCredentials.provider(for: provider) }
+        guard let profile = options.profile else { return .standard(provider, environment: environment) }
         guard !profile.isEmpty else { throw .usage("--profile: the profile name is empty") }
         switch provider {
         case .oss:
@@ -68,7 +68,7 @@ struct ClientFactory {
         }
     }
 
-    /// Loads credentials, mapping failures as ``CommandCredentials/load(for:)`` does: 77 when none are
+    /// Loads credentials, mapping failures to exit statuses: 77 when none are
     /// found or they are half set, 65 for a malformed file.
     private func loadCredentials(for provider: StorageProvider) async throws(CLIError) -> Credentials {
         let chain = try credentialsProvider(for: provider)

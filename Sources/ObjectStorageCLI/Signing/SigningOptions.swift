@@ -62,8 +62,9 @@ struct SigningContext {
             throw .usage("--method: '\(options.method)' is not one of GET, HEAD, PUT, POST, DELETE")
         }
         let version = try Self.signatureVersion(options.signature, for: location.provider)
-        let (endpoint, region) = try ProviderDefaults(provider: location.provider, environment: environment)
+        let (choice, region) = try ServiceEnvironment(location.provider, variables: environment)
             .resolve(endpoint: options.endpoint, region: options.region)
+        let endpoint = choice.endpoint
         let addressing: AddressingStyle =
             options.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
         request = SigningRequest(

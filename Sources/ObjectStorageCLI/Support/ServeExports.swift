@@ -11,8 +11,8 @@ import ObjectStorageSigning
 
 /// The `export` lines `objstore serve` prints so that a shell's `objstore` (and the vendors' own tools) use
 /// the running server: one line per dialect, each setting exactly the variables the CLI reads for that URL
-/// scheme (``ProviderDefaults/endpointVariable``, the region variable and the credentials variables of
-/// ``CommandCredentials``). The three lines set distinct variables, so all three can be pasted at once.
+/// scheme (``ServiceEnvironment/endpointVariable``, the region variable and the credentials variables of
+/// the standard credentials chain). The three lines set distinct variables, so all three can be pasted at once.
 struct ServeExports {
     /// How a line gives the secret.
     enum Secret {
@@ -77,7 +77,7 @@ struct ServeExports {
         vendor: EnvironmentCredentialsProvider.Vendor,
         region: String
     ) -> String {
-        let defaults = ProviderDefaults(provider: provider, environment: [:])
+        let defaults = ServiceEnvironment(provider, variables: [:])
         let regionVariable = defaults.regionVariables.first ?? "AWS_REGION"
         let secretText: String
         switch secret {
