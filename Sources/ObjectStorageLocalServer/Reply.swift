@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import NIOCore
+import ObjectStorageSigning
 
 /// A response before it is written: status, headers and a body that may stream from a blob.
 struct Reply: Sendable {

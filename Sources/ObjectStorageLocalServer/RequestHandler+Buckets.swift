@@ -58,7 +58,7 @@ extension RequestHandler {
         }
         guard Self.isValidBucketName(bucket) else { throw ServerError.invalidBucketName(bucket) }
         let document = try await collect(body, context: context)
-        if !document.isEmpty, XMLElement.parse(document) == nil { throw ServerError.malformedXML() }
+        if !document.isEmpty, RequestDocument.parse(document) == nil { throw ServerError.malformedXML() }
         try store.createBucket(bucket, now: context.now, dialect: context.dialect)
         var headers: [(String, String)] = []
         if context.dialect.kind != .oss { headers.append(("Location", "/\(bucket)")) }
@@ -97,7 +97,7 @@ extension RequestHandler {
     func deleteObjects(_ context: Context, bucket: String, body: RequestBody) async throws -> Reply {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
         let document = try await collect(body, context: context)
-        guard let root = XMLElement.parse(document), root.name == "Delete" else { throw ServerError.malformedXML() }
+        guard let root = RequestDocument.parse(document), root.name == "Delete" else { throw ServerError.malformedXML() }
         let quiet = root.child("Quiet")?.text.lowercased() == "true"
         let keys = root.children("Object").compactMap { $0.child("Key")?.text }
         guard !keys.isEmpty, keys.count <= 1000 else { throw ServerError.malformedXML("1 to 1000 keys") }

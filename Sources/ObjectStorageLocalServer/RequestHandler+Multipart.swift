@@ -85,7 +85,7 @@ extension RequestHandler {
                 RequestedPart(number: $0.number, etag: $0.etag)
             }
         } else {
-            guard let root = XMLElement.parse(document), root.name == "CompleteMultipartUpload" else {
+            guard let root = RequestDocument.parse(document), root.name == "CompleteMultipartUpload" else {
                 throw ServerError.malformedXML()
             }
             for part in root.children("Part") {

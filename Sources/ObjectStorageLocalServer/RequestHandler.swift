@@ -294,7 +294,7 @@ struct RequestHandler: Sendable {
     func collect(
         _ body: RequestBody,
         context: Context,
-        limit: Int = XMLElement.maximumDocumentSize
+        limit: Int = RequestDocument.maximumSize
     ) async throws -> [UInt8] {
         var bytes: [UInt8] = []
         for try await buffer in body {

@@ -17,9 +17,6 @@ import Testing
 /// from Foundation's Gregorian calendar or from hand-written vectors, never from the code under test.
 @Suite("Parser properties")
 struct ParserPropertyTests {
-    /// The server's element type (Foundation on Darwin has an `XMLElement` of its own).
-    typealias ServerXML = ObjectStorageLocalServer.XMLElement
-
     static let iterations = 2000
     static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     static let longWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -257,7 +254,7 @@ struct ParserPropertyTests {
     }
 
     /// The depth of a parsed tree, measured without recursion.
-    static func depth(_ root: ServerXML) -> Int {
+    static func depth(_ root: XMLNode) -> Int {
         var deepest = 0
         var pending = [(root, 1)]
         while let (element, level) = pending.popLast() {
@@ -272,14 +269,14 @@ struct ParserPropertyTests {
         var random = SplitMix64(seed: 0x3A1)
         for _ in 0..<200 {
             let depth = Int(Self.draw(1...300, &random))
-            let parsed = ServerXML.parse(Self.nested(depth: depth))
+            let parsed = RequestDocument.parse(Self.nested(depth: depth))
             #expect((parsed != nil) == (depth <= 64), "depth \(depth)")
             if let parsed { #expect(Self.depth(parsed) == depth) }
         }
-        #expect(ServerXML.parse(Self.nested(depth: 100_000)) == nil)
-        let padding = [UInt8](repeating: UInt8(ascii: " "), count: ServerXML.maximumDocumentSize - 7)
-        #expect(ServerXML.parse(Array("<a>".utf8) + padding + Array("</a>".utf8)) != nil)
-        #expect(ServerXML.parse(Array("<a>".utf8) + padding + Array(" </a>".utf8)) == nil)
+        #expect(RequestDocument.parse(Self.nested(depth: 100_000)) == nil)
+        let padding = [UInt8](repeating: UInt8(ascii: " "), count: RequestDocument.maximumSize - 7)
+        #expect(RequestDocument.parse(Array("<a>".utf8) + padding + Array("</a>".utf8)) != nil)
+        #expect(RequestDocument.parse(Array("<a>".utf8) + padding + Array(" </a>".utf8)) == nil)
     }
 
     @Test("Mutated XML never traps, and any tree it yields is within the depth bound")
@@ -301,7 +298,7 @@ struct ParserPropertyTests {
                 default: bytes.insert(contentsOf: Array(repeating: byte, count: 70), at: position)
                 }
             }
-            if let tree = ServerXML.parse(bytes) { #expect(Self.depth(tree) <= ServerXML.maximumDepth) }
+            if let tree = RequestDocument.parse(bytes) { #expect(Self.depth(tree) <= XMLNode.maximumDepth) }
         }
     }
 

@@ -128,7 +128,7 @@ extension TransportResponse {
         do {
             return try XMLNode.parse(bytes)
         } catch {
-            throw ObjectStorageError.invalidResponse("\(operation): \(error.message)")
+            throw ObjectStorageError.invalidResponse("\(operation): \(error)")
         }
     }
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import NIOHTTP1
+import ObjectStorageSigning
 
 extension ServiceError {
     /// Parses a non-2xx answer: the vendor's `<Error>` document when there is one, the status

@@ -6,38 +6,50 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A parsed XML element: the small subset the storage services answer with (elements, text,
-/// character and entity references, CDATA; attributes and namespaces are read and ignored).
+/// A parsed XML element: the small subset of XML 1.0 the object-storage APIs use, in answers (read by the client)
+/// and in request documents (read by the local server): elements, text, character and entity references, CDATA;
+/// attributes and namespaces are read and ignored.
 ///
 /// A hand-written parser rather than `XMLParser`: on Linux that lives in FoundationXML, which
 /// pulls in full Foundation and needs libxml2 at run time, for documents this simple.
-struct XMLNode: Sendable {
+package struct XMLNode: Sendable {
     /// The local name (any `prefix:` removed).
-    var name: String
+    package var name: String
     /// The concatenated text directly inside this element.
-    var text: String
+    package var text: String
     /// The child elements, in document order.
-    var children: [XMLNode]
+    package var children: [XMLNode]
+
+    /// The deepest nesting a document may have (the root element is at depth 1). The bound keeps parsing and
+    /// freeing the tree (both recurse) far from the end of the stack, whatever the input.
+    package static let maximumDepth = 64
+
+    package init(name: String, text: String = "", children: [XMLNode] = []) {
+        self.name = name
+        self.text = text
+        self.children = children
+    }
 
     /// The first child named `name`.
-    func child(_ name: String) -> XMLNode? {
+    package func child(_ name: String) -> XMLNode? {
         self.children.first { $0.name == name }
     }
 
     /// Every child named `name`.
-    func children(_ name: String) -> [XMLNode] {
+    package func children(_ name: String) -> [XMLNode] {
         self.children.filter { $0.name == name }
     }
 
     /// The text of the first child named `name`.
-    subscript(_ name: String) -> String? {
+    package subscript(_ name: String) -> String? {
         self.child(name)?.text
     }
 
     /// Parses a document and returns its root element.
     ///
-    /// - Throws: ObjectStorageError/Code/invalidResponse for malformed XML.
-    static func parse<Bytes: Collection>(_ bytes: Bytes) throws(ObjectStorageError) -> XMLNode
+    /// - Throws: ``XMLSyntaxError`` for a document that is not well formed, holds anything but whitespace,
+    ///   comments and processing instructions after its root element, or nests deeper than ``maximumDepth``.
+    package static func parse<Bytes: Collection>(_ bytes: Bytes) throws(XMLSyntaxError) -> XMLNode
     where Bytes.Element == UInt8 {
         var parser = XMLTreeParser(bytes: Array(bytes))
         return try parser.parseDocument()
@@ -52,9 +64,18 @@ private struct XMLTreeParser {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func parseDocument() throws(ObjectStorageError) -> XMLNode {
-        // Skip a BOM, the declaration, comments, processing instructions and whitespace.
+    mutating func parseDocument() throws(XMLSyntaxError) -> XMLNode {
         if self.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { self.index = 3 }
+        try self.skipMisc()
+        guard self.peek() == UInt8(ascii: "<") else { throw Self.error("no root element") }
+        let root = try self.parseElement()
+        try self.skipMisc()
+        guard self.index == self.bytes.count else { throw Self.error("content after the root element") }
+        return root
+    }
+
+    /// Skips whitespace, the declaration, comments, processing instructions and a document type declaration.
+    private mutating func skipMisc() throws(XMLSyntaxError) {
         while true {
             self.skipWhitespace()
             if self.hasPrefix("<?") {
@@ -64,17 +85,15 @@ private struct XMLTreeParser {
             } else if self.hasPrefix("<!") {
                 try self.skip(past: ">")
             } else {
-                break
+                return
             }
         }
-        guard self.peek() == UInt8(ascii: "<") else { throw Self.error("no root element") }
-        return try self.parseElement()
     }
 
-    private mutating func parseElement() throws(ObjectStorageError) -> XMLNode {
+    private mutating func parseElement() throws(XMLSyntaxError) -> XMLNode {
         self.depth += 1
         defer { self.depth -= 1 }
-        guard self.depth < 64 else { throw Self.error("elements nested too deeply") }
+        guard self.depth <= XMLNode.maximumDepth else { throw Self.error("elements nested too deeply") }
         self.index += 1  // <
         let qualifiedName = self.readName()
         guard !qualifiedName.isEmpty else { throw Self.error("an element without a name") }
@@ -141,7 +160,7 @@ private struct XMLTreeParser {
         }
     }
 
-    private mutating func readReference(into text: inout [UInt8]) throws(ObjectStorageError) {
+    private mutating func readReference(into text: inout [UInt8]) throws(XMLSyntaxError) {
         let start = self.index + 1
         guard let end = self.bytes[start...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
             throw Self.error("unterminated entity reference")
@@ -205,7 +224,7 @@ private struct XMLTreeParser {
         }
     }
 
-    private mutating func skip(past terminator: StaticString) throws(ObjectStorageError) {
+    private mutating func skip(past terminator: StaticString) throws(XMLSyntaxError) {
         while self.index < self.bytes.count {
             if self.hasPrefix(terminator) {
                 self.index += terminator.utf8CodeUnitCount
@@ -216,44 +235,16 @@ private struct XMLTreeParser {
         throw Self.error("unterminated construct")
     }
 
-    private static func error(_ message: String) -> ObjectStorageError {
-        .invalidResponse("malformed XML: \(message)")
+    private static func error(_ message: String) -> XMLSyntaxError {
+        XMLSyntaxError(message: message)
     }
 }
 
-/// Builds a small XML request body with escaped text.
-struct XMLWriter {
-    private(set) var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+/// Why a document is not the XML ``XMLNode`` reads.
+package struct XMLSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, e.g. `</b> closes <a>`.
+    package var message: String
 
-    mutating func open(_ name: String) { self.text += "<\(name)>" }
-
-    mutating func close(_ name: String) { self.text += "</\(name)>" }
-
-    mutating func element(_ name: String, _ value: String) {
-        self.text += "<\(name)>\(Self.escape(value))</\(name)>"
-    }
-
-    var bytes: [UInt8] { Array(self.text.utf8) }
-
-    static func escape(_ value: String) -> String {
-        var result = ""
-        result.reserveCapacity(value.utf8.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\r": result += "&#13;"
-            default:
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" {
-                    result += "&#\(scalar.value);"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
+    /// `malformed XML: MESSAGE`.
+    package var description: String { "malformed XML: \(self.message)" }
 }
