@@ -274,7 +274,7 @@ struct ResumableDownloadEngine: Sendable {
         restarts: Int,
         verification: TransferResult.Verification
     ) -> TransferResult {
-        return TransferResult(
+        TransferResult(
             filePath: self.paths.destination,
             etag: probe.object.etag,
             versionID: probe.object.versionId,
