@@ -112,8 +112,7 @@ extension ObjectStorageClient {
         logger: Logger? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws -> TransferResult {
-        var logger = logger ?? self.logger
-        logger[metadataKey: "os.operation"] = "ResumableDownload"
+        var logger = self.transferLogger("ResumableDownload", logger)
         try range?.validate()
         let (endpoint, path) = try ResumableDownloadEngine.split(presignedURL: presignedURL)
         logger[metadataKey: "os.url"] = "\(endpoint)\(path)"
@@ -144,8 +143,7 @@ extension ObjectStorageClient {
         options: TransferOptions = TransferOptions(),
         logger: Logger? = nil
     ) async throws -> Bool {
-        var logger = logger ?? self.logger
-        logger[metadataKey: "os.operation"] = "AbandonResumableDownload"
+        let logger = self.transferLogger("AbandonResumableDownload", logger)
         return try await Self.withTransferErrors(logger: logger) { () throws -> Bool in
             let checkpoint: String
             let temp: String

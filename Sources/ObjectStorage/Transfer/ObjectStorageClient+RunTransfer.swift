@@ -46,6 +46,16 @@ extension ObjectStorageClient {
         }
     }
 
+    /// The client's (or the caller's) logger with a transfer's metadata: the operation, and the bucket and key
+    /// when they are known.
+    func transferLogger(_ operation: String, bucket: String? = nil, key: String? = nil, _ logger: Logger?) -> Logger {
+        var logger = logger ?? self.logger
+        logger[metadataKey: "os.operation"] = "\(operation)"
+        if let bucket { logger[metadataKey: "os.bucket"] = "\(bucket)" }
+        if let key { logger[metadataKey: "os.key"] = "\(key)" }
+        return logger
+    }
+
     /// Whether `error` means "the calling task was cancelled".
     static func isCancellation(_ error: any Error) -> Bool {
         if Task.isCancelled || error is CancellationError { return true }

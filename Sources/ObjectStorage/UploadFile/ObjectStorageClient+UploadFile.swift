@@ -102,8 +102,7 @@ extension ObjectStorageClient {
         options: TransferOptions = TransferOptions(),
         logger: Logger? = nil
     ) async throws -> Bool {
-        var logger = logger ?? self.logger
-        logger[metadataKey: "os.operation"] = "AbandonUploadFile"
+        let logger = self.transferLogger("AbandonUploadFile", logger)
         let configuration = self.configuration
         return try await Self.withTransferErrors(logger: logger) { () async throws -> Bool in
             let path = try Self.checkpointPath(uploading: filePath, options: options)
@@ -162,14 +161,5 @@ extension ObjectStorageClient {
         } catch {
             throw .invalidArgument("invalid checkpoint path: \(error.message)")
         }
-    }
-
-    /// The client's (or the caller's) logger with the transfer's metadata.
-    func transferLogger(_ operation: String, bucket: String, key: String, _ logger: Logger?) -> Logger {
-        var logger = logger ?? self.logger
-        logger[metadataKey: "os.operation"] = "\(operation)"
-        logger[metadataKey: "os.bucket"] = "\(bucket)"
-        logger[metadataKey: "os.key"] = "\(key)"
-        return logger
     }
 }
