@@ -37,7 +37,8 @@ let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
     if arguments.isEmpty { try await uploadSampleObject(storage, key: key, size: 32 << 20) }
     let destination = FileManager.default.currentDirectoryPath + "/" + (key.split(separator: "/").last ?? "download")
 
-    var options = ResumableDownloadOptions()
+    var options = TransferOptions()  // the same options type as uploadFile's
+    options.enableCheckpoint = true  // record finished parts in DESTINATION.dcp; calling again resumes
     options.partSize = 2 << 20  // 2 MiB parts,
     options.concurrency = 4  // four at a time.
 
@@ -71,7 +72,7 @@ let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
     do {
         let result = try await download.value
         print("Downloaded \(result.objectSize) bytes to \(destination)")
-        print("  fetched \(result.bytesDownloaded) bytes, reused \(result.bytesReused) bytes from the checkpoint")
+        print("  fetched \(result.bytesTransferred) bytes, reused \(result.bytesReused) bytes from the checkpoint")
         print("  verified: \(result.verification)")
         return Int32(0)
     } catch is CancellationError {
@@ -92,5 +93,5 @@ func uploadSampleObject(_ storage: SampleStorage, key: String, size: Int) async 
     let file = storage.scratchDirectory + "/resumable-download-source.bin"
     try SampleFiles.make(file, size: size)
     print("Uploading a \(size >> 20) MiB object to download: \(key)")
-    _ = try await storage.client.uploadFile(UploadFileRequest(bucket: storage.bucket, key: key, filePath: file))
+    _ = try await storage.client.uploadFile(from: file, bucket: storage.bucket, key: key)
 }

@@ -12,7 +12,7 @@
 // time, each sent with its `Content-MD5` (`enableMD5Check`) and recorded in a checkpoint beside the file
 // (`enableCheckpoint`, `FILE.ucp`). To show the checkpoint at work, the sample pauses the first call part
 // way by cancelling its task (as an app does on Ctrl-C or shutdown), then calls `uploadFile` again with
-// the same request: only the missing parts are sent. A killed process resumes the same way.
+// the same arguments: only the missing parts are sent. A killed process resumes the same way.
 //
 // ```sh
 // swift run UploadFileSample [--pause-at PERCENT] [FILE]
@@ -38,17 +38,22 @@ try await SampleStorage.run("UploadFile") { storage in
     if arguments.isEmpty { try SampleFiles.make(file, size: 40 << 20) }
     let key = storage.prefix + (file.split(separator: "/").last.map(String.init) ?? "upload")
 
-    var request = UploadFileRequest(bucket: storage.bucket, key: key, filePath: file)
-    request.enableCheckpoint = true  // record each part in FILE.ucp; calling again resumes
-    request.partSize = 5 << 20  // 5 MiB parts (the smallest S3 accepts; OSS and OBS go down to 100 KiB)
-    request.concurrency = 3  // three parts in flight
-    request.enableMD5Check = true  // the service rejects a part whose Content-MD5 does not match
+    var options = TransferOptions()  // the same options type as resumableDownload's
+    options.enableCheckpoint = true  // record each part in FILE.ucp; calling again resumes
+    options.partSize = 5 << 20  // 5 MiB parts (the smallest S3 accepts; OSS and OBS go down to 100 KiB)
+    options.concurrency = 3  // three parts in flight
+    options.enableMD5Check = true  // the service rejects a part whose Content-MD5 does not match
 
     // First call: paused part way by cancelling its task.
     let (pauses, pause) = AsyncStream<Void>.makeStream()
     let printFirstProgress = ProgressPrinter()  // one line per 10 %
     let first = Task {
-        try await storage.client.uploadFile(request) { progress in
+        try await storage.client.uploadFile(
+            from: file,
+            bucket: storage.bucket,
+            key: key,
+            options: options
+        ) { progress in
             printFirstProgress(progress)
             if progress.fractionCompleted * 100 >= pauseAt { pause.yield() }
         }
@@ -67,13 +72,16 @@ try await SampleStorage.run("UploadFile") { storage in
         print("Paused. \(file).ucp records the parts that landed.")
     }
 
-    // Second call, same request: resumes from the checkpoint.
-    print("Calling uploadFile again with the same request:")
+    // Second call, same arguments: resumes from the checkpoint.
+    print("Calling uploadFile again with the same arguments:")
     let printProgress = ProgressPrinter()
-    let result = try await storage.client.uploadFile(request) { printProgress($0) }
-    print("Uploaded \(file) to \(key)")
-    print("  parts of \(result.partSize) bytes: \(result.partsUploaded) uploaded, \(result.partsReused) reused")
-    print("  Content-MD5 checked: \(result.md5Verified), CRC-64 checked: \(result.crc64Verified)")
+    let result = try await storage.client.uploadFile(from: file, bucket: storage.bucket, key: key, options: options) {
+        printProgress($0)
+    }
+    print("Uploaded \(file) to \(key) in \(result.duration)")
+    print("  parts of \(result.partSize) bytes: \(result.partsTransferred) uploaded, \(result.partsReused) reused")
+    print("  bytes: \(result.bytesTransferred) sent, \(result.bytesReused) reused from the checkpoint")
+    print("  Content-MD5 checked: \(result.contentMD5Verified), verified: \(result.verification)")
 
     _ = try await storage.client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
 }

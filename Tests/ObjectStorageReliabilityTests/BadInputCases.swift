@@ -20,17 +20,27 @@ extension BadInputCase {
 
     static let partSizes: [BadInputCase] = [
         .api("upload part size 0", .storage(.invalidArgument, mentions: "part size 0")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "up", filePath: context.source)
-            request.partSize = 0
-            _ = try await context.client(.s3).uploadFile(request)
+            var options = TransferOptions()
+            options.partSize = 0
+            _ = try await context.client(.s3).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "up",
+                options: options
+            )
         },
         .api("upload part size -1", .storage(.invalidArgument, mentions: "part size -1")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "up", filePath: context.source)
-            request.partSize = -1
-            _ = try await context.client(.oss).uploadFile(request)
+            var options = TransferOptions()
+            options.partSize = -1
+            _ = try await context.client(.oss).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "up",
+                options: options
+            )
         },
-        .api("download part size 0", .storage(.invalidArgument, mentions: "partSize")) { context in
-            var options = ResumableDownloadOptions()
+        .api("download part size 0", .storage(.invalidArgument, mentions: "part size")) { context in
+            var options = TransferOptions()
             options.partSize = 0
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
@@ -39,8 +49,8 @@ extension BadInputCase {
                 options: options
             )
         },
-        .api("download part size -8", .storage(.invalidArgument, mentions: "partSize")) { context in
-            var options = ResumableDownloadOptions()
+        .api("download part size -8", .storage(.invalidArgument, mentions: "part size")) { context in
+            var options = TransferOptions()
             options.partSize = -8
             _ = try await context.client(.obs).resumableDownload(
                 bucket: "bkt",
@@ -50,22 +60,37 @@ extension BadInputCase {
             )
         },
         .api("OSS part size 1 byte is clamped to 100 KiB", .warning(mentions: "outside")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "clamped", filePath: context.source)
-            request.partSize = 1
-            let result = try await context.client(.oss).uploadFile(request)
+            var options = TransferOptions()
+            options.partSize = 1
+            let result = try await context.client(.oss).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "clamped",
+                options: options
+            )
             guard result.partSize == 100 * 1024 else { throw ObjectStorageError.invalidResponse("not clamped") }
         },
         .api("S3 part size 1 MiB is clamped to 5 MiB", .warning(mentions: "outside")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "clamped", filePath: context.source)
-            request.partSize = 1 << 20
-            request.forceMultipart = true
-            let result = try await context.client(.s3).uploadFile(request)
+            var options = TransferOptions()
+            options.partSize = 1 << 20
+            options.forceMultipart = true
+            let result = try await context.client(.s3).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "clamped",
+                options: options
+            )
             guard result.partSize == 5 << 20 else { throw ObjectStorageError.invalidResponse("not clamped") }
         },
         .api("OBS part size 6 GiB is clamped to 5 GiB", .warning(mentions: "outside")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "clamped", filePath: context.source)
-            request.partSize = 6 << 30
-            let result = try await context.client(.obs).uploadFile(request)
+            var options = TransferOptions()
+            options.partSize = 6 << 30
+            let result = try await context.client(.obs).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "clamped",
+                options: options
+            )
             guard result.partSize == 5 << 30 || !result.isMultipart else {
                 throw ObjectStorageError.invalidResponse("not clamped")
             }
@@ -95,17 +120,27 @@ extension BadInputCase {
 
     static let concurrency: [BadInputCase] = [
         .api("upload concurrency 0", .storage(.invalidArgument, mentions: "concurrency 0")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "up", filePath: context.source)
-            request.concurrency = 0
-            _ = try await context.client(.s3).uploadFile(request)
+            var options = TransferOptions()
+            options.concurrency = 0
+            _ = try await context.client(.s3).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "up",
+                options: options
+            )
         },
         .api("upload concurrency 10,000", .storage(.invalidArgument, mentions: "concurrency 10000")) { context in
-            var request = UploadFileRequest(bucket: "bkt", key: "up", filePath: context.source)
-            request.concurrency = 10_000
-            _ = try await context.client(.s3).uploadFile(request)
+            var options = TransferOptions()
+            options.concurrency = 10_000
+            _ = try await context.client(.s3).uploadFile(
+                from: context.source,
+                bucket: "bkt",
+                key: "up",
+                options: options
+            )
         },
         .api("download concurrency 0", .storage(.invalidArgument, mentions: "concurrency")) { context in
-            var options = ResumableDownloadOptions()
+            var options = TransferOptions()
             options.concurrency = 0
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
@@ -115,7 +150,7 @@ extension BadInputCase {
             )
         },
         .api("download concurrency 10,000", .storage(.invalidArgument, mentions: "concurrency")) { context in
-            var options = ResumableDownloadOptions()
+            var options = TransferOptions()
             options.concurrency = 10_000
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
@@ -163,23 +198,19 @@ extension BadInputCase {
         .api("range beyond the object (resumable download)", .storage(.invalidArgument, mentions: "outside the object"))
         {
             context in
-            var options = ResumableDownloadOptions()
-            options.range = .bytes(5000...6000)
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
                 key: "obj",
-                to: context.scratch.existing,
-                options: options
+                range: .bytes(5000...6000),
+                to: context.scratch.existing
             )
         },
         .api("negative range (resumable download)", .storage(.invalidArgument, mentions: "negative")) { context in
-            var options = ResumableDownloadOptions()
-            options.range = .from(-3)
             _ = try await context.client(.oss).resumableDownload(
                 bucket: "bkt",
                 key: "obj",
-                to: context.scratch.existing,
-                options: options
+                range: .from(-3),
+                to: context.scratch.existing
             )
         },
         .cli("cat --range 9-2 (reversed)", .exit(64, mentions: "--range")) { context in
@@ -253,9 +284,7 @@ extension BadInputCase {
             _ = try await context.client(.s3).putObject(PutObjectRequest(bucket: "bkt", key: "", body: .bytes([1])))
         },
         .api("empty key (uploadFile)", .storage(.invalidArgument, mentions: "empty")) { context in
-            _ = try await context.client(.oss).uploadFile(
-                UploadFileRequest(bucket: "bkt", key: "", filePath: context.source)
-            )
+            _ = try await context.client(.oss).uploadFile(from: context.source, bucket: "bkt", key: "")
         },
         .api("OSS key of 1,024 bytes", .storage(.invalidArgument, mentions: "1024 UTF-8 bytes")) { context in
             let key = String(repeating: "k", count: 1024)
@@ -406,7 +435,7 @@ extension BadInputCase {
             )
         },
         .api("download into an unwritable directory (/proc)", .storage(.fileSystem, mentions: "/proc")) { context in
-            var options = ResumableDownloadOptions()
+            var options = TransferOptions()
             options.enableCheckpoint = false
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
@@ -416,8 +445,7 @@ extension BadInputCase {
             )
         },
         .api("checkpoint path = destination", .storage(.invalidArgument, mentions: "checkpoint")) { context in
-            var options = ResumableDownloadOptions()
-            options.checkpointFilePath = context.scratch.existing
+            let options = TransferOptions(enableCheckpoint: true, checkpointFilePath: context.scratch.existing)
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
                 key: "obj",
@@ -427,8 +455,8 @@ extension BadInputCase {
         },
         .api("checkpoint path in a missing directory", .storage(.invalidArgument, mentions: "checkpoint")) {
             context in
-            var options = ResumableDownloadOptions()
-            options.checkpointFilePath = context.scratch.file("missing/out.dcp")
+            let missing = context.scratch.file("missing/out.dcp")
+            let options = TransferOptions(enableCheckpoint: true, checkpointFilePath: missing)
             _ = try await context.client(.s3).resumableDownload(
                 bucket: "bkt",
                 key: "obj",
@@ -438,10 +466,15 @@ extension BadInputCase {
         },
         .api("upload checkpoint path = the file uploaded", .storage(.invalidArgument, mentions: "checkpoint")) {
             context in
-            var request = UploadFileRequest(bucket: "bkt", key: "up", filePath: context.scratch.existing)
-            request.enableCheckpoint = true
-            request.checkpointFilePath = context.scratch.existing
-            _ = try await context.client(.s3).uploadFile(request)
+            var options = TransferOptions()
+            options.enableCheckpoint = true
+            options.checkpointFilePath = context.scratch.existing
+            _ = try await context.client(.s3).uploadFile(
+                from: context.scratch.existing,
+                bucket: "bkt",
+                key: "up",
+                options: options
+            )
         },
         .api("presigned-URL download of file:///etc/passwd", .storage(.invalidArgument, mentions: "http")) {
             context in

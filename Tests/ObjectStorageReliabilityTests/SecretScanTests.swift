@@ -125,32 +125,34 @@ struct SecretScanTests {
             }
 
             // An upload paused by cancellation, then a failed one, then resumed: checkpoints left behind.
-            var upload = UploadFileRequest(bucket: bucket, key: "big.bin", filePath: source)
+            var upload = TransferOptions(partSize: provider == .s3 ? 5 << 20 : 100 * 1024, concurrency: 1)
             upload.enableCheckpoint = true
-            upload.partSize = provider == .s3 ? 5 << 20 : 100 * 1024
             upload.forceMultipart = true
-            upload.concurrency = 1
             faults.add(FaultRule(operations: [.uploadPart], fault: .delayBeforeHeaders(.milliseconds(200))))
             try await Self.pauseAfterProgress(evidence, "paused upload") { [upload] progress in
-                _ = try await client.uploadFile(upload, progress: progress)
+                _ = try await client.uploadFile(
+                    from: source,
+                    bucket: bucket,
+                    key: "big.bin",
+                    options: upload,
+                    progress: progress
+                )
             }
             evidence.addFiles(under: scratch.path)
             faults.removeAll()
             faults.add(FaultRule(operations: [.uploadPart], fault: .internalError))
             do {
-                _ = try await client.uploadFile(upload)
+                _ = try await client.uploadFile(from: source, bucket: bucket, key: "big.bin", options: upload)
             } catch {
                 evidence.add(error: error, "failed upload")
             }
             evidence.addFiles(under: scratch.path)
             faults.removeAll()
-            _ = try await client.uploadFile(upload)
+            _ = try await client.uploadFile(from: source, bucket: bucket, key: "big.bin", options: upload)
 
             // A download paused by cancellation, then resumed.
             let destination = scratch.file("down-\(provider).bin")
-            var options = ResumableDownloadOptions()
-            options.partSize = 64 * 1024
-            options.concurrency = 1
+            let options = TransferOptions(partSize: 64 * 1024, concurrency: 1, enableCheckpoint: true)
             faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
             try await Self.pauseAfterProgress(evidence, "paused download") { [options] progress in
                 _ = try await client.resumableDownload(

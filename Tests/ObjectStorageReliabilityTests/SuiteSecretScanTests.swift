@@ -157,9 +157,7 @@ struct SuiteSecretScanTests {
         await #expect(throws: ServiceError.self) {
             _ = try await client.headObject(HeadObjectRequest(bucket: "bkt", key: "missing"))
         }
-        var options = ResumableDownloadOptions()
-        options.partSize = 256
-        options.concurrency = 1
+        let options = TransferOptions(partSize: 256, concurrency: 1, enableCheckpoint: true)
         _ = try await client.resumableDownload(bucket: "bkt", key: "obj", to: scratch.file("obj"), options: options)
         await fixture.stop()
         let after = scanner.counts

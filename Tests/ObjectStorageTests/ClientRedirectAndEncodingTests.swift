@@ -86,7 +86,7 @@ struct ClientRedirectAndEncodingTests {
             let resumed = temporaryPath("resumed.gz")
             defer { try? FileManager.default.removeItem(atPath: resumed) }
             let result = try await client.resumableDownload(bucket: "enc", key: "log.gz", to: resumed)
-            #expect(result.bytesDownloaded == Int64(Self.gzipped.count))
+            #expect(result.bytesTransferred == Int64(Self.gzipped.count))
             #expect(try fileBytes(resumed) == Self.gzipped)
         }
     }

@@ -92,7 +92,7 @@ struct ResumableDownloadFinishedTests {
                 options: smallPartOptions(partSize: Self.partSize)
             )
             #expect(transport.received == 0)
-            #expect(result.bytesDownloaded == 0)
+            #expect(result.bytesTransferred == 0)
             #expect(result.bytesReused == Int64(content.count))
             #expect(try fileBytes(destination) == content)
             #expect(!fileExists(destination + ".dcp"))
@@ -131,7 +131,7 @@ struct ResumableDownloadFinishedTests {
                 to: destination,
                 options: smallPartOptions(partSize: Self.partSize)
             )
-            #expect(result.bytesDownloaded == Int64(content.count))
+            #expect(result.bytesTransferred == Int64(content.count))
             #expect(result.bytesReused == 0)
             #expect(try fileBytes(destination) == content)
             #expect(!fileExists(destination + ".dcp"))
@@ -145,9 +145,8 @@ struct ResumableDownloadFileSystemErrorTests {
     func lockFailureNamesReason() async throws {
         let scratch = try ScratchDirectory()
         try await withClient(.s3) { client, _ in
-            var options = ResumableDownloadOptions()
             // /sys refuses new files (EACCES, or EROFS where it is mounted read-only).
-            options.checkpointFilePath = "/sys/h8-lock-test.dcp"
+            let options = TransferOptions(enableCheckpoint: true, checkpointFilePath: "/sys/h8-lock-test.dcp")
             do {
                 _ = try await client.resumableDownload(bucket: "b", key: "k", to: scratch.file("d"), options: options)
                 Issue.record("the download started")

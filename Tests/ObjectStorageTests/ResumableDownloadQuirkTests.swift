@@ -34,7 +34,7 @@ struct ResumableDownloadQuirkTests {
             )
             #expect(try fileBytes(destination) == content)
             #expect(result.restarts == 0)
-            #expect(result.bytesDownloaded == Int64(content.count))
+            #expect(result.bytesTransferred == Int64(content.count))
         }
     }
 }

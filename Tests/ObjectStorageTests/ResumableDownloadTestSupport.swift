@@ -150,12 +150,9 @@ func fileExists(_ path: String) -> Bool { FileManager.default.fileExists(atPath:
 
 func sha256Hex(_ bytes: [UInt8]) -> String { ByteEncoding.hex(Hashing.SHA256.hash(bytes)) }
 
-/// Options with small parts, for fast tests.
-func smallPartOptions(partSize: Int64 = 128 * 1024, concurrency: Int = 4) -> ResumableDownloadOptions {
-    var options = ResumableDownloadOptions()
-    options.partSize = partSize
-    options.concurrency = concurrency
-    return options
+/// Options with small parts and a checkpoint, for fast, resumable tests.
+func smallPartOptions(partSize: Int64 = 128 * 1024, concurrency: Int = 4) -> TransferOptions {
+    TransferOptions(partSize: partSize, concurrency: concurrency, enableCheckpoint: true)
 }
 
 /// Starts a download and cancels it once `threshold` body bytes have arrived; returns whether
@@ -166,7 +163,7 @@ func pauseDownload(
     bucket: String,
     key: String,
     to destination: String,
-    options: ResumableDownloadOptions,
+    options: TransferOptions,
     afterBytes threshold: Int64
 ) async throws -> Bool {
     let task = Task {

@@ -39,7 +39,7 @@ struct ResumableDownloadTests {
             )
             #expect(try fileBytes(destination) == content)
             #expect(result.objectSize == Int64(content.count))
-            #expect(result.bytesDownloaded == Int64(content.count))
+            #expect(result.bytesTransferred == Int64(content.count))
             #expect(result.bytesReused == 0)
             #expect(result.partCount == 13)
             if dialect.provider == .oss {
@@ -79,12 +79,12 @@ struct ResumableDownloadTests {
         try await withClient(dialect) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "range"))
             try await client.putObject(PutObjectRequest(bucket: "range", key: "k", body: .bytes(content)))
-            var options = smallPartOptions()
-            options.range = .bytes(100_000...1_300_000)
+            let options = smallPartOptions()
             let destination = scratch.file("slice")
             let result = try await client.resumableDownload(
                 bucket: "range",
                 key: "k",
+                range: .bytes(100_000...1_300_000),
                 to: destination,
                 options: options
             )
@@ -94,8 +94,13 @@ struct ResumableDownloadTests {
                 Issue.record("a range has no service checksum, got \(result.verification)")
                 return
             }
-            options.range = .suffix(1000)
-            _ = try await client.resumableDownload(bucket: "range", key: "k", to: destination, options: options)
+            _ = try await client.resumableDownload(
+                bucket: "range",
+                key: "k",
+                range: .suffix(1000),
+                to: destination,
+                options: options
+            )
             #expect(try fileBytes(destination) == Array(content.suffix(1000)))
         }
     }
@@ -141,7 +146,7 @@ struct ResumableDownloadTests {
             )
             #expect(sha256Hex(try fileBytes(destination)) == sha256Hex(content))
             #expect(result.bytesReused > 0)
-            #expect(result.bytesReused + result.bytesDownloaded == Int64(content.count))
+            #expect(result.bytesReused + result.bytesTransferred == Int64(content.count))
             let refetched = firstRun + counting.received - Int64(content.count)
             #expect(refetched <= Int64(options.concurrency) * options.partSize)
             let reports = progress.all
@@ -221,7 +226,7 @@ struct ResumableDownloadTests {
                 options: smallPartOptions(partSize: 512 * 1024)
             )
             #expect(try fileBytes(destination) == content)
-            #expect(result.bytesDownloaded == Int64(content.count))
+            #expect(result.bytesTransferred == Int64(content.count))
             // Resumed from the reached offset: nothing was fetched twice.
             #expect(counter.received == Int64(content.count))
         }
@@ -385,30 +390,32 @@ struct ResumableDownloadTests {
         try await withClient(.s3) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "valid"))
             try await client.putObject(PutObjectRequest(bucket: "valid", key: "k", body: .bytes(testBytes(1000))))
-            var cases: [(String, ResumableDownloadOptions, String)] = []
-            var options = ResumableDownloadOptions()
+            var cases: [(String, TransferOptions, ByteRange?, String)] = []
+            var options = TransferOptions()
             options.partSize = 0
-            cases.append(("part size", options, scratch.file("a")))
-            options = ResumableDownloadOptions()
+            cases.append(("part size", options, nil, scratch.file("a")))
+            options = TransferOptions()
             options.concurrency = 0
-            cases.append(("concurrency 0", options, scratch.file("a")))
-            options.concurrency = 1001
-            cases.append(("concurrency 1001", options, scratch.file("a")))
-            options = ResumableDownloadOptions()
-            options.range = .from(-5)
-            cases.append(("negative range", options, scratch.file("a")))
-            options.range = .suffix(0)
-            cases.append(("empty suffix", options, scratch.file("a")))
-            options.range = .from(1000)
-            cases.append(("range beyond the object", options, scratch.file("a")))
-            cases.append(("directory destination", ResumableDownloadOptions(), scratch.path))
-            cases.append(("missing directory", ResumableDownloadOptions(), scratch.file("nope/a")))
-            options = ResumableDownloadOptions()
-            options.checkpointFilePath = scratch.file("a")
-            cases.append(("checkpoint is the destination", options, scratch.file("a")))
-            for (name, options, destination) in cases {
+            cases.append(("concurrency 0", options, nil, scratch.file("a")))
+            options.concurrency = TransferOptions.maximumConcurrency + 1
+            cases.append(("concurrency above the maximum", options, nil, scratch.file("a")))
+            options = TransferOptions()
+            cases.append(("negative range", options, .from(-5), scratch.file("a")))
+            cases.append(("empty suffix", options, .suffix(0), scratch.file("a")))
+            cases.append(("range beyond the object", options, .from(1000), scratch.file("a")))
+            cases.append(("directory destination", TransferOptions(), nil, scratch.path))
+            cases.append(("missing directory", TransferOptions(), nil, scratch.file("nope/a")))
+            options = TransferOptions(enableCheckpoint: true, checkpointFilePath: scratch.file("a"))
+            cases.append(("checkpoint is the destination", options, nil, scratch.file("a")))
+            for (name, options, range, destination) in cases {
                 await #expect(Comment(rawValue: name)) {
-                    _ = try await client.resumableDownload(bucket: "valid", key: "k", to: destination, options: options)
+                    _ = try await client.resumableDownload(
+                        bucket: "valid",
+                        key: "k",
+                        range: range,
+                        to: destination,
+                        options: options
+                    )
                 } throws: { ($0 as? ObjectStorageError)?.code == .invalidArgument }
             }
             #expect(!fileExists(scratch.file("a")))
@@ -438,7 +445,7 @@ struct ResumableDownloadTests {
                 afterBytes: 700_000
             )
             try #require(paused)
-            try client.abandonResumableDownload(to: destination)
+            #expect(try await client.abandonResumableDownload(to: destination, options: smallPartOptions()))
             #expect(!fileExists(destination + ".part"))
             #expect(!fileExists(destination + ".dcp"))
 
@@ -457,13 +464,25 @@ struct ResumableDownloadTests {
             }
             for await _ in started { break }
             await #expect {
-                _ = try await client.resumableDownload(bucket: "abandon", key: "k", to: destination)
+                _ = try await client.resumableDownload(
+                    bucket: "abandon",
+                    key: "k",
+                    to: destination,
+                    options: smallPartOptions()
+                )
             } throws: { ($0 as? ObjectStorageError)?.code == .checkpointLocked }
-            #expect(throws: ObjectStorageError.self) { try client.abandonResumableDownload(to: destination) }
+            await #expect {
+                try await client.abandonResumableDownload(to: destination, options: smallPartOptions())
+            } throws: { ($0 as? ObjectStorageError)?.code == .checkpointLocked }
             running.cancel()
             _ = await running.result
             faults.removeAll()
-            let result = try await client.resumableDownload(bucket: "abandon", key: "k", to: destination)
+            let result = try await client.resumableDownload(
+                bucket: "abandon",
+                key: "k",
+                to: destination,
+                options: smallPartOptions()
+            )
             #expect(try fileBytes(destination) == content)
             #expect(result.verification == .crc64(CRC64.checksum(content)))
         }

@@ -67,7 +67,7 @@ struct ResumableDownloadVerifyTests {
             #expect(result.bytesReused > 0)
             #expect(result.bytesReused % partSize == 0)
             #expect(result.bytesReused <= 1_100_000 - partSize)
-            #expect(result.bytesReused + result.bytesDownloaded == Int64(content.count))
+            #expect(result.bytesReused + result.bytesTransferred == Int64(content.count))
             if case .none = result.verification {
                 Issue.record("the final bytes were not verified: \(result.verification)")
             }

@@ -22,7 +22,7 @@ struct UploadFileCompletedTests {
     static func killedAfterComplete(
         _ client: ObjectStorageClient,
         _ server: LocalObjectServer,
-        request: UploadFileRequest
+        request: UploadFileCall
     ) async throws {
         server.faults.add(
             FaultRule(
@@ -35,7 +35,7 @@ struct UploadFileCompletedTests {
         server.faults.removeAll()
         let checkpoint = try Data(contentsOf: URL(fileURLWithPath: request.filePath + ".ucp"))
         let finished = try await client.uploadFile(request)
-        #expect(finished.partsUploaded == 0)
+        #expect(finished.partsTransferred == 0)
         #expect(!FileManager.default.fileExists(atPath: request.filePath + ".ucp"))
         try checkpoint.write(to: URL(fileURLWithPath: request.filePath + ".ucp"))
     }
@@ -65,11 +65,11 @@ struct UploadFileCompletedTests {
             let log = ProgressLog()
             let result = try await client.uploadFile(request, progress: log.handler)
             let partCount = (content.count + Int(Fixture.partSize(dialect)) - 1) / Int(Fixture.partSize(dialect))
-            #expect(result.partsUploaded == 0)
+            #expect(result.partsTransferred == 0)
             #expect(result.partsReused == partCount)
             #expect(result.isMultipart)
             // The local server sends a CRC-64 only in the OSS dialect; OBS and S3 match the multipart ETag.
-            #expect(result.crc64Verified == (dialect.provider == .oss))
+            #expect(result.isCRC64Verified == (dialect.provider == .oss))
             #expect(log.all.last?.completedBytes == Int64(content.count))
             #expect(!FileManager.default.fileExists(atPath: path + ".ucp"))
             server.faults.removeAll()
@@ -93,7 +93,7 @@ struct UploadFileCompletedTests {
 
             let result = try await client.uploadFile(request)
             let partCount = (content.count + Int(Fixture.partSize(dialect)) - 1) / Int(Fixture.partSize(dialect))
-            #expect(result.partsUploaded == partCount)
+            #expect(result.partsTransferred == partCount)
             #expect(result.partsReused == 0)
             #expect(result.restarts == 1)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))

@@ -37,11 +37,11 @@ struct UploadFileProgressTests {
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
-            request.partSize = partSize
-            request.concurrency = 1
+            request.options.partSize = partSize
+            request.options.concurrency = 1
             let log = ProgressLog()
             let result = try await client.uploadFile(request, progress: log.handler)
-            #expect(result.partsUploaded == 3)
+            #expect(result.partsTransferred == 3)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
 
             let reports = log.all.map(\.completedBytes)
@@ -62,8 +62,8 @@ struct UploadFileProgressTests {
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(.s3, path: path)
-            request.partSize = 8 << 20
-            request.concurrency = 4
+            request.options.partSize = 8 << 20
+            request.options.concurrency = 4
             let log = ProgressLog()
             _ = try await client.uploadFile(request, progress: log.handler)
             let reports = log.all.map(\.completedBytes)
@@ -85,7 +85,7 @@ struct UploadFileProgressTests {
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
-            request.partSize = 8 << 20
+            request.options.partSize = 8 << 20
             let log = ProgressLog()
             let result = try await client.uploadFile(request, progress: log.handler)
             #expect(!result.isMultipart)
@@ -108,7 +108,7 @@ struct UploadFileProgressTests {
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
-            request.concurrency = 1
+            request.options.concurrency = 1
             let log = ProgressLog()
             _ = try await client.uploadFile(request, progress: log.handler)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
@@ -144,8 +144,8 @@ struct UploadFileProgressTests {
             let path = try Fixture.makeFile(testBytes(1000, seed: 24))
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path, key: "engine")
-            request.forceMultipart = true
-            request.websiteRedirectLocation = "/engine.html"
+            request.options.forceMultipart = true
+            request.attributes.websiteRedirectLocation = "/engine.html"
             _ = try await client.uploadFile(request)
 
             let name =

@@ -35,11 +35,11 @@ struct UploadFileResumeTests {
     static func interruptedUpload(
         _ client: ObjectStorageClient,
         _ server: LocalObjectServer,
-        request: UploadFileRequest
+        request: UploadFileCall
     ) async throws -> UploadCheckpoint {
         failAfterTwoParts(server)
         var first = request
-        first.concurrency = 1
+        first.options.concurrency = 1
         await #expect(throws: ServiceError.self) { try await client.uploadFile(first) }
         server.faults.removeAll()
         let identity = UploadCheckpoint.Identity(
@@ -59,7 +59,7 @@ struct UploadFileResumeTests {
         return checkpoint
     }
 
-    static func parameters(of request: UploadFileRequest) -> UploadCheckpoint.ObjectParameters {
+    static func parameters(of request: UploadFileCall) -> UploadCheckpoint.ObjectParameters {
         UploadCheckpoint.ObjectParameters(contentType: "application/octet-stream")
     }
 
@@ -76,7 +76,7 @@ struct UploadFileResumeTests {
             let log = ProgressLog()
             let result = try await client.uploadFile(request, progress: log.handler)
             #expect(result.partsReused == 2)
-            #expect(result.partsUploaded == checkpoint.partCount - 2)
+            #expect(result.partsTransferred == checkpoint.partCount - 2)
             #expect(result.restarts == 0)
             #expect(log.all.first?.completedBytes == checkpoint.bytesCompleted)
             #expect(log.all.first?.resumedBytes == checkpoint.bytesCompleted)
@@ -108,8 +108,8 @@ struct UploadFileResumeTests {
             #expect(FileManager.default.fileExists(atPath: path + ".ucp"))
 
             let resumed = try await Fixture.plainClient(like: client).uploadFile(request)
-            #expect(resumed.partsReused + resumed.partsUploaded == partCount)
-            #expect(resumed.partsReused <= limit + request.concurrency - 1)
+            #expect(resumed.partsReused + resumed.partsTransferred == partCount)
+            #expect(resumed.partsReused <= limit + request.options.concurrency - 1)
             #expect(resumed.restarts == 0)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
             #expect(try await Fixture.pendingUploads(client).isEmpty)
@@ -140,7 +140,7 @@ struct UploadFileResumeTests {
 
             let result = try await client.uploadFile(request)
             #expect(result.partsReused == 1)
-            #expect(result.partsUploaded == checkpoint.partCount - 1)
+            #expect(result.partsTransferred == checkpoint.partCount - 1)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
         }
     }
@@ -164,7 +164,7 @@ struct UploadFileResumeTests {
             let result = try await client.uploadFile(request)
             #expect(result.restarts == 1)
             #expect(result.partsReused == 0)
-            #expect(result.partsUploaded == checkpoint.partCount)
+            #expect(result.partsTransferred == checkpoint.partCount)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
             #expect(try await Fixture.pendingUploads(client).isEmpty)
         }
@@ -185,7 +185,7 @@ struct UploadFileResumeTests {
                 )
             )
             var request = Fixture.request(dialect, path: path)
-            request.concurrency = 1
+            request.options.concurrency = 1
             let result = try await client.uploadFile(request)
             #expect(result.restarts == 1)
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
@@ -218,7 +218,7 @@ struct UploadFileResumeTests {
         }
     }
 
-    @Test("abortUploadFile removes the server's upload and the checkpoint", arguments: [ClientDialect.ossV4])
+    @Test("abandonUploadFile aborts the server's upload and removes the checkpoint", arguments: [ClientDialect.ossV4])
     func explicitAbort(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
             try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
@@ -227,10 +227,10 @@ struct UploadFileResumeTests {
             let request = Fixture.request(dialect, path: path)
             _ = try await Self.interruptedUpload(client, server, request: request)
 
-            #expect(try await client.abortUploadFile(request))
+            #expect(try await client.abandonUploadFile(request))
             #expect(try await Fixture.pendingUploads(client).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: path + ".ucp"))
-            #expect(try await client.abortUploadFile(request) == false)
+            #expect(try await client.abandonUploadFile(request) == false)
         }
     }
 
@@ -242,8 +242,8 @@ struct UploadFileResumeTests {
             defer { Fixture.cleanUp(path) }
             Self.failAfterTwoParts(server)
             var request = Fixture.request(dialect, path: path)
-            request.enableCheckpoint = false
-            request.concurrency = 1
+            request.options.enableCheckpoint = false
+            request.options.concurrency = 1
             await #expect(throws: ServiceError.self) { try await client.uploadFile(request) }
             #expect(try await Fixture.pendingUploads(client).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: path + ".ucp"))

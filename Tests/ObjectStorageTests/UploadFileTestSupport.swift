@@ -74,12 +74,12 @@ enum UploadFileFixture {
         )
     }
 
-    /// A request with the test defaults: checkpoint on, the dialect's minimum part size.
-    static func request(_ dialect: ClientDialect, path: String, key: String = "object") -> UploadFileRequest {
-        var request = UploadFileRequest(bucket: bucket, key: key, filePath: path)
-        request.enableCheckpoint = true
-        request.partSize = partSize(dialect)
-        request.concurrency = 2
+    /// A call with the test defaults: checkpoint on, the dialect's minimum part size.
+    static func request(_ dialect: ClientDialect, path: String, key: String = "object") -> UploadFileCall {
+        var request = UploadFileCall(bucket: bucket, key: key, filePath: path)
+        request.options.enableCheckpoint = true
+        request.options.partSize = partSize(dialect)
+        request.options.concurrency = 2
         return request
     }
 }

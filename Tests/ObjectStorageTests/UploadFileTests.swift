@@ -28,16 +28,16 @@ struct UploadFileTests {
             let path = try Fixture.makeFile(content, name: "photo.json")
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
-            request.metadata = ["origin": "unit-test"]
-            request.enableMD5Check = true
+            request.attributes.metadata = ["origin": "unit-test"]
+            request.options.enableMD5Check = true
             let log = ProgressLog()
             let result = try await client.uploadFile(request, progress: log.handler)
 
             #expect(result.isMultipart)
-            #expect(result.partsUploaded == (dialect.provider == .s3 ? 3 : 7))
+            #expect(result.partsTransferred == (dialect.provider == .s3 ? 3 : 7))
             #expect(result.partsReused == 0)
-            #expect(result.md5Verified)
-            #expect(result.crc64Verified == (dialect.provider == .oss))
+            #expect(result.contentMD5Verified)
+            #expect(result.isCRC64Verified == (dialect.provider == .oss))
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
             let head = try await client.headObject(HeadObjectRequest(bucket: Fixture.bucket, key: "object"))
             #expect(head.contentType == "application/json")
@@ -62,11 +62,11 @@ struct UploadFileTests {
             #expect(!single.isMultipart)
 
             request.key = "empty-multipart"
-            request.forceMultipart = true
-            request.enableMD5Check = true
+            request.options.forceMultipart = true
+            request.options.enableMD5Check = true
             let forced = try await client.uploadFile(request)
             #expect(forced.isMultipart)
-            #expect(forced.partsUploaded == 1)
+            #expect(forced.partsTransferred == 1)
             for key in ["empty", "empty-multipart"] {
                 let head = try await client.headObject(HeadObjectRequest(bucket: Fixture.bucket, key: key))
                 #expect(head.contentLength == 0)
@@ -84,11 +84,11 @@ struct UploadFileTests {
                 let path = try Fixture.makeFile(content)
                 defer { Fixture.cleanUp(path) }
                 var request = Fixture.request(dialect, path: path, key: key)
-                request.enableMD5Check = true
+                request.options.enableMD5Check = true
                 let result = try await client.uploadFile(request)
                 #expect(result.isMultipart == multipart)
-                #expect(result.partsUploaded == (multipart ? 2 : 1))
-                #expect(result.md5Verified)
+                #expect(result.partsTransferred == (multipart ? 2 : 1))
+                #expect(result.contentMD5Verified)
                 #expect(try await Fixture.objectSHA256(client, key: key) == Hashing.SHA256.hash(content))
             }
         }
@@ -102,7 +102,7 @@ struct UploadFileTests {
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
-            request.partSize = dialect.provider == .s3 ? 1 << 20 : 50_000
+            request.options.partSize = dialect.provider == .s3 ? 1 << 20 : 50_000
             let result = try await client.uploadFile(request)
             #expect(result.partSize == (dialect.provider == .s3 ? 5_242_880 : 102_400))
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
@@ -120,8 +120,8 @@ struct UploadFileTests {
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 2))
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
-            request.enableCheckpoint = false
-            request.enableMD5Check = true
+            request.options.enableCheckpoint = false
+            request.options.enableMD5Check = true
             await #expect {
                 try await client.uploadFile(request)
             } throws: { error in
@@ -135,8 +135,8 @@ struct UploadFileTests {
     @Test("zero, negative and absurd concurrency are refused before any request", arguments: [0, -3, 10_000])
     func refusesConcurrency(_ concurrency: Int) async throws {
         try await withClient(.s3) { client, _ in
-            var request = UploadFileRequest(bucket: Fixture.bucket, key: "k", filePath: "/nonexistent/file")
-            request.concurrency = concurrency
+            var request = UploadFileCall(bucket: Fixture.bucket, key: "k", filePath: "/nonexistent/file")
+            request.options.concurrency = concurrency
             await #expect {
                 try await client.uploadFile(request)
             } throws: { error in

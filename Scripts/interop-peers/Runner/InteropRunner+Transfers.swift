@@ -23,11 +23,11 @@ import Darwin
 /// ObjectStorageInteropRunner memory download BUCKET KEY FILE [--part-size N] [--concurrency N] [--no-checkpoint]
 /// ObjectStorageInteropRunner memory upload BUCKET KEY FILE [--part-size N] [--concurrency N] [--no-checkpoint]
 /// ```
-/// Each runs one `resumableDownload` or `uploadFile` (checkpoint on, the engine's defaults unless told), with a
+/// Each runs one `resumableDownload` or `uploadFile` (checkpoint on, the engines' other defaults unless told), with a
 /// progress closure that only counts its calls (so reporting costs what an application's would), and prints one
 /// line: bytes, seconds, MB/s and the number of progress reports.
 extension InteropRunner {
-    struct TransferOptions {
+    struct EngineArguments {
         var partSize: Int64?
         var concurrency: Int?
         var checkpoint = true
@@ -53,6 +53,14 @@ extension InteropRunner {
                 }
             }
         }
+
+        /// The SDK's options: the same for both directions.
+        var transferOptions: TransferOptions {
+            var options = TransferOptions(enableCheckpoint: self.checkpoint)
+            if let partSize { options.partSize = partSize }
+            if let concurrency { options.concurrency = concurrency }
+            return options
+        }
     }
 
     static func download(
@@ -60,12 +68,8 @@ extension InteropRunner {
         bucket: String,
         key: String,
         file: String,
-        options: TransferOptions
+        options: EngineArguments
     ) async throws {
-        var download = ResumableDownloadOptions()
-        if let partSize = options.partSize { download.partSize = partSize }
-        if let concurrency = options.concurrency { download.concurrency = concurrency }
-        download.enableCheckpoint = options.checkpoint
         let reports = ReportCounter()
         let clock = ContinuousClock()
         let start = clock.now
@@ -73,7 +77,7 @@ extension InteropRunner {
             bucket: bucket,
             key: key,
             to: file,
-            options: download,
+            options: options.transferOptions,
             progress: { _ in reports.increment() }
         )
         Self.report(
@@ -89,20 +93,22 @@ extension InteropRunner {
         bucket: String,
         key: String,
         file: String,
-        options: TransferOptions
+        options: EngineArguments
     ) async throws {
-        var request = UploadFileRequest(bucket: bucket, key: key, filePath: file)
-        if let partSize = options.partSize { request.partSize = partSize }
-        if let concurrency = options.concurrency { request.concurrency = concurrency }
-        request.enableCheckpoint = options.checkpoint
         var info = stat()
         guard stat(file, &info) == 0 else { throw CheckFailure("cannot stat \(file)") }
         let reports = ReportCounter()
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try await client.uploadFile(request, progress: { _ in reports.increment() })
+        let result = try await client.uploadFile(
+            from: file,
+            bucket: bucket,
+            key: key,
+            options: options.transferOptions,
+            progress: { _ in reports.increment() }
+        )
         Self.report(
-            "upload (\(result.partsUploaded) parts of \(result.partSize) bytes)",
+            "upload (\(result.partsTransferred) parts of \(result.partSize) bytes)",
             bytes: Int64(info.st_size),
             elapsed: clock.now - start,
             reports: reports.value

@@ -72,7 +72,7 @@ struct InteropRunner {
             )
             Self.report("put-from-file", bytes: Int64(info.st_size), elapsed: clock.now - start)
         case "download" where arguments.count >= 4:
-            let options = try TransferOptions(arguments.dropFirst(4))
+            let options = try EngineArguments(arguments.dropFirst(4))
             try await Self.download(
                 client: client,
                 bucket: arguments[1],
@@ -81,7 +81,7 @@ struct InteropRunner {
                 options: options
             )
         case "upload" where arguments.count >= 4:
-            let options = try TransferOptions(arguments.dropFirst(4))
+            let options = try EngineArguments(arguments.dropFirst(4))
             try await Self.upload(
                 client: client,
                 bucket: arguments[1],

@@ -25,21 +25,23 @@ extension PeerSuite {
             Files.remove(path)
             Files.remove(path + ".ucp")
         }
-        var request = UploadFileRequest(bucket: self.bucket, key: key, filePath: path)
-        request.enableCheckpoint = true
-        request.partSize = Int64(Self.partSize)
-        request.concurrency = 1
-        try await self.pause(heldAfter: 1, matching: HoldingTransport.uploadPart) { [request] client in
-            _ = try await client.uploadFile(request)
+        let options = TransferOptions(partSize: Int64(Self.partSize), concurrency: 1, enableCheckpoint: true)
+        let bucket = self.bucket
+        try await self.pause(heldAfter: 1, matching: HoldingTransport.uploadPart) { client in
+            _ = try await client.uploadFile(from: path, bucket: bucket, key: key, options: options)
         }
         let checkpoint = try Files.load(path + ".ucp")
         try require(!checkpoint.isEmpty, "no checkpoint after the pause")
 
-        let result = try await self.client.uploadFile(request)
+        let result = try await self.client.uploadFile(from: path, bucket: bucket, key: key, options: options)
         try require(result.isMultipart, "the resumed upload is not multipart")
         try require(
-            result.partsReused == 1 && result.partsUploaded == 2,
-            "reused \(result.partsReused) and sent \(result.partsUploaded) parts; expected 1 and 2"
+            result.partsReused == 1 && result.partsTransferred == 2,
+            "reused \(result.partsReused) and sent \(result.partsTransferred) parts; expected 1 and 2"
+        )
+        try require(
+            result.bytesReused == Int64(Self.partSize) && result.bytesTransferred == Int64(bytes.count - Self.partSize),
+            "reused \(result.bytesReused) and sent \(result.bytesTransferred) bytes"
         )
         let (_, body) = try await self.get(key)
         try require(body == bytes, "GET returned \(body.count) bytes that differ from the file (\(bytes.count))")
@@ -56,10 +58,8 @@ extension PeerSuite {
             Files.remove(path + ".dcp")
             Files.remove(path + ".part")
         }
-        var options = ResumableDownloadOptions()
-        options.partSize = 256 * 1024
-        options.concurrency = 1
-        try await self.pause(heldAfter: 3, matching: HoldingTransport.rangedGet) { [options] client in
+        let options = TransferOptions(partSize: 256 * 1024, concurrency: 1, enableCheckpoint: true)
+        try await self.pause(heldAfter: 3, matching: HoldingTransport.rangedGet) { client in
             _ = try await client.resumableDownload(bucket: self.bucket, key: key, to: path, options: options)
         }
         try require(!(try Files.load(path + ".dcp")).isEmpty, "no checkpoint after the pause")
@@ -70,8 +70,8 @@ extension PeerSuite {
             "kept \(result.bytesReused) bytes; expected the 3 parts done before the pause"
         )
         try require(
-            result.bytesDownloaded == Int64(bytes.count) - result.bytesReused,
-            "fetched \(result.bytesDownloaded) bytes again"
+            result.bytesTransferred == Int64(bytes.count) - result.bytesReused,
+            "fetched \(result.bytesTransferred) bytes again"
         )
         let downloaded = try Files.load(path)
         try require(downloaded == bytes, "the file (\(downloaded.count) bytes) differs from the object")

@@ -94,9 +94,9 @@ extension ObjectStorageClient {
         let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
         do {
             return try await policy.run(deadline: deadline, logger: logger, body)
-        } catch is CancellationError {
-            throw TransportError(code: .cancelled, message: "the operation was cancelled")
         } catch {
+            // Cancellation has one shape everywhere, operations and transfers alike.
+            if Self.isCancellation(error) { throw CancellationError() }
             logger.debug("operation failed", metadata: ["error.description": "\(error)"])
             throw error
         }

@@ -48,7 +48,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// The checkpoint could not be written (disk full, permissions...).
         public static let checkpointFailed = Code(.checkpointFailed)
         /// The object kept changing during a download, more often than
-        /// ``ResumableDownloadOptions/restartsOnChange`` allows.
+        /// ``TransferOptions/restartsOnChange`` allows.
         public static let objectChanged = Code(.objectChanged)
         /// An object key that cannot be saved under a local directory without escaping it or
         /// changing its meaning (`../`, an absolute path, a backslash, NUL); see ``LocalPaths``.

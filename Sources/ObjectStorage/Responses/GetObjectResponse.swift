@@ -73,9 +73,17 @@ public struct ObjectBody: AsyncSequence, Sendable {
         /// - Returns: The next buffer.
         /// - Throws: A ``/ObjectStorageTransport/TransportError`` when the connection fails, an
         ///   ``ObjectStorageError`` with ``ObjectStorageError/Code/integrityMismatch`` at the end when
-        ///   the checksum does not match.
+        ///   the checksum does not match, `CancellationError` when the task is cancelled.
         public mutating func next() async throws -> ByteBuffer? {
-            guard let chunk = try await self.base.next() else {
+            let next: ByteBuffer?
+            do {
+                next = try await self.base.next()
+            } catch {
+                // Cancellation has one shape everywhere, as in the operations and transfers.
+                if ObjectStorageClient.isCancellation(error) { throw CancellationError() }
+                throw error
+            }
+            guard let chunk = next else {
                 if let expected = self.expectedCRC, let crc = self.crc {
                     self.crc = nil
                     try Integrity.check(computed: crc.value, reported: String(expected), operation: self.operation)

@@ -15,15 +15,7 @@ import ObjectStorageTransport
 extension ResumableDownloadEngine {
     /// Rejects options that cannot work, before anything is sent.
     static func validate(_ options: ResumableDownloadOptions) throws(ObjectStorageError) {
-        guard options.partSize > 0 else {
-            throw .invalidArgument("partSize must be positive, not \(options.partSize)")
-        }
-        guard (1...1000).contains(options.concurrency) else {
-            throw .invalidArgument("concurrency must be in 1...1000, not \(options.concurrency)")
-        }
-        guard options.restartsOnChange >= 0 else {
-            throw .invalidArgument("restartsOnChange must not be negative, not \(options.restartsOnChange)")
-        }
+        try options.transfer.validate()
         if let range = options.range {
             switch range.kind {
             case .closed(let first, let last):

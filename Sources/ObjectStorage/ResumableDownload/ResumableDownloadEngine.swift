@@ -20,7 +20,8 @@ struct ObjectChangedSignal: Error, Sendable {
 }
 
 /// One resumable download: probe, load or create the checkpoint, fetch the missing parts in
-/// parallel, verify, rename. See ``ObjectStorageClient/resumableDownload(bucket:key:to:options:progress:logger:)``.
+/// parallel, verify, rename. See
+/// ``ObjectStorageClient/resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)``.
 struct ResumableDownloadEngine: Sendable {
     let client: ObjectStorageClient
     let source: ResumableDownloadSource
@@ -54,17 +55,10 @@ struct ResumableDownloadEngine: Sendable {
         self.store = CheckpointStore(logger: logger)
     }
 
-    func run() async throws -> ResumableDownloadResult {
+    func run() async throws -> TransferResult {
         let lock: CheckpointLock?
         if let checkpointPath = self.paths.checkpoint {
-            do {
-                lock = try CheckpointLock.acquire(for: checkpointPath)
-            } catch {
-                if error.code == .checkpointLocked {
-                    throw ObjectStorageError(code: .checkpointLocked, message: error.message)
-                }
-                throw ObjectStorageError.fileSystem("lock the checkpoint", path: checkpointPath, cause: error)
-            }
+            lock = try CheckpointLock.acquireForTransfer(checkpointPath)
             self.store.removeStaleTemporaryFiles(for: checkpointPath)
         } else {
             lock = nil
@@ -87,6 +81,7 @@ struct ResumableDownloadEngine: Sendable {
                 return self.finishedEarlier(finished, verification: verification, probe: probe, restarts: restarts)
             }
             let reused = checkpoint.bytesCompleted
+            let reusedParts = checkpoint.completedParts.count
             if reporter == nil || reportedTotal != checkpoint.expectedTempFileSize {
                 reportedTotal = checkpoint.expectedTempFileSize
                 reporter = TransferProgressReporter(
@@ -114,6 +109,7 @@ struct ResumableDownloadEngine: Sendable {
                     probe: probe,
                     downloaded: counter.value,
                     reused: reused,
+                    reusedParts: reusedParts,
                     restarts: restarts,
                     verification: verification
                 )
@@ -153,7 +149,7 @@ struct ResumableDownloadEngine: Sendable {
         /// Fetch the checkpoint's missing parts into the temp file.
         case resume(DownloadCheckpoint, DownloadTempFile)
         /// A killed run had already renamed the complete, verified download over the destination.
-        case finishedEarlier(DownloadCheckpoint, ResumableDownloadResult.Verification)
+        case finishedEarlier(DownloadCheckpoint, TransferResult.Verification)
     }
 
     /// Resumes from a valid checkpoint, or creates a fresh checkpoint and temp file.
@@ -223,7 +219,7 @@ struct ResumableDownloadEngine: Sendable {
     private func completedEarlier(
         _ checkpoint: DownloadCheckpoint,
         probe: ResumableDownloadSource.Probe
-    ) -> ResumableDownloadResult.Verification? {
+    ) -> TransferResult.Verification? {
         guard checkpoint.isCompleteDownload(at: self.paths.destination) else { return nil }
         do {
             let destination = try DownloadTempFile.openForReading(self.paths.destination)
@@ -241,10 +237,10 @@ struct ResumableDownloadEngine: Sendable {
     /// the destination as it is (nothing fetched).
     private func finishedEarlier(
         _ checkpoint: DownloadCheckpoint,
-        verification: ResumableDownloadResult.Verification,
+        verification: TransferResult.Verification,
         probe: ResumableDownloadSource.Probe,
         restarts: Int
-    ) -> ResumableDownloadResult {
+    ) -> TransferResult {
         if let checkpointPath = self.paths.checkpoint { try? self.store.remove(at: checkpointPath) }
         self.logger.notice(
             "the destination already holds the complete download; removed the leftover checkpoint",
@@ -262,6 +258,7 @@ struct ResumableDownloadEngine: Sendable {
             probe: probe,
             downloaded: 0,
             reused: checkpoint.bytesCompleted,
+            reusedParts: checkpoint.completedParts.count,
             restarts: restarts,
             verification: verification
         )
@@ -273,23 +270,28 @@ struct ResumableDownloadEngine: Sendable {
         probe: ResumableDownloadSource.Probe,
         downloaded: Int64,
         reused: Int64,
+        reusedParts: Int,
         restarts: Int,
-        verification: ResumableDownloadResult.Verification
-    ) -> ResumableDownloadResult {
-        ResumableDownloadResult(
-            objectSize: probe.object.size,
+        verification: TransferResult.Verification
+    ) -> TransferResult {
+        TransferResult(
+            filePath: self.paths.destination,
             etag: probe.object.etag,
-            lastModified: probe.object.lastModified,
             versionID: probe.object.versionId,
             crc64: probe.object.crc64,
+            lastModified: probe.object.lastModified,
+            objectSize: probe.object.size,
             range: checkpoint.transferRange,
-            destination: self.paths.destination,
-            bytesDownloaded: downloaded,
+            bytesTransferred: downloaded,
             bytesReused: reused,
-            partCount: checkpoint.partCount,
             partSize: checkpoint.partSize,
+            partCount: checkpoint.partCount,
+            partsTransferred: checkpoint.partCount - reusedParts,
+            partsReused: reusedParts,
+            isMultipart: checkpoint.partCount > 1,
             restarts: restarts,
-            verification: verification
+            verification: verification,
+            contentMD5Verified: false
         )
     }
 
@@ -412,7 +414,7 @@ struct ResumableDownloadEngine: Sendable {
         _ checkpoint: DownloadCheckpoint,
         file: DownloadTempFile,
         probe: ResumableDownloadSource.Probe
-    ) throws -> ResumableDownloadResult.Verification {
+    ) throws -> TransferResult.Verification {
         guard checkpoint.isComplete else {
             throw ObjectStorageError.invalidResponse("the download ended with parts missing")
         }
@@ -430,7 +432,7 @@ struct ResumableDownloadEngine: Sendable {
         _ checkpoint: DownloadCheckpoint,
         file: DownloadTempFile,
         probe: ResumableDownloadSource.Probe
-    ) throws -> ResumableDownloadResult.Verification {
+    ) throws -> TransferResult.Verification {
         guard self.options.verifyIntegrity else { return .none(reason: "verification is turned off") }
         let object = checkpoint.object
         guard checkpoint.transferRange == 0..<object.size else {

@@ -20,4 +20,37 @@ extension ObjectStorageError {
     static func fileSystem(_ operation: String, path: String, cause error: CheckpointError) -> ObjectStorageError {
         ObjectStorageError(code: .fileSystem, message: "cannot \(operation) '\(path)': \(error.message)")
     }
+
+    /// The error a transfer throws for a Checkpoint layer failure, the same for uploads and downloads:
+    /// a held lock is ``Code/checkpointLocked``, a bad checkpoint path ``Code/invalidArgument``, and a
+    /// checkpoint that cannot be written or is not valid to write ``Code/checkpointFailed``.
+    ///
+    /// - Parameter error: The Checkpoint layer's error.
+    init(checkpoint error: CheckpointError) {
+        switch error.code {
+        case .checkpointLocked:
+            self.init(code: .checkpointLocked, message: error.message)
+        case .invalidPath, .parentDirectoryMissing:
+            self.init(code: .invalidArgument, message: error.message)
+        default:
+            self.init(code: .checkpointFailed, message: error.message)
+        }
+    }
+}
+
+extension CheckpointLock {
+    /// Takes a transfer's checkpoint lock, failing as both directions do: ``ObjectStorageError/Code/checkpointLocked``
+    /// while another transfer (in this process or another) holds it, ``ObjectStorageError/Code/fileSystem``
+    /// when the lock file cannot be created.
+    ///
+    /// - Parameter path: The checkpoint path.
+    /// - Returns: The held lock.
+    static func acquireForTransfer(_ path: String) throws(ObjectStorageError) -> CheckpointLock {
+        do {
+            return try CheckpointLock.acquire(for: path)
+        } catch {
+            if error.code == .checkpointLocked { throw ObjectStorageError(checkpoint: error) }
+            throw .fileSystem("lock the checkpoint", path: path, cause: error)
+        }
+    }
 }

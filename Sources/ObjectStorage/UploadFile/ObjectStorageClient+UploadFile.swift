@@ -8,124 +8,158 @@
 
 public import Logging
 import ObjectStorageCheckpoint
+import ObjectStorageSigning
 
 extension ObjectStorageClient {
-    /// Uploads a local file, in parts when it is larger than one part, optionally resumable.
+    /// Uploads a local file, in parts when it is larger than one part, optionally resumable: the
+    /// mirror of ``resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)``, with the
+    /// same options, argument order and result.
     ///
     /// - A file no larger than one part goes up as a single PUT (unless
-    ///   ``UploadFileRequest/forceMultipart``); larger files as a multipart upload with parts read
-    ///   from the file by offset (never the whole file in memory), ``UploadFileRequest/concurrency``
-    ///   at a time. The part size is chosen by ``UploadPartSizing``.
-    /// - With ``UploadFileRequest/enableCheckpoint``, every part is recorded in a crash-safe, locked
-    ///   checkpoint as it lands. Calling again with the same request resumes: the checkpoint is
+    ///   ``TransferOptions/forceMultipart``); larger files as a multipart upload with parts read from
+    ///   the file by offset (never the whole file in memory), ``TransferOptions/concurrency`` at a time.
+    ///   The part size is chosen by ``UploadPartSizing``.
+    /// - With ``TransferOptions/enableCheckpoint``, every part is recorded in a crash-safe, locked
+    ///   checkpoint as it lands. Calling again with the same arguments resumes: the checkpoint is
     ///   checked against the file (a changed file aborts the old upload and starts over) and against
     ///   ListParts (a part counts only if the server lists it with the recorded ETag and size);
     ///   `NoSuchUpload` (an expired or aborted upload) starts a new upload instead of failing.
     /// - On failure the parts in flight stop. With the checkpoint on, the upload id and checkpoint
     ///   are kept for the next call; with it off, the multipart upload is aborted on the server.
-    ///   Cancelling the calling task pauses (throws `CancellationError`); ``abortUploadFile(_:logger:)``
-    ///   discards a paused upload.
-    /// - OSS: each part's CRC-64 is checked, and the whole object's, combined from the parts, is
-    ///   compared with the service's after completion.
+    ///   Cancelling the calling task pauses (throws `CancellationError`);
+    ///   ``abandonUploadFile(from:options:logger:)`` discards a paused upload.
+    /// - OSS: each part's CRC-64 is checked, and with ``TransferOptions/verifyIntegrity`` the whole
+    ///   object's, combined from the parts, is compared with the service's after completion.
     ///
     /// ```swift
-    /// var request = UploadFileRequest(bucket: "backups", key: "db.tar", filePath: "/var/backups/db.tar")
-    /// request.enableCheckpoint = true
-    /// let result = try await client.uploadFile(request) { progress in
+    /// var options = TransferOptions()
+    /// options.enableCheckpoint = true
+    /// let result = try await client.uploadFile(from: "/var/backups/db.tar", bucket: "backups", key: "db.tar",
+    ///                                          options: options) { progress in
     ///     print("\(Int(progress.fractionCompleted * 100)) %")
     /// }
+    /// print(result.bytesTransferred, result.bytesReused, result.verification)
     /// ```
     ///
     /// - Parameters:
-    ///   - request: The file, the object and the options.
-    ///   - progress: Called with monotonic, throttled progress (bytes reused from a checkpoint first).
+    ///   - filePath: The local file to upload.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - attributes: The new object's content type, metadata, ACL, storage class, encryption.
+    ///   - options: Part size, concurrency, checkpoint, verification.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The object's ETag, version id and what was verified and reused.
-    /// - Throws: ``ObjectStorageError`` (`invalidArgument` for a bad concurrency, part size or a file
-    ///   too large, before any request; `integrityMismatch`; `fileSystem`), ``ServiceError`` (e.g.
-    ///   `BadDigest` when a part's Content-MD5 does not match), `CheckpointError` (e.g.
-    ///   `checkpointLocked`), `CancellationError` when the task was cancelled.
+    ///   - progress: Called with monotonic, throttled progress (bytes reused from a checkpoint first).
+    /// - Returns: The object's ETag, version id, the bytes sent and reused, and what was verified.
+    /// - Throws: The same errors as ``resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)``
+    ///   (see <doc:ErrorHandling>): ``ObjectStorageError`` (`invalidArgument` for bad options or a file
+    ///   too large, before any request; `checkpointLocked` while another call holds the checkpoint;
+    ///   `checkpointFailed`; `integrityMismatch`; `fileSystem`), ``ServiceError`` with the vendor's code,
+    ///   request id and HTTP status (e.g. `BadDigest`), transport errors, and `CancellationError` when
+    ///   the task was cancelled.
     public func uploadFile(
-        _ request: UploadFileRequest,
-        progress: TransferProgressHandler? = nil,
-        logger: Logger? = nil
-    ) async throws -> UploadFileResult {
+        from filePath: String,
+        bucket: String,
+        key: String,
+        attributes: UploadAttributes = UploadAttributes(),
+        options: TransferOptions = TransferOptions(),
+        logger: Logger? = nil,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> TransferResult {
+        let request = UploadFileRequest(
+            bucket: bucket,
+            key: key,
+            filePath: filePath,
+            attributes: attributes,
+            options: options
+        )
         try self.validate(request)
-        let logger = self.uploadFileLogger(request, logger)
-        let operation = try UploadFileOperation(client: self, request: request, progress: progress, logger: logger)
-        return try await Self.runTransfer(logger: logger) { try await operation.run() }
+        let logger = self.transferLogger("UploadFile", bucket: bucket, key: key, logger)
+        return try await Self.runTransfer(logger: logger) {
+            let operation = try UploadFileOperation(client: self, request: request, progress: progress, logger: logger)
+            return try await operation.run()
+        }
     }
 
     /// Discards a paused checkpointed upload: aborts its multipart upload on the server and removes
-    /// the checkpoint file.
+    /// the checkpoint file. The mirror of ``abandonResumableDownload(to:options:logger:)``.
     ///
-    /// The checkpoint is found as ``uploadFile(_:progress:logger:)`` finds it (from
-    /// ``UploadFileRequest/checkpointFilePath`` or beside the file). Its upload is aborted only when
-    /// it belongs to the same provider, endpoint, bucket and key, even if the file has changed since.
+    /// The checkpoint is found as ``uploadFile(from:bucket:key:attributes:options:logger:progress:)``
+    /// finds it (``TransferOptions/checkpointFilePath``, or beside the file). The multipart upload it
+    /// records is aborted only when the checkpoint was written by an upload of this file to this
+    /// client's provider and endpoint, even if the file has changed since.
     ///
     /// - Parameters:
-    ///   - request: The request the upload was started with.
+    ///   - filePath: The file the upload was reading.
+    ///   - options: The options the upload was started with (only the checkpoint path is read).
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: Whether a multipart upload was aborted on the server.
-    /// - Throws: `CheckpointError` (`checkpointLocked` while an upload is running), ``ServiceError``
-    ///   other than `NoSuchUpload`, transport errors.
+    /// - Returns: Whether a paused upload was found and discarded.
+    /// - Throws: ``ObjectStorageError`` (`checkpointLocked` while the upload is running,
+    ///   `invalidArgument` for an invalid path), ``ServiceError`` other than `NoSuchUpload`, transport
+    ///   errors, `CancellationError`.
     @discardableResult
-    public func abortUploadFile(_ request: UploadFileRequest, logger: Logger? = nil) async throws -> Bool {
-        let logger = self.uploadFileLogger(request, logger)
-        let path = try CheckpointPaths.upload(source: request.filePath, override: request.checkpointFilePath)
-        let lock = try CheckpointLock.acquire(for: path)
-        defer { lock.release() }
-        let store = CheckpointStore(logger: logger)
-        let identity = try UploadFileOperation.identity(of: request, configuration: self.configuration)
-        let found = store.load(
-            at: path,
-            expecting: UploadCheckpoint.Expectation(identity: identity, source: nil, parameters: .init())
-        )
-        var aborted = false
-        if let checkpoint = found.checkpoint ?? found.previous, checkpoint.identity == identity {
-            do {
-                try await self.abortMultipartUpload(
-                    AbortMultipartUploadRequest(
-                        bucket: request.bucket,
-                        key: request.key,
+    public func abandonUploadFile(
+        from filePath: String,
+        options: TransferOptions = TransferOptions(),
+        logger: Logger? = nil
+    ) async throws -> Bool {
+        let logger = self.transferLogger("AbandonUploadFile", logger)
+        let configuration = self.configuration
+        return try await Self.withTransferErrors(logger: logger) { () async throws -> Bool in
+            let path = try Self.checkpointPath(uploading: filePath, options: options)
+            let sourcePath = try CheckpointPaths.absolute(filePath)
+            let lock = try CheckpointLock.acquireForTransfer(path)
+            defer { lock.release() }
+            let store = CheckpointStore(logger: logger)
+            // The bucket and key are read from the checkpoint: whatever it records, it is found as `previous`.
+            let unknown = UploadCheckpoint.Identity(
+                provider: configuration.provider.description,
+                endpoint: configuration.endpoint.description,
+                bucket: "",
+                key: "",
+                sourcePath: sourcePath
+            )
+            let found = store.load(at: path, expecting: UploadCheckpoint.Expectation(identity: unknown))
+            var discarded = false
+            if let checkpoint = found.checkpoint ?? found.previous,
+                checkpoint.identity.provider == configuration.provider.description,
+                checkpoint.identity.endpoint == configuration.endpoint.description,
+                checkpoint.identity.sourcePath == sourcePath
+            {
+                let identity = checkpoint.identity
+                do {
+                    let abort = AbortMultipartUploadRequest(
+                        bucket: identity.bucket,
+                        key: identity.key,
                         uploadID: checkpoint.uploadId
-                    ),
-                    logger: logger
-                )
-                aborted = true
-            } catch let error as ServiceError where error.code == .noSuchUpload {
-                logger.debug("the upload was already gone", metadata: ["os.upload_id": "\(checkpoint.uploadId)"])
+                    )
+                    try await self.abortMultipartUpload(abort, logger: logger)
+                } catch let error as ServiceError where error.code == .noSuchUpload {
+                    logger.debug("the upload was already gone", metadata: ["os.upload_id": "\(checkpoint.uploadId)"])
+                }
+                discarded = true
             }
+            try store.remove(at: path)
+            return discarded
         }
-        try store.remove(at: path)
-        return aborted
     }
 
     /// Refuses a request that cannot work, before the file is read or anything is sent.
     private func validate(_ request: UploadFileRequest) throws(ObjectStorageError) {
         try ObjectNameRules.validateBucketReference(request.bucket)
         try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider)
-        guard request.partSize > 0 else {
-            throw .invalidArgument("part size \(request.partSize) must be positive")
-        }
-        guard (1...UploadFileRequest.maximumConcurrency).contains(request.concurrency) else {
-            throw .invalidArgument(
-                "concurrency \(request.concurrency) is outside 1...\(UploadFileRequest.maximumConcurrency)"
-            )
-        }
+        try request.options.validate()
         guard request.enableCheckpoint else { return }
+        _ = try Self.checkpointPath(uploading: request.filePath, options: request.options)
+    }
+
+    private static func checkpointPath(
+        uploading filePath: String,
+        options: TransferOptions
+    ) throws(ObjectStorageError) -> String {
         do {
-            _ = try CheckpointPaths.upload(source: request.filePath, override: request.checkpointFilePath)
+            return try CheckpointPaths.upload(source: filePath, override: options.checkpointFilePath)
         } catch {
             throw .invalidArgument("invalid checkpoint path: \(error.message)")
         }
-    }
-
-    private func uploadFileLogger(_ request: UploadFileRequest, _ logger: Logger?) -> Logger {
-        var logger = logger ?? self.logger
-        logger[metadataKey: "os.operation"] = "UploadFile"
-        logger[metadataKey: "os.bucket"] = "\(request.bucket)"
-        logger[metadataKey: "os.key"] = "\(request.key)"
-        return logger
     }
 }

@@ -17,7 +17,7 @@ extension UploadFileOperation {
     /// Applies only when the checkpoint records every part. The object (HEAD) must have the file's
     /// size and either a CRC-64 equal to the combined part CRC-64s or, without CRC-64s, the multipart
     /// ETag of the recorded part ETags. `nil` otherwise (the caller starts a new upload).
-    func completedEarlier(_ checkpoint: UploadCheckpoint, restarts: Int) async -> UploadFileResult? {
+    func completedEarlier(_ checkpoint: UploadCheckpoint, restarts: Int) async -> TransferResult? {
         guard checkpoint.isComplete else { return nil }
         let head: HeadObjectResponse
         do {
@@ -49,17 +49,26 @@ extension UploadFileOperation {
         )
         reporter.begin()
         reporter.finish()
-        return UploadFileResult(
+        let size = checkpoint.source.size
+        var verification = TransferResult.Verification.none(reason: "the service reports no CRC-64")
+        if crcMatches, let reported = Self.crc64(of: head) { verification = .crc64(reported) }
+        return TransferResult(
+            filePath: sourcePath,
             etag: head.etag,
             versionID: head.versionID,
             crc64: Self.crc64(of: head),
-            crc64Verified: crcMatches,
-            md5Verified: false,
-            isMultipart: true,
+            objectSize: size,
+            range: 0..<size,
+            bytesTransferred: 0,
+            bytesReused: checkpoint.bytesCompleted,
             partSize: checkpoint.partSize,
-            partsUploaded: 0,
+            partCount: checkpoint.partCount,
+            partsTransferred: 0,
             partsReused: checkpoint.parts.count,
-            restarts: restarts
+            isMultipart: true,
+            restarts: restarts,
+            verification: verification,
+            contentMD5Verified: false
         )
     }
 

@@ -11,8 +11,8 @@ import NIOHTTP1
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
-/// One call of ``ObjectStorageClient/uploadFile(_:progress:logger:)``: validated inputs and the
-/// upload's life cycle (see `UploadCheckpoint` for the checkpoint's part in it).
+/// One call of ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)``:
+/// validated inputs and the upload's life cycle (see `UploadCheckpoint` for the checkpoint's part in it).
 struct UploadFileOperation: Sendable {
     /// How many times a multipart upload is started over (NoSuchUpload) before giving up.
     static let maximumRestarts = 3
@@ -32,11 +32,7 @@ struct UploadFileOperation: Sendable {
         progress: TransferProgressHandler?,
         logger: Logger
     ) throws {
-        guard (1...UploadFileRequest.maximumConcurrency).contains(request.concurrency) else {
-            throw ObjectStorageError.invalidArgument(
-                "concurrency \(request.concurrency) is outside 1...\(UploadFileRequest.maximumConcurrency)"
-            )
-        }
+        try request.options.validate()
         guard !request.bucket.isEmpty, !request.key.isEmpty else {
             throw ObjectStorageError.invalidArgument("uploadFile needs a bucket and a key")
         }
@@ -85,7 +81,7 @@ struct UploadFileOperation: Sendable {
 
     // MARK: Entry
 
-    func run() async throws -> UploadFileResult {
+    func run() async throws -> TransferResult {
         let source = try FileIdentity.current(path: sourcePath)
         let plan = try UploadPartSizing.plan(
             fileSize: source.size,
@@ -111,7 +107,7 @@ struct UploadFileOperation: Sendable {
             return try await multipart(source: source, plan: plan, resuming: nil, checkpointPath: nil, restarts: 0)
         }
         let path = try CheckpointPaths.upload(source: sourcePath, override: request.checkpointFilePath)
-        let lock = try CheckpointLock.acquire(for: path)
+        let lock = try CheckpointLock.acquireForTransfer(path)
         defer { lock.release() }
         let store = CheckpointStore(logger: logger)
         store.removeStaleTemporaryFiles(for: path)
@@ -148,7 +144,7 @@ struct UploadFileOperation: Sendable {
 
     // MARK: Single PUT
 
-    private func putWhole(source: FileIdentity) async throws -> UploadFileResult {
+    private func putWhole(source: FileIdentity) async throws -> TransferResult {
         var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty)
         put.contentType = contentType
         put.metadata = request.metadata
@@ -169,17 +165,24 @@ struct UploadFileOperation: Sendable {
             return try await client.putObject(attempt, logger: logger)
         }
         reporter.finish()
-        return UploadFileResult(
+        return TransferResult(
+            filePath: sourcePath,
             etag: response.etag,
             versionID: response.versionID,
             crc64: response.crc64,
-            crc64Verified: response.crc64 != nil,
-            md5Verified: request.enableMD5Check,
-            isMultipart: false,
+            objectSize: source.size,
+            range: 0..<source.size,
+            bytesTransferred: source.size,
+            bytesReused: 0,
             partSize: source.size,
-            partsUploaded: 1,
+            partCount: 1,
+            partsTransferred: 1,
             partsReused: 0,
-            restarts: 0
+            isMultipart: false,
+            restarts: 0,
+            // The client checked the bytes it sent against the CRC-64 the service reported for the PUT.
+            verification: response.crc64.map { .crc64($0) } ?? .none(reason: "the service reports no CRC-64"),
+            contentMD5Verified: request.enableMD5Check
         )
     }
 
@@ -191,7 +194,7 @@ struct UploadFileOperation: Sendable {
         resuming: UploadCheckpoint?,
         checkpointPath: String?,
         restarts initialRestarts: Int
-    ) async throws -> UploadFileResult {
+    ) async throws -> TransferResult {
         let store = CheckpointStore(logger: logger)
         var restarts = initialRestarts
         var candidate = resuming
@@ -306,7 +309,7 @@ struct UploadFileOperation: Sendable {
         reporter: TransferProgressReporter,
         checkpointPath: String?,
         restarts: Int
-    ) async throws -> UploadFileResult {
+    ) async throws -> TransferResult {
         let start = await ledger.checkpoint
         let missing = start.missingPartNumbers
         let concurrency = request.concurrency
@@ -350,7 +353,9 @@ struct UploadFileOperation: Sendable {
             logger: logger
         )
         if let checkpointPath { try? CheckpointStore(logger: logger).remove(at: checkpointPath) }
-        var crcVerified = false
+        var crcVerified = TransferResult.Verification.none(
+            reason: request.enableCRC64Check ? "the service reports no CRC-64" : "verification turned off"
+        )
         if request.enableCRC64Check, let reported = completed.crc64, let combined = finished.combinedCRC64() {
             guard reported == combined else {
                 throw ObjectStorageError.integrityMismatch(
@@ -360,20 +365,26 @@ struct UploadFileOperation: Sendable {
                     operation: "CompleteMultipartUpload"
                 )
             }
-            crcVerified = true
+            crcVerified = .crc64(reported)
         }
         reporter.finish()
-        return UploadFileResult(
+        return TransferResult(
+            filePath: sourcePath,
             etag: completed.etag,
             versionID: completed.versionID,
             crc64: completed.crc64,
-            crc64Verified: crcVerified,
-            md5Verified: request.enableMD5Check && finished.parts.allSatisfy { $0.md5 != nil },
-            isMultipart: true,
+            objectSize: source.size,
+            range: 0..<source.size,
+            bytesTransferred: source.size - start.bytesCompleted,
+            bytesReused: start.bytesCompleted,
             partSize: finished.partSize,
-            partsUploaded: missing.count,
+            partCount: finished.partCount,
+            partsTransferred: missing.count,
             partsReused: start.parts.count,
-            restarts: restarts
+            isMultipart: true,
+            restarts: restarts,
+            verification: crcVerified,
+            contentMD5Verified: request.enableMD5Check && finished.parts.allSatisfy { $0.md5 != nil }
         )
     }
 

@@ -8,8 +8,8 @@
 
 public import ObjectStorageSigning
 
-/// How ``ObjectStorageClient/uploadFile(_:progress:logger:)`` chooses the part size: a pure function
-/// of the file size, the requested size and the provider.
+/// How ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)`` chooses the part
+/// size: a pure function of the file size, the requested size and the provider.
 ///
 /// 1. The requested size is clamped to the provider's limits (``limits(for:)``): OSS and OBS accept
 ///    parts of 100 KiB to 5 GiB, S3 5 MiB to 5 GiB (all but the last part).

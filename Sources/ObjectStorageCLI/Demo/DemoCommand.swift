@@ -280,8 +280,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
         workspace: DemoWorkspace,
         createdBucket: Bool
     ) async -> (removed: [String], leftovers: [String]) {
-        var request = UploadFileRequest(bucket: bucket, key: key, filePath: workspace.sourceFile)
-        request.enableCheckpoint = true
+        let source = workspace.sourceFile
         let client = site.client
         let pendingUpload = FileManager.default.fileExists(atPath: workspace.sourceFile + ".ucp")
         var (removed, leftovers) = await Task {
@@ -289,7 +288,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
             var leftovers: [String] = []
             if pendingUpload {
                 do {
-                    try await client.abortUploadFile(request)
+                    try await client.abandonUploadFile(from: source, options: DemoTransfers.options)
                     removed.append("aborted the paused upload")
                 } catch {
                     leftovers.append("a multipart upload of \(key) in \(bucket) (\(RemoteFailure.cliError(error)))")

@@ -25,21 +25,11 @@ struct DemoTransfers: Sendable {
     var size: Int64
     var console: DemoConsole
 
-    /// The upload request: checkpoint on, Content-MD5 on every part, 5 MiB parts, 4 at a time.
-    var uploadRequest: UploadFileRequest {
-        var request = UploadFileRequest(bucket: bucket, key: key, filePath: workspace.sourceFile)
-        request.enableCheckpoint = true
-        request.enableMD5Check = true
-        request.partSize = Self.partSize
-        request.concurrency = Self.concurrency
-        return request
-    }
-
-    /// The download options: 5 MiB parts, 4 at a time, checkpoint on (the default).
-    static var downloadOptions: ResumableDownloadOptions {
-        var options = ResumableDownloadOptions()
-        options.partSize = partSize
-        options.concurrency = concurrency
+    /// The options of both transfers: checkpoint on, 5 MiB parts, 4 at a time, and Content-MD5 on
+    /// every uploaded part.
+    static var options: TransferOptions {
+        var options = TransferOptions(partSize: partSize, concurrency: concurrency, enableCheckpoint: true)
+        options.enableMD5Check = true
         return options
     }
 
@@ -52,8 +42,9 @@ struct DemoTransfers: Sendable {
 
     /// `uploadFile`, paused part way, then resumed.
     func upload() async throws -> DemoSummary.Upload {
-        let request = uploadRequest
+        let options = Self.options
         let client = site.client
+        let (bucket, key, source) = (self.bucket, self.key, workspace.sourceFile)
         console.say(
             "uploadFile: \(ProgressBar.size(Self.partSize)) parts, \(Self.concurrency) at a time, "
                 + "checkpoint and Content-MD5 on"
@@ -62,12 +53,19 @@ struct DemoTransfers: Sendable {
         let pause = DemoPause(threshold: pauseThreshold)
         let firstBar = ProgressBar(label: "upload", indent: "  ")
         let first = try await pause.run {
-            try await client.uploadFile(request, progress: Self.handler(firstBar, pause), logger: firstBar.logger)
+            try await client.uploadFile(
+                from: source,
+                bucket: bucket,
+                key: key,
+                options: options,
+                logger: firstBar.logger,
+                progress: Self.handler(firstBar, pause)
+            )
         }
         site.fullSpeed()
         if let first {
             console.say("  the upload finished before the pause point; nothing to resume")
-            return figures(first, paused: nil, seconds: 0)
+            return uploadFigures(first, paused: nil, seconds: 0)
         }
         firstBar.interrupt()
         console.say(
@@ -76,16 +74,17 @@ struct DemoTransfers: Sendable {
         )
         let bar = ProgressBar(label: "upload", indent: "  ")
         let start = ContinuousClock.now
-        let result = try await client.uploadFile(request, progress: bar.handler, logger: bar.logger)
-        let seconds = DemoSummary.seconds(since: start)
-        let reused = result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0
-        bar.finish(
-            totalBytes: size,
-            reusedBytes: reused,
-            transferredBytes: size - reused,
-            parts: (result.partsReused, Self.parts(size, result.partSize))
+        let result = try await client.uploadFile(
+            from: source,
+            bucket: bucket,
+            key: key,
+            options: options,
+            logger: bar.logger,
+            progress: bar.handler
         )
-        let figures = figures(result, paused: pause.pausedAt, seconds: seconds)
+        let seconds = DemoSummary.seconds(since: start)
+        bar.finish(result)
+        let figures = uploadFigures(result, paused: pause.pausedAt, seconds: seconds)
         console.say(
             "  resumed from the checkpoint: \(figures.partsReused) of \(figures.parts) parts reused, "
                 + "\(figures.partsUploaded) uploaded"
@@ -96,7 +95,7 @@ struct DemoTransfers: Sendable {
 
     /// `resumableDownload`, paused part way, then resumed.
     func download() async throws -> DemoSummary.Download {
-        let options = Self.downloadOptions
+        let options = Self.options
         let client = site.client
         let (bucket, key, destination) = (self.bucket, self.key, workspace.downloadedFile)
         console.say(
@@ -119,7 +118,7 @@ struct DemoTransfers: Sendable {
         site.fullSpeed()
         if let first {
             console.say("  the download finished before the pause point; nothing to resume")
-            return figures(first, paused: nil, seconds: 0)
+            return downloadFigures(first, paused: nil, seconds: 0)
         }
         firstBar.interrupt()
         console.say(
@@ -137,57 +136,53 @@ struct DemoTransfers: Sendable {
             progress: bar.handler
         )
         let seconds = DemoSummary.seconds(since: start)
-        let reusedParts = Int(result.bytesReused / max(result.partSize, 1))
-        bar.finish(
-            totalBytes: size,
-            reusedBytes: result.bytesReused,
-            transferredBytes: result.bytesDownloaded,
-            parts: (reusedParts, result.partCount)
-        )
-        let figures = figures(result, paused: pause.pausedAt, seconds: seconds)
+        bar.finish(result)
+        let figures = downloadFigures(result, paused: pause.pausedAt, seconds: seconds)
         console.say(
             "  resumed from the checkpoint: \(ProgressBar.size(result.bytesReused)) kept, "
-                + "\(ProgressBar.size(result.bytesDownloaded)) fetched; verified: \(result.verification)"
+                + "\(ProgressBar.size(result.bytesTransferred)) fetched; verified: \(result.verification)"
         )
         return figures
     }
 
-    private func figures(_ result: UploadFileResult, paused: Int64?, seconds: Double) -> DemoSummary.Upload {
-        let reused = result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0
-        return DemoSummary.Upload(
+    private func uploadFigures(_ result: TransferResult, paused: Int64?, seconds: Double) -> DemoSummary.Upload {
+        DemoSummary.Upload(
             partSize: result.partSize,
-            parts: result.isMultipart ? Self.parts(size, result.partSize) : 1,
+            parts: result.partCount,
             concurrency: Self.concurrency,
             paused: paused != nil,
             pausedAtBytes: paused,
             partsReused: result.partsReused,
-            partsUploaded: result.partsUploaded,
+            partsUploaded: result.partsTransferred,
             restarts: result.restarts,
             seconds: seconds,
-            megabytesPerSecond: DemoSummary.rate(bytes: size - reused, seconds: seconds),
-            crc64Verified: result.crc64Verified,
-            md5Verified: result.md5Verified,
+            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesTransferred, seconds: seconds),
+            crc64Verified: Self.isCRC64Verified(result),
+            md5Verified: result.contentMD5Verified,
             etag: result.etag
         )
     }
 
-    private func figures(_ result: ResumableDownloadResult, paused: Int64?, seconds: Double) -> DemoSummary.Download {
-        var crc64Verified = false
-        if case .crc64 = result.verification { crc64Verified = true }
-        return DemoSummary.Download(
+    private func downloadFigures(_ result: TransferResult, paused: Int64?, seconds: Double) -> DemoSummary.Download {
+        DemoSummary.Download(
             partSize: result.partSize,
             parts: result.partCount,
             concurrency: Self.concurrency,
             paused: paused != nil,
             pausedAtBytes: paused,
             bytesReused: result.bytesReused,
-            bytesDownloaded: result.bytesDownloaded,
+            bytesDownloaded: result.bytesTransferred,
             restarts: result.restarts,
             seconds: seconds,
-            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesDownloaded, seconds: seconds),
+            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesTransferred, seconds: seconds),
             verification: result.verification.description,
-            crc64Verified: crc64Verified
+            crc64Verified: Self.isCRC64Verified(result)
         )
+    }
+
+    private static func isCRC64Verified(_ result: TransferResult) -> Bool {
+        if case .crc64 = result.verification { return true }
+        return false
     }
 
     private static func handler(_ bar: ProgressBar, _ pause: DemoPause) -> TransferProgressHandler {
@@ -195,10 +190,6 @@ struct DemoTransfers: Sendable {
             bar.update(progress)
             pause.observe(progress)
         }
-    }
-
-    private static func parts(_ size: Int64, _ partSize: Int64) -> Int {
-        Int((size + max(partSize, 1) - 1) / max(partSize, 1))
     }
 
     /// `20.0 MiB (31%)`.

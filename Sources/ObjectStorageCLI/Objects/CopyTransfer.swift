@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
 import ObjectStorage
 
 /// The transfer engine `cp` uses, one function per direction: the resumable `uploadFile` and
@@ -23,30 +22,22 @@ enum CopyTransfer {
         client: ObjectStorageClient,
         bar: ProgressBar
     ) async throws {
-        var request = UploadFileRequest(bucket: destination.bucket, key: destination.key ?? "", filePath: path)
-        request.contentType = contentType
-        request.enableCheckpoint = flags.checkpoint
-        request.checkpointFilePath = flags.checkpointFile
-        request.enableMD5Check = flags.md5
-        request.storageClass = flags.storageClass.map { StorageClass(rawValue: $0) }
-        request.acl = flags.acl.map { ObjectACL(rawValue: $0) }
-        request.metadata = Dictionary(flags.metadata.map { ($0.key, $0.value) }) { first, _ in first }
-        if let partSize = flags.partSize { request.partSize = partSize.bytes }
-        if let concurrency = flags.concurrency { request.concurrency = concurrency }
-        let size = try fileSize(path)
+        var attributes = UploadAttributes(contentType: contentType)
+        attributes.storageClass = flags.storageClass.map { StorageClass(rawValue: $0) }
+        attributes.acl = flags.acl.map { ObjectACL(rawValue: $0) }
+        attributes.metadata = Dictionary(flags.metadata.map { ($0.key, $0.value) }) { first, _ in first }
         let result = try await reporting(bar) {
-            try await client.uploadFile(request, progress: bar.handler, logger: bar.logger)
+            try await client.uploadFile(
+                from: path,
+                bucket: destination.bucket,
+                key: destination.key ?? "",
+                attributes: attributes,
+                options: flags.options,
+                logger: bar.logger,
+                progress: bar.handler
+            )
         }
-        let totalParts = result.isMultipart ? result.partsUploaded + result.partsReused : 1
-        // Reused parts are whole parts, except possibly the last one: an upper bound, clamped to the file.
-        let reused = result.isMultipart ? min(Int64(result.partsReused) * result.partSize, size) : 0
-        bar.finish(
-            totalBytes: size,
-            reusedBytes: reused,
-            transferredBytes: size - reused,
-            parts: (result.partsReused, totalParts),
-            restarts: result.restarts
-        )
+        bar.finish(result)
     }
 
     /// Object → local file with the resumable download engine, reporting progress on `bar`. The file
@@ -58,29 +49,17 @@ enum CopyTransfer {
         client: ObjectStorageClient,
         bar: ProgressBar
     ) async throws {
-        var options = ResumableDownloadOptions()
-        options.enableCheckpoint = flags.checkpoint
-        options.checkpointFilePath = flags.checkpointFile
-        if let partSize = flags.partSize { options.partSize = partSize.bytes }
-        if let concurrency = flags.concurrency { options.concurrency = concurrency }
         let result = try await reporting(bar) {
             try await client.resumableDownload(
                 bucket: source.bucket,
                 key: source.key ?? "",
                 to: path,
-                options: options,
+                options: flags.options,
                 logger: bar.logger,
                 progress: bar.handler
             )
         }
-        let reusedParts = result.partSize > 0 ? Int((result.bytesReused + result.partSize - 1) / result.partSize) : 0
-        bar.finish(
-            totalBytes: Int64(result.range.count),
-            reusedBytes: result.bytesReused,
-            transferredBytes: result.bytesDownloaded,
-            parts: (min(reusedParts, result.partCount), result.partCount),
-            restarts: result.restarts
-        )
+        bar.finish(result)
     }
 
     /// Object → object in the same service: one server-side `CopyObject`.
@@ -103,10 +82,5 @@ enum CopyTransfer {
             bar.interrupt()
             throw error
         }
-    }
-
-    private static func fileSize(_ path: String) throws -> Int64 {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        return (attributes[.size] as? NSNumber)?.int64Value ?? 0
     }
 }

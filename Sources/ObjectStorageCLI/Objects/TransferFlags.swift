@@ -14,7 +14,7 @@ struct TransferFlags: ParsableArguments, Sendable {
     @Option(help: "The part size in bytes, or with a K, M or G suffix (1024-based), e.g. 8M.")
     var partSize: ByteCount?
 
-    @Option(help: "How many parts to transfer at once (1–\(UploadFileRequest.maximumConcurrency)).")
+    @Option(help: "How many parts to transfer at once (1–\(TransferOptions.maximumConcurrency)).")
     var concurrency: Int?
 
     @Flag(
@@ -39,13 +39,23 @@ struct TransferFlags: ParsableArguments, Sendable {
     var metadata: [MetadataPair] = []
 
     func validate() throws {
-        if let concurrency, !(1...UploadFileRequest.maximumConcurrency).contains(concurrency) {
-            throw ValidationError("--concurrency must be between 1 and \(UploadFileRequest.maximumConcurrency)")
+        if let concurrency, !(1...TransferOptions.maximumConcurrency).contains(concurrency) {
+            throw ValidationError("--concurrency must be between 1 and \(TransferOptions.maximumConcurrency)")
         }
         var seen: Set<String> = []
         for pair in metadata where !seen.insert(pair.key.lowercased()).inserted {
             throw ValidationError("--meta '\(pair.key)' is given more than once")
         }
+    }
+
+    /// The engines' options, the same for both directions. The checkpoint is on unless `--no-checkpoint`:
+    /// a command line is rerun after a Ctrl-C, so `cp` opts in where the SDK leaves the choice to the caller.
+    var options: TransferOptions {
+        var options = TransferOptions(enableCheckpoint: checkpoint, checkpointFilePath: checkpointFile)
+        if let partSize { options.partSize = partSize.bytes }
+        if let concurrency { options.concurrency = concurrency }
+        options.enableMD5Check = md5
+        return options
     }
 
     /// The options that only apply to uploads, by flag name, when any is set.

@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// How ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)`` and
+/// ``ObjectStorageClient/resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)`` move
+/// a file: one type, with the same defaults, for both directions.
+///
+/// The defaults suit most transfers: 8 MiB parts, 4 at a time, integrity checked, **no checkpoint**.
+///
+/// ```swift
+/// var options = TransferOptions()
+/// options.enableCheckpoint = true      // a failed, cancelled or killed call resumes when called again
+/// options.concurrency = 8
+/// let up = try await client.uploadFile(from: "/data/db.tar", bucket: "backups", key: "db.tar", options: options)
+/// let down = try await client.resumableDownload(bucket: "backups", key: "db.tar", to: "/restore/db.tar",
+///                                               options: options)
+/// ```
+///
+/// ### Why the checkpoint is off by default, in both directions
+///
+/// A checkpoint is a promise to come back: it leaves a file beside the local file (`<file>.ucp` for an
+/// upload, `<destination>.dcp` and `<destination>.part` for a download) and, for an upload, a multipart
+/// upload whose parts the service stores (and bills) until the upload is resumed or abandoned with
+/// ``ObjectStorageClient/abandonUploadFile(from:options:logger:)``. Those are costs a caller
+/// should choose, so ``enableCheckpoint`` is opt-in, as its name says and as both vendor SDKs have it (the
+/// OBS SDK's `UploadFileRequest` and `DownloadFileRequest`, OSS's `Checkpoint` option). Without it a
+/// failure cleans up after itself: the multipart upload is aborted, the temp file deleted. An upload from
+/// a read-only directory also works without a checkpoint path. One rule for both directions means the same
+/// options value behaves the same way whichever way it is used.
+public struct TransferOptions: Sendable, Hashable {
+    /// The default part size: 8 MiB.
+    public static let defaultPartSize: Int64 = 8 << 20
+    /// The default number of parts in flight: 4.
+    public static let defaultConcurrency = 4
+    /// The largest accepted ``concurrency``: 128.
+    public static let maximumConcurrency = 128
+    /// The most parts a transfer is cut into; ``partSize`` is raised to respect it.
+    public static let maximumPartCount = 10_000
+
+    /// The size of each part, in bytes (``defaultPartSize`` by default).
+    ///
+    /// Uploads clamp it to the provider's limits (OSS and OBS 100 KiB–5 GiB, S3 5 MiB–5 GiB; see
+    /// ``UploadPartSizing``); both directions raise it so a transfer has at most ``maximumPartCount`` parts.
+    /// A resumed transfer keeps the part size of the run that created its checkpoint.
+    public var partSize: Int64 = TransferOptions.defaultPartSize
+    /// How many parts are transferred at the same time, `1...maximumConcurrency` (``defaultConcurrency``
+    /// by default). With a checkpoint, a part keeps its slot until the checkpoint recording it is durable,
+    /// so a killed process loses at most this many parts.
+    public var concurrency: Int = TransferOptions.defaultConcurrency
+    /// Records every finished part in a crash-safe, locked checkpoint so a failed, cancelled or killed
+    /// transfer resumes when called again with the same arguments. Off by default (see above).
+    public var enableCheckpoint = false
+    /// The checkpoint file; `nil` for the default beside the local file (`<file>.ucp` for an upload,
+    /// `<destination>.dcp` for a download). Its directory must exist.
+    public var checkpointFilePath: String?
+    /// Checks the whole transfer end to end where the service offers a checksum (on by default): OSS's
+    /// CRC-64 of the whole object, combined from the parts' and compared with the service's; for a
+    /// download without one, the MD5 of a single-part, unencrypted object's ETag. Each part's own CRC-64
+    /// is always checked on OSS. ``TransferResult/verification`` says what was checked.
+    public var verifyIntegrity = true
+    /// Uploads: sends `Content-MD5` with every part (or with the single PUT), so the service rejects a
+    /// part damaged in transit. Each checked byte is read from disk twice. Off by default; downloads
+    /// ignore it.
+    public var enableMD5Check = false
+    /// Uploads: uses a multipart upload even when the file fits in one part. Downloads ignore it.
+    public var forceMultipart = false
+    /// Downloads: how many times the download starts over from zero when the object changes while it
+    /// runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
+    /// versions are never mixed. Uploads ignore it.
+    public var restartsOnChange = 1
+
+    /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).
+    ///
+    /// - Parameters:
+    ///   - partSize: The part size in bytes.
+    ///   - concurrency: The parts in flight.
+    ///   - enableCheckpoint: Whether the transfer is resumable through a checkpoint.
+    ///   - checkpointFilePath: The checkpoint file, `nil` for the default.
+    public init(
+        partSize: Int64 = TransferOptions.defaultPartSize,
+        concurrency: Int = TransferOptions.defaultConcurrency,
+        enableCheckpoint: Bool = false,
+        checkpointFilePath: String? = nil
+    ) {
+        self.partSize = partSize
+        self.concurrency = concurrency
+        self.enableCheckpoint = enableCheckpoint
+        self.checkpointFilePath = checkpointFilePath
+    }
+
+    /// Refuses options that cannot work, before anything is read or sent.
+    func validate() throws(ObjectStorageError) {
+        guard self.partSize > 0 else {
+            throw .invalidArgument("part size \(self.partSize) must be positive")
+        }
+        guard (1...Self.maximumConcurrency).contains(self.concurrency) else {
+            throw .invalidArgument("concurrency \(self.concurrency) is outside 1...\(Self.maximumConcurrency)")
+        }
+        guard self.restartsOnChange >= 0 else {
+            throw .invalidArgument("restartsOnChange must not be negative, not \(self.restartsOnChange)")
+        }
+    }
+}
