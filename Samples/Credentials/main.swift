@@ -20,9 +20,7 @@
 // ```
 
 import Foundation
-import Logging
 import ObjectStorage
-import ObjectStorageSigning
 import SampleSupport
 import Synchronization
 
@@ -79,7 +77,7 @@ func check(_ name: String, _ provider: some CredentialsProvider, _ storage: Samp
     do {
         let credentials = try await provider.credentials(logger: Logger(label: "sample"))
         print("\(name): \(credentials)")
-        var configuration = storage.client.configuration
+        var configuration = try ObjectStorageClient.Configuration.environment(storage.provider)
         configuration.credentials = provider
         let client = ObjectStorageClient(configuration: configuration)
         _ = try await client.headBucket(HeadBucketRequest(bucket: storage.bucket))

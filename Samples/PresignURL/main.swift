@@ -18,24 +18,25 @@
 
 import AsyncHTTPClient
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 import ObjectStorage
-import ObjectStorageSigning
 import SampleSupport
 
 try await SampleStorage.run("PresignURL") { storage in
+    // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
+    // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
+    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
     let key = storage.prefix + "reports/2024 Q1.txt"
     let upload = PutObjectRequest(bucket: storage.bucket, key: key, body: .bytes(Array("Hello, presigned!\n".utf8)))
-    _ = try await storage.client.putObject(upload)
+    _ = try await client.putObject(upload)
 
     print("Signed with long-term keys:")
-    try await presignAndFetch(client: storage.client, bucket: storage.bucket, key: key)
+    try await presignAndFetch(client: client, bucket: storage.bucket, key: key)
 
     print("\nSigned with temporary STS credentials (the token travels in the URL):")
     if let temporary = try await temporaryCredentials(storage) {
-        var configuration = storage.client.configuration
+        var configuration = client.configuration
         configuration.credentials = StaticCredentialsProvider(temporary)
         let temporaryClient = ObjectStorageClient(configuration: configuration)
         try await presignAndFetch(client: temporaryClient, bucket: storage.bucket, key: key)
@@ -43,7 +44,7 @@ try await SampleStorage.run("PresignURL") { storage in
         print("  skipped: set \(storage.vendor.securityTokenVariable) with the keys of an STS token to try it")
     }
 
-    _ = try await storage.client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
+    _ = try await client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
 }
 
 /// Presigns a GET and a HEAD URL valid for 15 minutes, fetches both, then a GET URL with a tampered signature.

@@ -33,8 +33,11 @@ if let flag = arguments.firstIndex(of: "--pause-at"), flag + 1 < arguments.count
 let pauseAt = pauseAtPercent
 
 let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
+    // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
+    // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
+    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
     let key = arguments.first ?? storage.prefix + "large.bin"
-    if arguments.isEmpty { try await uploadSampleObject(storage, key: key, size: 32 << 20) }
+    if arguments.isEmpty { try await uploadSampleObject(storage, client: client, key: key, size: 32 << 20) }
     let destination = FileManager.default.currentDirectoryPath + "/" + (key.split(separator: "/").last ?? "download")
 
     var options = TransferOptions()  // the same options type as uploadFile's
@@ -51,7 +54,7 @@ let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
 
     let printProgress = ProgressPrinter()  // one line per 10 %
     let download = Task {
-        try await storage.client.resumableDownload(
+        try await client.resumableDownload(
             bucket: storage.bucket,
             key: key,
             to: destination,
@@ -83,9 +86,9 @@ let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
 exit(exitStatus)
 
 /// Uploads an object for the sample to download, unless it is already there.
-func uploadSampleObject(_ storage: SampleStorage, key: String, size: Int) async throws {
+func uploadSampleObject(_ storage: SampleStorage, client: ObjectStorageClient, key: String, size: Int) async throws {
     do {
-        let existing = try await storage.client.headObject(HeadObjectRequest(bucket: storage.bucket, key: key))
+        let existing = try await client.headObject(HeadObjectRequest(bucket: storage.bucket, key: key))
         if existing.contentLength == Int64(size) { return }
     } catch let error as ServiceError where error.statusCode == 404 {
         // Not there yet.
@@ -93,5 +96,5 @@ func uploadSampleObject(_ storage: SampleStorage, key: String, size: Int) async 
     let file = storage.scratchDirectory + "/resumable-download-source.bin"
     try SampleFiles.make(file, size: size)
     print("Uploading a \(size >> 20) MiB object to download: \(key)")
-    _ = try await storage.client.uploadFile(from: file, bucket: storage.bucket, key: key)
+    _ = try await client.uploadFile(from: file, bucket: storage.bucket, key: key)
 }

@@ -10,7 +10,6 @@ import Foundation
 import Logging
 import ObjectStorage
 import ObjectStorageLocalServer
-import ObjectStorageSigning
 
 /// The embedded server the samples use when no bucket is configured.
 ///
@@ -48,14 +47,17 @@ struct EmbeddedServer {
         return EmbeddedServer(server: server, port: bound)
     }
 
-    func client() async throws -> ObjectStorageClient {
-        let configuration = ObjectStorageClient.Configuration(
-            provider: .oss,
-            endpoint: try Endpoint(url: "http://127.0.0.1:\(self.port)"),
-            region: self.server.configuration.ossRegion,
-            credentials: StaticCredentialsProvider(Self.credentials)
-        )
-        return ObjectStorageClient(configuration: configuration)
+    /// Points the vendor's variables at this server: `OSS_ENDPOINT`, `OSS_REGION` and the development key pair
+    /// (a well-known test pair, never a real secret), so `Configuration.environment(.oss)` reaches it.
+    func exportEnvironment() {
+        let variables = [
+            "OSS_ENDPOINT": "http://127.0.0.1:\(self.port)",
+            "OSS_REGION": self.server.configuration.ossRegion,
+            "OSS_ACCESS_KEY_ID": Self.credentials.accessKeyID,
+            "OSS_ACCESS_KEY_SECRET": Self.credentials.secretAccessKey,
+        ]
+        for (name, value) in variables { setenv(name, value, 1) }
+        unsetenv("OSS_SESSION_TOKEN")
     }
 
     func stop() async {

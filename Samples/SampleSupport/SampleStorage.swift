@@ -11,14 +11,15 @@ public import ObjectStorage
 
 /// Plumbing shared by the samples, not part of what they show: where a sample's objects go.
 ///
-/// With `OSS_BUCKET`, `OBS_BUCKET` or `AWS_BUCKET` set (checked in that order), a sample uses that bucket
-/// with credentials from the vendor's environment variables (or profile file), the endpoint from
-/// `OSS_ENDPOINT` / `OBS_ENDPOINT` / `AWS_ENDPOINT_URL` and the region from `OSS_REGION` / `OBS_REGION` /
-/// `AWS_REGION`. Otherwise it starts the embedded `LocalObjectServer` on `127.0.0.1`, speaking OSS.
-/// Samples only create and delete keys under ``prefix``.
+/// With `OSS_BUCKET`, `OBS_BUCKET` or `AWS_BUCKET` set (checked in that order), a sample uses that bucket; each
+/// sample makes its client with `ObjectStorageClient.Configuration.environment(storage.provider)`, which reads the
+/// vendor's endpoint, region and keys as `objstore` does. Otherwise this starts the embedded `LocalObjectServer` on
+/// `127.0.0.1`, speaking OSS, and sets `OSS_ENDPOINT`, `OSS_REGION` and the OSS keys in the process's environment
+/// to point at it, so the sample's own lines are the same either way. Samples only create and delete keys under
+/// ``prefix``.
 public struct SampleStorage: Sendable, CustomStringConvertible {
-    /// A client for the bucket.
-    public var client: ObjectStorageClient
+    /// The vendor whose environment variables name the endpoint, region and keys.
+    public var provider: StorageProvider
     /// The bucket the sample works in.
     public var bucket: String
     /// The key prefix the sample owns, e.g. `swift-object-storage-samples/PresignURL/`.
@@ -35,7 +36,7 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
 
     /// `embedded OSS-dialect server at http://127.0.0.1:PORT, bucket samples` or `OSS bucket B at https://...`.
     public var description: String {
-        let endpoint = self.client.configuration.endpoint
+        let endpoint = (try? ObjectStorageClient.Configuration.environment(self.provider).endpoint.description) ?? "?"
         if self.isEmbedded { return "embedded OSS-dialect server at \(endpoint), bucket \(self.bucket)" }
         return "\(self.vendor.name) bucket \(self.bucket) at \(endpoint)"
     }
@@ -59,7 +60,7 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
         let prefix = "swift-object-storage-samples/\(sample)/"
         if let remote = RemoteBucket(environment: environment) {
             let storage = SampleStorage(
-                client: ObjectStorageClient(configuration: try remote.configuration()),
+                provider: remote.provider,
                 bucket: remote.bucket,
                 prefix: prefix,
                 vendor: remote.vendor,
@@ -72,13 +73,14 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
         let embedded = try await EmbeddedServer.start(dataDirectory: scratch + "/server")
         do {
             let storage = SampleStorage(
-                client: try await embedded.client(),
+                provider: .oss,
                 bucket: "samples",
                 prefix: prefix,
                 vendor: .oss,
                 embeddedServerCredentials: EmbeddedServer.credentials,
                 scratchDirectory: scratch
             )
+            embedded.exportEnvironment()
             try await storage.createBucketIfNeeded()
             print("Using the \(storage)")
             print("(set OSS_BUCKET, OBS_BUCKET or AWS_BUCKET and the vendor's keys to use a real bucket)\n")
@@ -93,7 +95,8 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
 
     private func createBucketIfNeeded() async throws {
         do {
-            _ = try await self.client.createBucket(CreateBucketRequest(bucket: self.bucket))
+            let client = ObjectStorageClient(configuration: try .environment(self.provider))
+            _ = try await client.createBucket(CreateBucketRequest(bucket: self.bucket))
         } catch let error as ServiceError
             where error.code == .bucketAlreadyOwnedByYou || error.code == .bucketAlreadyExists
         {
@@ -120,10 +123,5 @@ private struct RemoteBucket {
         self.provider = provider
         self.vendor = vendor
         self.bucket = bucket
-    }
-
-    /// The endpoint, region and credentials as `objstore` reads them from the environment.
-    func configuration() throws -> ObjectStorageClient.Configuration {
-        try .environment(self.provider)
     }
 }

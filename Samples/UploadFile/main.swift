@@ -34,6 +34,9 @@ if let flag = arguments.firstIndex(of: "--pause-at"), flag + 1 < arguments.count
 let pauseAt = pauseAtPercent
 
 try await SampleStorage.run("UploadFile") { storage in
+    // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
+    // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
+    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
     let file = arguments.first ?? storage.scratchDirectory + "/upload-file-sample.bin"
     if arguments.isEmpty { try SampleFiles.make(file, size: 40 << 20) }
     let key = storage.prefix + (file.split(separator: "/").last.map(String.init) ?? "upload")
@@ -48,7 +51,7 @@ try await SampleStorage.run("UploadFile") { storage in
     let (pauses, pause) = AsyncStream<Void>.makeStream()
     let printFirstProgress = ProgressPrinter()  // one line per 10 %
     let first = Task {
-        try await storage.client.uploadFile(
+        try await client.uploadFile(
             from: file,
             bucket: storage.bucket,
             key: key,
@@ -75,7 +78,7 @@ try await SampleStorage.run("UploadFile") { storage in
     // Second call, same arguments: resumes from the checkpoint.
     print("Calling uploadFile again with the same arguments:")
     let printProgress = ProgressPrinter()
-    let result = try await storage.client.uploadFile(from: file, bucket: storage.bucket, key: key, options: options) {
+    let result = try await client.uploadFile(from: file, bucket: storage.bucket, key: key, options: options) {
         printProgress($0)
     }
     print("Uploaded \(file) to \(key) in \(result.duration)")
@@ -83,5 +86,5 @@ try await SampleStorage.run("UploadFile") { storage in
     print("  bytes: \(result.bytesTransferred) sent, \(result.bytesReused) reused from the checkpoint")
     print("  Content-MD5 checked: \(result.contentMD5Verified), verified: \(result.verification)")
 
-    _ = try await storage.client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
+    _ = try await client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
 }
