@@ -19,53 +19,67 @@ import Testing
 /// What a server that streams objects out (GET) and in (PUT) for its own clients relies on.
 @Suite("The client embedded in a server")
 struct EmbeddedServerTests {
-    @Test("slow streamed downloads in flight never delay another request")
-    func slowDownloadsNeverDelayAnotherRequest() async throws {
+    @Test(
+        "slow streamed downloads in flight never delay another request",
+        arguments: [nil, 16] as [Int?]
+    )
+    func slowDownloadsNeverDelayAnotherRequest(maximumConnectionsPerHost: Int?) async throws {
         let faults = FaultInjector()
         try await withClient(.s3, faults: faults) { shared, _ in
+            // The default client (the SDK's process-wide pool), or one whose pool is set in its one place.
+            guard let maximumConnectionsPerHost else {
+                return try await expectSmallRequestsUnaffectedBySlowStreams(shared, faults: faults)
+            }
             var transport = AsyncHTTPClientTransport.Configuration()
-            transport.maximumConnectionsPerHost = 16
+            transport.maximumConnectionsPerHost = maximumConnectionsPerHost
             try await withObjectStorageClient(configuration: shared.configuration, transport: transport) { client in
-                try await client.createBucket(CreateBucketRequest(bucket: "slow"))
-                try await client.createBucket(CreateBucketRequest(bucket: "fast"))
-                try await client.putObject(PutObjectRequest(bucket: "slow", key: "k", body: .bytes(testBytes(4 << 20))))
-                let small = testBytes(100 * 1024, seed: 2)
-                try await client.putObject(PutObjectRequest(bucket: "fast", key: "k", body: .bytes(small)))
-                // Each slow reader's stream takes two minutes: it holds its connection until cancelled.
-                faults.add(
-                    FaultRule(operations: [.getObject], bucket: "slow", fault: .bandwidthLimit(bytesPerSecond: 32_768))
-                )
-                let streams = 10
-                let (opened, open) = AsyncStream<Void>.makeStream()
-                let finished = CallCounter()
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for _ in 0..<streams {
-                        group.addTask {
-                            let response = try await client.getObject(GetObjectRequest(bucket: "slow", key: "k"))
-                            var chunks = response.body.makeAsyncIterator()
-                            _ = try await chunks.next()
-                            open.yield()
-                            while try await chunks.next() != nil {}
-                            finished.count.withLock { $0 += 1 }
-                        }
-                    }
-                    var count = 0
-                    for await _ in opened {
-                        count += 1
-                        if count == streams { break }
-                    }
-                    // Every slow stream now holds a connection and is being read.
-                    let body = try await client.getObject(GetObjectRequest(bucket: "fast", key: "k")).body
-                    #expect(try await body.collect(upTo: 1 << 20).bytes == small)
-                    let missing = await expectServiceError(.noSuchKey, status: 404) {
-                        _ = try await client.getObject(GetObjectRequest(bucket: "fast", key: "missing"))
-                    }
-                    #expect(missing.flatMap { ServiceError.httpStatus(of: $0) } == 404)
-                    // Both answers came while every slow stream was still open.
-                    #expect(finished.count.withLock { $0 } == 0)
-                    group.cancelAll()
+                try await expectSmallRequestsUnaffectedBySlowStreams(client, faults: faults)
+            }
+        }
+    }
+
+    /// Opens ten slow streamed downloads, then expects a small GET and a 404 to be answered while all of them are
+    /// still open.
+    private func expectSmallRequestsUnaffectedBySlowStreams(
+        _ client: ObjectStorageClient,
+        faults: FaultInjector
+    ) async throws {
+        try await client.createBucket(CreateBucketRequest(bucket: "slow"))
+        try await client.createBucket(CreateBucketRequest(bucket: "fast"))
+        try await client.putObject(PutObjectRequest(bucket: "slow", key: "k", body: .bytes(testBytes(4 << 20))))
+        let small = testBytes(100 * 1024, seed: 2)
+        try await client.putObject(PutObjectRequest(bucket: "fast", key: "k", body: .bytes(small)))
+        // Each slow reader's stream takes two minutes: it holds its connection until cancelled.
+        faults.add(FaultRule(operations: [.getObject], bucket: "slow", fault: .bandwidthLimit(bytesPerSecond: 32_768)))
+        let streams = 10
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let finished = CallCounter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<streams {
+                group.addTask {
+                    let response = try await client.getObject(GetObjectRequest(bucket: "slow", key: "k"))
+                    var chunks = response.body.makeAsyncIterator()
+                    _ = try await chunks.next()
+                    open.yield()
+                    while try await chunks.next() != nil {}
+                    finished.count.withLock { $0 += 1 }
                 }
             }
+            var count = 0
+            for await _ in opened {
+                count += 1
+                if count == streams { break }
+            }
+            // Every slow stream now holds a connection and is being read.
+            let body = try await client.getObject(GetObjectRequest(bucket: "fast", key: "k")).body
+            #expect(try await body.collect(upTo: 1 << 20).bytes == small)
+            let missing = await expectServiceError(.noSuchKey, status: 404) {
+                _ = try await client.getObject(GetObjectRequest(bucket: "fast", key: "missing"))
+            }
+            #expect(missing.flatMap { ServiceError.httpStatus(of: $0) } == 404)
+            // Both answers came while every slow stream was still open.
+            #expect(finished.count.withLock { $0 } == 0)
+            group.cancelAll()
         }
     }
 
