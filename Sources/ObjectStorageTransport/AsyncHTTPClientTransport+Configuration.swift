@@ -20,14 +20,18 @@ extension AsyncHTTPClientTransport {
     /// let transport = AsyncHTTPClientTransport(configuration: configuration)  // owns its client: shut it down
     /// ```
     ///
-    /// What each limit bounds:
+    /// What each limit bounds. Waiting is bounded; a transfer that keeps moving never fails, however long it takes:
     /// - ``connectTimeout``: establishing one connection (TCP, then TLS).
-    /// - ``totalTimeout``: one request until its response head arrives (connecting and sending the body included).
-    /// - ``readIdleTimeout``: silence on the connection (no byte read or written) while a request is in flight.
+    /// - ``totalTimeout``: waiting for one request's answer: from the start until its response head arrives, not
+    ///   counting the time its request body spends in transit (a slow but moving upload never runs out of time).
+    /// - ``readIdleTimeout``: silence on the network (no byte read or written) while a request is in flight. It
+    ///   also bounds a consumer's backpressure: a response body the application stops reading stops the
+    ///   connection reading, and after this long the connection is closed; the body then throws (it never ends
+    ///   early as if complete, see ``TransportError/Code/bodyTruncated``). Servers close such connections too.
     /// - ``minimumTransferRate``: a body that keeps moving, but too little (a server dripping bytes); only time spent
     ///   waiting for the network counts, never the application's own backpressure.
-    /// - The client's operation timeout (`ObjectStorageClient.Configuration.timeout`) bounds a whole operation,
-    ///   retries included.
+    /// - The client's operation timeout (`ObjectStorageClient.Configuration.timeout`) bounds each attempt's wait
+    ///   for its answer the same way, and the retries: none starts after it has run out.
     ///
     /// Every client the transport sends through never follows a redirect and never decompresses a body: those are
     /// not settings (see ``AsyncHTTPClientTransport``). ``connectTimeout``, ``readIdleTimeout``,
@@ -37,12 +41,15 @@ extension AsyncHTTPClientTransport {
     public struct Configuration: Sendable {
         /// How long establishing a connection (TCP, then TLS) may take. Default 10 s.
         public var connectTimeout: Duration
-        /// How long the connection may stay silent (nothing read or written) while a request is in flight.
-        /// Default 60 s; `nil` for none.
+        /// How long the connection may stay silent (nothing read or written) while a request is in flight,
+        /// including while the application holds a response body back without reading it. Default 60 s; `nil` for
+        /// none.
         public var readIdleTimeout: Duration?
-        /// How long one request may take until its response head arrives, connection and request body included.
-        /// Default 15 min; `nil` for none (only the deadline given to `execute` applies). The response body is
-        /// then governed by ``readIdleTimeout`` and ``minimumTransferRate``.
+        /// How long one request may wait for its answer: until its response head arrives, connecting included, but
+        /// not the time its request body spends in transit (``readIdleTimeout`` and ``minimumTransferRate`` bound
+        /// a body while it moves). Default 15 min; `nil` for none (only the deadline given to `execute` applies,
+        /// with the same exclusion). The response body is governed by ``readIdleTimeout`` and
+        /// ``minimumTransferRate``.
         public var totalTimeout: Duration?
         /// The most concurrent HTTP/1.1 connections per host. Default 64, enough for many concurrent streams
         /// (a streamed download holds its connection for as long as the application reads it).

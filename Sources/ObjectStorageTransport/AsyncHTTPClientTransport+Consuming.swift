@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 import AsyncHTTPClient
-package import Logging
-package import NIOCore
+public import Logging
+public import NIOCore
 import NIOHTTP1
 import Synchronization
 
-extension AsyncHTTPClientTransport: BodyConsumingTransport {
+extension AsyncHTTPClientTransport {
     /// Sends a request without a body through AsyncHTTPClient's delegate interface: each body buffer goes to
     /// `consumer` on the event loop the delegate runs on, so no buffer waits for a task to be scheduled.
     ///
@@ -31,8 +31,9 @@ extension AsyncHTTPClientTransport: BodyConsumingTransport {
     ///   - logger: The logger for trace and debug lines (method, host, path and status).
     ///   - consumer: Takes the body of an accepted answer.
     /// - Returns: The response; its body is empty when the consumer took it, else the body's first MiB.
-    /// - Throws: ``TransportError``, or what the consumer threw.
-    package func execute(
+    /// - Throws: ``TransportError`` (``TransportError/Code/bodyTruncated`` for an accepted body that ended before
+    ///   its `Content-Length`), or what the consumer threw.
+    public func execute(
         _ request: TransportRequest,
         deadline: NIODeadline,
         logger: Logger,
@@ -82,6 +83,16 @@ extension AsyncHTTPClientTransport: BodyConsumingTransport {
                 .withContext(context)
         }
         logger.debug("received response", metadata: ["http.status": "\(head.status.code)"])
+        if collected == nil, !delegate.endedEarly,
+            let announced = TransportResponse.announcedBodyLength(
+                method: request.method,
+                status: head.status,
+                headers: head.headers
+            ), delegate.consumedBytes < announced
+        {
+            throw TransportError.bodyTruncated(received: delegate.consumedBytes, announced: announced)
+                .withContext(context)
+        }
         var body = TransportResponse.Body()
         if let collected {
             body = .stream(
@@ -109,6 +120,8 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
         var collected = ByteBuffer()
         var consumerError: (any Error)?
         var endedEarly = false
+        /// The bytes of an accepted body handed to the consumer.
+        var consumed: Int64 = 0
         var meter: StallMeter?
         /// Since when the delegate has been waiting for the network (not for the consumer).
         var waitingSince = NIODeadline.now()
@@ -130,6 +143,8 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     var consumerError: (any Error)? { self.state.withLock { $0.consumerError } }
 
     var endedEarly: Bool { self.state.withLock { $0.endedEarly } }
+
+    var consumedBytes: Int64 { self.state.withLock { $0.consumed } }
 
     /// The head, and the collected body when the consumer did not take it.
     var outcome: (HTTPResponseHead, ByteBuffer?)? {
@@ -167,6 +182,7 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
                 return .failure(error)
             }
             state.waitingSince = now
+            if state.accepted { state.consumed += Int64(buffer.readableBytes) }
             if !state.accepted {
                 var buffer = buffer
                 let room = max(0, Self.collectLimit - state.collected.readableBytes)

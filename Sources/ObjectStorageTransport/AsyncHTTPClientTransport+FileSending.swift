@@ -46,7 +46,10 @@ extension AsyncHTTPClientTransport {
                     meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .request) }
                 )
             }
-            let (delegate, responseBody) = StreamingResponseDelegate.make { part in sender.partSent(part) }
+            let headDeadline = HeadDeadline(effectiveDeadline)
+            let (delegate, responseBody) = StreamingResponseDelegate.make(transit: headDeadline) { part in
+                sender.partSent(part)
+            }
             let clientRequest: HTTPClient.Request
             do {
                 clientRequest = try HTTPClient.Request(
@@ -68,10 +71,11 @@ extension AsyncHTTPClientTransport {
             )
             sender.attach(task)
             task.futureResult.whenFailure { error in delegate.failed(error) }
-            let headDeadline = eventLoop.scheduleTask(deadline: effectiveDeadline) {
+            let expiry = Task {
+                try await headDeadline.wait()
                 if !delegate.hasHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
             }
-            defer { headDeadline.cancel() }
+            defer { expiry.cancel() }
             let head = try await withTaskCancellationHandler {
                 try await delegate.head()
             } onCancel: {

@@ -144,7 +144,9 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// A file body (``TransportRequest/Body/file(path:offset:length:chunkSize:progress:)``) on a plain `http` URL
     /// is sent with `sendfile`, so its bytes never pass through the process (see ``Configuration/usesSendfile``).
     ///
-    /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``.
+    /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``, moved later
+    /// by the time the request body spends in transit: a deadline bounds waiting for the answer, never an upload
+    /// that keeps moving (``Configuration/readIdleTimeout`` and ``Configuration/minimumTransferRate`` bound that).
     /// Redirects are never followed: a 3xx answer with a `Location` throws ``TransportError/Code/redirectRefused``
     /// (naming the status and the `Location`'s host); one without (such as `304 Not Modified`) is returned.
     /// The request and response bodies are watched for stalls (``Configuration/minimumTransferRate``).
@@ -171,10 +173,12 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         clientRequest.headers = request.headers
         clientRequest.tlsConfiguration = self.requestTLS
         var uploadWatch: UploadStallWatch?
+        var headDeadline: HeadDeadline?
         if let body = request.body {
-            (clientRequest.body, uploadWatch) = Self.clientBody(
+            (clientRequest.body, uploadWatch, headDeadline) = Self.clientBody(
                 body,
-                minimumRate: self.configuration.minimumTransferRate
+                minimumRate: self.configuration.minimumTransferRate,
+                deadline: effectiveDeadline
             )
         }
 
@@ -186,7 +190,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             try Task.checkCancellation()
             let response = try await self.send(
                 clientRequest,
-                deadline: effectiveDeadline,
+                deadline: headDeadline.map(Deadline.movingWithBody) ?? .fixed(effectiveDeadline),
                 watch: uploadWatch,
                 logger: logger
             )
@@ -199,6 +203,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 status: response.status,
                 headers: response.headers,
                 body: TransportResponse.Body(storage: .client(response.body, context, meter))
+                    .checkingLength(method: request.method, status: response.status, headers: response.headers)
             )
         } catch {
             let translated = TransportError.translating(error, context: context)
@@ -207,22 +212,42 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// Sends `request` and returns when its response head arrives; with a `watch`, a watchdog task runs beside it
-    /// and fails the request (cancelling it) when its body stalls.
+    /// When a response head must have arrived.
+    private enum Deadline {
+        /// At this point in time.
+        case fixed(NIODeadline)
+        /// At a point that moves later while the request body is in transit.
+        case movingWithBody(HeadDeadline)
+    }
+
+    /// Sends `request` and returns when its response head arrives. With a `watch`, a watchdog task runs beside it
+    /// and fails the request (cancelling it) when its body stalls; with a deadline that moves with the body,
+    /// another fails it once that deadline has passed.
     private func send(
         _ request: HTTPClientRequest,
-        deadline: NIODeadline,
+        deadline: Deadline,
         watch: UploadStallWatch?,
         logger: Logger
     ) async throws -> HTTPClientResponse {
-        guard let watch else {
+        if case .fixed(let deadline) = deadline, watch == nil {
             return try await self.httpClient.execute(request, deadline: deadline, logger: logger)
         }
         return try await withThrowingTaskGroup(of: HTTPClientResponse?.self) { group in
-            group.addTask { try await self.httpClient.execute(request, deadline: deadline, logger: logger) }
-            group.addTask {
-                try await watch.run()
-                return nil
+            switch deadline {
+            case .fixed(let deadline):
+                group.addTask { try await self.httpClient.execute(request, deadline: deadline, logger: logger) }
+            case .movingWithBody(let headDeadline):
+                group.addTask { try await self.httpClient.execute(request, deadline: .distantFuture, logger: logger) }
+                group.addTask {
+                    try await headDeadline.wait()
+                    throw HTTPClientError.deadlineExceeded
+                }
+            }
+            if let watch {
+                group.addTask {
+                    try await watch.run()
+                    return nil
+                }
             }
             defer { group.cancelAll() }
             while let result = try await group.next() {
@@ -232,27 +257,27 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    /// The body to hand AsyncHTTPClient and, when it is watched for stalls, its watch. An in-memory body of at most
-    /// one piece goes in one write, unwatched (the read-idle timeout bounds it).
+    /// The body to hand AsyncHTTPClient, its stall watch when it is watched, and the head deadline that moves
+    /// later while it is in transit. An in-memory body of at most one piece goes in one write, unwatched, under
+    /// the plain deadline (the read-idle timeout bounds it).
     static func clientBody(
         _ body: TransportRequest.Body,
-        minimumRate: MinimumTransferRate?
-    ) -> (HTTPClientRequest.Body, UploadStallWatch?) {
+        minimumRate: MinimumTransferRate?,
+        deadline: NIODeadline
+    ) -> (HTTPClientRequest.Body, UploadStallWatch?, HeadDeadline?) {
         let length: HTTPClientRequest.Body.Length
         switch body.storage {
         case .bytes(let buffer):
-            guard minimumRate != nil, buffer.readableBytes > StallWatchingBody.pieceSize else {
-                return (.bytes(buffer), nil)
-            }
+            guard buffer.readableBytes > StallWatchingBody.pieceSize else { return (.bytes(buffer), nil, nil) }
             length = .known(Int64(buffer.readableBytes))
         case .file(let region):
             length = .known(region.length)
         case .stream(_, let bodyLength):
             length = bodyLength.map { .known($0) } ?? .unknown
         }
-        guard let minimumRate else { return (.stream(body, length: length), nil) }
-        let watch = UploadStallWatch(rate: minimumRate)
-        return (.stream(StallWatchingBody(base: body, watch: watch), length: length), watch)
+        let watch = minimumRate.map { UploadStallWatch(rate: $0) }
+        let transit = HeadDeadline(deadline)
+        return (.stream(StallWatchingBody(base: body, watch: watch, transit: transit), length: length), watch, transit)
     }
 
     static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {

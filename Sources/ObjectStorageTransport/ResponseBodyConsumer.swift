@@ -6,23 +6,26 @@
 //
 //===----------------------------------------------------------------------===//
 
-package import Logging
-package import NIOCore
-package import NIOHTTP1
+public import Logging
+public import NIOCore
+public import NIOHTTP1
+import NIOPosix
 
-/// Takes a response body on the network thread, buffer by buffer, with no hop to a task per buffer: what a
-/// download that writes each buffer at its file offset needs.
+/// Takes a response body buffer by buffer, on the network thread when the transport can (see
+/// ``HTTPTransport/execute(_:deadline:logger:consumer:)``): what a download that writes each buffer at its file
+/// offset needs.
 ///
-/// A transport calls ``accept(status:headers:)`` once, then ``consume(_:)`` for each buffer of an accepted body,
-/// in order and never concurrently. Both run on the connection's event loop, so they must be quick (a `pwrite`
-/// into the page cache and a checksum update are; waiting for anything is not).
-package protocol ResponseBodyConsumer: Sendable {
-    /// Decides from the response head whether the body goes to ``consume(_:)``, before any body byte arrives.
+/// A transport calls ``accept(status:headers:)`` once, then ``consume(_:on:)`` for each buffer of an accepted
+/// body, in order and never concurrently. Both may run on the connection's event loop, so they must be quick (a
+/// `pwrite` into the page cache and a checksum update are; waiting for anything is not: return
+/// ``BodyDemand/after(_:)`` instead).
+public protocol ResponseBodyConsumer: Sendable {
+    /// Decides from the response head whether the body goes to ``consume(_:on:)``, before any body byte arrives.
     ///
     /// - Parameters:
     ///   - status: The response status.
     ///   - headers: The response headers.
-    /// - Returns: `true` to take the body through ``consume(_:)``; `false` to let the transport collect it (an
+    /// - Returns: `true` to take the body through ``consume(_:on:)``; `false` to let the transport collect it (an
     ///   error answer) into the returned response.
     /// - Throws: Anything, to abort the request; the transport rethrows the error unchanged.
     func accept(status: HTTPResponseStatus, headers: HTTPHeaders) throws -> Bool
@@ -38,7 +41,7 @@ package protocol ResponseBodyConsumer: Sendable {
 }
 
 /// What a ``ResponseBodyConsumer`` wants after a buffer.
-package enum BodyDemand: Sendable {
+public enum BodyDemand: Sendable {
     /// The next buffer, as soon as it arrives.
     case more
     /// No more bytes: the transport ends the request early and returns normally.
@@ -47,24 +50,40 @@ package enum BodyDemand: Sendable {
     case after(EventLoopFuture<Void>)
 }
 
-/// A transport that can hand a response body to a ``ResponseBodyConsumer`` on its network thread.
-package protocol BodyConsumingTransport: HTTPTransport {
-    /// Sends a request without a body and returns once the response has ended.
-    ///
-    /// Cancelling the calling task cancels the request.
+extension HTTPTransport {
+    /// Sends with ``execute(_:deadline:logger:)`` and feeds `consumer` from the response body in the calling
+    /// task: the default for a transport that cannot hand buffers over on its network thread.
     ///
     /// - Parameters:
-    ///   - request: The request to send (its body, if any, is not sent: use ``HTTPTransport/execute(_:deadline:logger:)``).
+    ///   - request: The request to send.
     ///   - deadline: The point in time by which the response head must have arrived.
-    ///   - logger: The logger for trace and debug lines (never headers).
+    ///   - logger: The logger for this request.
     ///   - consumer: Takes the body of an accepted answer.
-    /// - Returns: The response; its body is empty when the consumer took it, and otherwise holds the first MiB of
-    ///   the body (an error answer for the caller to read).
+    /// - Returns: The response; its body is empty when the consumer took it, else the unread body.
     /// - Throws: ``TransportError`` when the exchange fails, or what the consumer threw.
-    func execute(
+    public func execute(
         _ request: TransportRequest,
         deadline: NIODeadline,
         logger: Logger,
         consumer: some ResponseBodyConsumer
-    ) async throws -> TransportResponse
+    ) async throws -> TransportResponse {
+        var request = request
+        request.body = nil
+        let response = try await self.execute(request, deadline: deadline, logger: logger)
+        guard try consumer.accept(status: response.status, headers: response.headers) else { return response }
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let body = response.body.checkingLength(
+            method: request.method,
+            status: response.status,
+            headers: response.headers
+        )
+        for try await buffer in body {
+            switch try consumer.consume(buffer, on: eventLoop) {
+            case .more: continue
+            case .done: return TransportResponse(status: response.status, headers: response.headers)
+            case .after(let ready): try await ready.get()
+            }
+        }
+        return TransportResponse(status: response.status, headers: response.headers)
+    }
 }

@@ -93,7 +93,6 @@ extension RetryPolicy {
 
     static func reason(_ error: any Error) -> String {
         switch error {
-        case let error as RetryableStatus: return "status \(error.status.code)"
         case let error as TransportError: return "\(error.code)"
         default: return "\(type(of: error))"
         }

@@ -10,7 +10,8 @@ import NIOCore
 import Synchronization
 
 /// A request body as AsyncHTTPClient pulls it, in pieces of at most ``pieceSize`` bytes, reporting to an
-/// ``UploadStallWatch`` when each piece is handed to the connection and when the connection asks for the next.
+/// ``UploadStallWatch`` (when the body is watched for stalls) when each piece is handed to the connection and when
+/// the connection asks for the next, and to a ``HeadDeadline`` when the body starts and ends moving.
 ///
 /// AsyncHTTPClient asks for the next piece once the connection can take more, so the time from handing a piece
 /// over to being asked for the next one is time spent waiting for the network; the time the base body takes to
@@ -22,28 +23,34 @@ struct StallWatchingBody: AsyncSequence, Sendable {
     static var pieceSize: Int { 64 * 1024 }
 
     let base: TransportRequest.Body
-    let watch: UploadStallWatch
+    let watch: UploadStallWatch?
+    let transit: HeadDeadline
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: TransportRequest.Body.AsyncIterator
-        let watch: UploadStallWatch
+        let watch: UploadStallWatch?
+        let transit: HeadDeadline
         var pending = ByteBuffer()
 
         mutating func next() async throws -> ByteBuffer? {
-            try self.watch.pieceTaken()
+            try self.watch?.pieceTaken()
+            self.transit.bodyStarted()
             if self.pending.readableBytes == 0 {
-                guard let chunk = try await self.base.next() else { return nil }
+                guard let chunk = try await self.base.next() else {
+                    self.transit.bodyEnded()
+                    return nil
+                }
                 self.pending = chunk
             }
             let length = Swift.min(StallWatchingBody.pieceSize, self.pending.readableBytes)
             guard let piece = self.pending.readSlice(length: length) else { return nil }
-            self.watch.pieceHandedOver(bytes: piece.readableBytes)
+            self.watch?.pieceHandedOver(bytes: piece.readableBytes)
             return piece
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: self.base.makeAsyncIterator(), watch: self.watch)
+        AsyncIterator(base: self.base.makeAsyncIterator(), watch: self.watch, transit: self.transit)
     }
 }
 

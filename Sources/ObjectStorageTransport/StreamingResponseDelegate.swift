@@ -37,13 +37,18 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let source: Producer.Source
     /// Told of each request body part written to the connection.
     private let onPartSent: (@Sendable (IOData) -> Void)?
+    /// Told when the request body starts and ends moving.
+    private let transit: HeadDeadline?
 
     /// Creates a delegate and the response body it feeds. The delegate keeps no reference to the body, so a body
     /// the caller drops without iterating it ends, and is drained.
     ///
-    /// - Parameter onPartSent: Called (on the task's event loop) with each request body part once it is written.
+    /// - Parameters:
+    ///   - transit: The head deadline to stop while the request body is in transit.
+    ///   - onPartSent: Called (on the task's event loop) with each request body part once it is written.
     /// - Returns: The delegate, and the response body's buffers in order.
     static func make(
+        transit: HeadDeadline? = nil,
         onPartSent: (@Sendable (IOData) -> Void)? = nil
     ) -> (delegate: StreamingResponseDelegate, body: Producer) {
         let demand = Demand()
@@ -52,13 +57,24 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
             finishOnDeinit: false,
             delegate: demand
         )
-        let delegate = StreamingResponseDelegate(demand: demand, source: made.source, onPartSent: onPartSent)
+        let delegate = StreamingResponseDelegate(
+            demand: demand,
+            source: made.source,
+            transit: transit,
+            onPartSent: onPartSent
+        )
         return (delegate, made.sequence)
     }
 
-    private init(demand: Demand, source: Producer.Source, onPartSent: (@Sendable (IOData) -> Void)?) {
+    private init(
+        demand: Demand,
+        source: Producer.Source,
+        transit: HeadDeadline?,
+        onPartSent: (@Sendable (IOData) -> Void)?
+    ) {
         self.demand = demand
         self.source = source
+        self.transit = transit
         self.onPartSent = onPartSent
     }
 
@@ -89,8 +105,16 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
         continuation?.resume(with: result)
     }
 
+    func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+        self.transit?.bodyStarted()
+    }
+
     func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
         self.onPartSent?(part)
+    }
+
+    func didSendRequest(task: HTTPClient.Task<Void>) {
+        self.transit?.bodyEnded()
     }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {

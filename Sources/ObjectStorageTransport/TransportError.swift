@@ -36,11 +36,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case bodyTooLarge
             case fileReadFailed
             case invalidRequest
-            case retriesExhausted
             case requestFailed
             case redirectRefused
             case transferStalled
             case malformedResponse
+            case bodyTruncated
             case unsafeHTTPClient
         }
 
@@ -81,8 +81,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let fileReadFailed = Code(.fileReadFailed)
         /// The request cannot be sent (bad URL, unsupported scheme, invalid header).
         public static let invalidRequest = Code(.invalidRequest)
-        /// Every attempt allowed by the retry policy failed; ``TransportError/statusCode`` holds the last status.
-        public static let retriesExhausted = Code(.retriesExhausted)
         /// Any other failure; see ``TransportError/underlying``.
         public static let requestFailed = Code(.requestFailed)
         /// The server answered with a redirect (a 3xx status with a `Location`), which is never followed: a
@@ -98,6 +96,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// The server's answer is not valid HTTP/1.1 (for example a body longer than its `Content-Length`, or a
         /// malformed status line or header); the message says what was wrong.
         public static let malformedResponse = Code(.malformedResponse)
+        /// The response body ended before the length its `Content-Length` announced (for a ranged read, the
+        /// range's length): the connection closed early, for example after the application paused reading for
+        /// longer than ``AsyncHTTPClientTransport/Configuration/readIdleTimeout``. The message says how many bytes
+        /// arrived of how many. Transient: a fresh attempt may get the whole body.
+        public static let bodyTruncated = Code(.bodyTruncated)
         /// An `HTTPClient` passed in is configured in a way an object-storage client must not use (it follows
         /// redirects or decompresses responses), or its configuration cannot be verified.
         public static let unsafeHTTPClient = Code(.unsafeHTTPClient)
@@ -119,11 +122,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case .bodyTooLarge: return "bodyTooLarge"
             case .fileReadFailed: return "fileReadFailed"
             case .invalidRequest: return "invalidRequest"
-            case .retriesExhausted: return "retriesExhausted"
             case .requestFailed: return "requestFailed"
             case .redirectRefused: return "redirectRefused"
             case .transferStalled: return "transferStalled"
             case .malformedResponse: return "malformedResponse"
+            case .bodyTruncated: return "bodyTruncated"
             case .unsafeHTTPClient: return "unsafeHTTPClient"
             }
         }
@@ -136,7 +139,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// ``invalidRequest``, ``malformedResponse``, ``redirectRefused``, ``unsafeHTTPClient`` and the rest.
         public var isTransient: Bool {
             switch self.base {
-            case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed, .transferStalled:
+            case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed, .transferStalled,
+                .bodyTruncated:
                 return true
             default:
                 return false
@@ -154,8 +158,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var host: String?
     /// The request's path, without the query string.
     public var path: String?
-    /// The last response status, for ``Code/retriesExhausted`` and ``Code/bodyNotReplayable`` after a
-    /// retryable status.
+    /// The response status that caused the error, for ``Code/redirectRefused``.
     public var statusCode: Int?
     /// How many attempts were made, when the error ends a retry loop.
     public var attempts: Int?

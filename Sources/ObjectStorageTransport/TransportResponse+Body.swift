@@ -8,6 +8,7 @@
 
 import AsyncHTTPClient
 public import NIOCore
+package import NIOHTTP1
 
 extension TransportResponse {
     /// A response body: an `AsyncSequence` of `ByteBuffer` chunks with backpressure, as they arrive.
@@ -15,9 +16,11 @@ extension TransportResponse {
     /// Errors thrown while iterating are ``TransportError`` values (a connection closed mid-body is
     /// ``TransportError/Code/connectionClosed``, a silent server ``TransportError/Code/readTimeout``, a server
     /// dripping bytes ``TransportError/Code/transferStalled``, a body longer than its `Content-Length`
-    /// ``TransportError/Code/malformedResponse``). Only the time ``AsyncIterator/next()`` spends waiting counts
-    /// towards a stall, so a reader may pause between chunks for as long as it likes (up to the read-idle
-    /// timeout, which bounds the connection's silence).
+    /// ``TransportError/Code/malformedResponse``, a body that ends before its `Content-Length`
+    /// ``TransportError/Code/bodyTruncated``: a body never ends early as if it were complete). Only the time
+    /// ``AsyncIterator/next()`` spends waiting counts towards a stall, so a reader's own pauses between chunks
+    /// never count as the server's; but a connection cannot wait forever for a reader: a pause longer than the
+    /// read-idle timeout (or the server's own send timeout) loses the connection, and the body then throws.
     /// Cancelling the task that iterates cancels the underlying request.
     public struct Body: Sendable {
         enum Storage: Sendable {
@@ -27,6 +30,8 @@ extension TransportResponse {
         }
 
         let storage: Storage
+        /// The length the response's `Content-Length` announced, which the body must reach before it ends.
+        var announcedLength: Int64?
 
         init(storage: Storage) {
             self.storage = storage
@@ -45,6 +50,24 @@ extension TransportResponse {
             _ sequence: Bytes
         ) -> Body where Bytes.Element == ByteBuffer {
             Body(storage: .stream(OneShotStream(sequence)))
+        }
+
+        /// This body, checked against the length that a response to `method` with `status` and `headers`
+        /// announces: iterating it throws ``TransportError/Code/bodyTruncated`` if it ends short of that length.
+        ///
+        /// - Parameters:
+        ///   - method: The request's method (a `HEAD` answer has no body).
+        ///   - status: The response's status.
+        ///   - headers: The response's headers.
+        /// - Returns: The checked body.
+        package func checkingLength(method: HTTPMethod, status: HTTPResponseStatus, headers: HTTPHeaders) -> Body {
+            var body = self
+            body.announcedLength = TransportResponse.announcedBodyLength(
+                method: method,
+                status: status,
+                headers: headers
+            )
+            return body
         }
 
         /// Accumulates the whole body into one buffer.
@@ -82,6 +105,9 @@ extension TransportResponse.Body: AsyncSequence {
         }
 
         var state: State
+        /// The body's length from its `Content-Length`, when known.
+        let expectedLength: Int64?
+        var received: Int64 = 0
 
         /// Waits for the next chunk.
         ///
@@ -90,17 +116,19 @@ extension TransportResponse.Body: AsyncSequence {
         public mutating func next() async throws -> ByteBuffer? {
             switch self.state {
             case .empty:
+                try self.checkComplete()
                 return nil
             case .client(var iterator, let context, var meter):
                 do {
                     let waitStart = NIODeadline.now()
                     let chunk = try await iterator.next()
-                    if let chunk {
-                        try meter?.record(
-                            bytes: chunk.readableBytes,
-                            waited: (NIODeadline.now() - waitStart).nanoseconds
-                        )
+                    guard let chunk else {
+                        self.state = .empty
+                        try self.checkComplete()
+                        return nil
                     }
+                    try meter?.record(bytes: chunk.readableBytes, waited: (NIODeadline.now() - waitStart).nanoseconds)
+                    self.received += Int64(chunk.readableBytes)
                     self.state = .client(iterator, context, meter)
                     return chunk
                 } catch {
@@ -108,7 +136,13 @@ extension TransportResponse.Body: AsyncSequence {
                     throw TransportError.translating(error, context: context)
                 }
             case .stream(let iterator):
-                return try await iterator.next()
+                guard let chunk = try await iterator.next() else {
+                    self.state = .empty
+                    try self.checkComplete()
+                    return nil
+                }
+                self.received += Int64(chunk.readableBytes)
+                return chunk
             }
         }
     }
@@ -117,13 +151,43 @@ extension TransportResponse.Body: AsyncSequence {
     ///
     /// - Returns: An iterator over the body's chunks.
     public func makeAsyncIterator() -> AsyncIterator {
+        let state: AsyncIterator.State
         switch self.storage {
-        case .empty:
-            return AsyncIterator(state: .empty)
-        case .client(let body, let context, let meter):
-            return AsyncIterator(state: .client(body.makeAsyncIterator(), context, meter))
-        case .stream(let stream):
-            return AsyncIterator(state: .stream(stream.makeIterator()))
+        case .empty: state = .empty
+        case .client(let body, let context, let meter): state = .client(body.makeAsyncIterator(), context, meter)
+        case .stream(let stream): state = .stream(stream.makeIterator())
         }
+        return AsyncIterator(state: state, expectedLength: self.announcedLength)
+    }
+}
+
+extension TransportResponse.Body.AsyncIterator {
+    /// Throws ``TransportError/Code/bodyTruncated`` when the body ended before its announced length.
+    func checkComplete() throws(TransportError) {
+        guard let expected = self.expectedLength, self.received < expected else { return }
+        throw .bodyTruncated(received: self.received, announced: expected)
+    }
+}
+
+extension TransportResponse {
+    /// The number of body bytes a response to `method` with `status` and `headers` announces by its
+    /// `Content-Length`, or `nil` when it carries no body or announces no length (a `HEAD`, a 1xx, 204 or 304
+    /// answer, chunked framing).
+    static func announcedBodyLength(method: HTTPMethod, status: HTTPResponseStatus, headers: HTTPHeaders) -> Int64? {
+        guard method != .HEAD, status.code >= 200, status != .noContent, status != .notModified,
+            let value = headers.first(name: "content-length")
+        else { return nil }
+        return Int64(value).flatMap { $0 >= 0 ? $0 : nil }
+    }
+}
+
+extension TransportError {
+    /// A body that ended after `received` of the `announced` bytes.
+    static func bodyTruncated(received: Int64, announced: Int64) -> TransportError {
+        TransportError(
+            code: .bodyTruncated,
+            message: "the response body ended after \(received) of the \(announced) bytes its Content-Length "
+                + "announced; the connection closed early"
+        )
     }
 }

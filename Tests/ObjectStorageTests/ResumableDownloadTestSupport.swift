@@ -53,19 +53,16 @@ final class CountingTransport: HTTPTransport, Sendable {
     }
 }
 
-extension CountingTransport: BodyConsumingTransport {
-    /// Forwards to the base's event-loop delivery (the production path), counting each buffer before the
-    /// consumer sees it.
+extension CountingTransport {
+    /// Forwards to the base's body delivery (the production path), counting each buffer before the consumer
+    /// sees it.
     func execute(
         _ request: TransportRequest,
         deadline: NIODeadline,
         logger: Logger,
         consumer: some ResponseBodyConsumer
     ) async throws -> TransportResponse {
-        guard let base = self.base as? any BodyConsumingTransport else {
-            throw TransportError(code: .invalidRequest, message: "the counted transport delivers no bodies")
-        }
-        return try await base.execute(
+        try await self.base.execute(
             request,
             deadline: deadline,
             logger: logger,
@@ -88,8 +85,8 @@ private struct CountingConsumer<Base: ResponseBodyConsumer>: ResponseBodyConsume
     }
 }
 
-/// Hides a transport's event-loop body delivery, so a download reads bodies through the `AsyncSequence`
-/// path that custom transports take.
+/// Hides a transport's event-loop body delivery, so a download takes the default
+/// `execute(_:deadline:logger:consumer:)` that a custom transport without the capability gets.
 struct SequenceOnlyTransport: HTTPTransport {
     let base: any HTTPTransport
 

@@ -11,8 +11,9 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ObjectStorageTestSupport
-import ObjectStorageTransport
 import Testing
+
+@testable import ObjectStorageTransport
 
 @Suite("Timeouts, cancellation and policy")
 struct TimeoutAndPolicyTests {
@@ -34,6 +35,50 @@ struct TimeoutAndPolicyTests {
             }
         }
         try await server.stop()
+    }
+
+    @Test func aSlowButMovingUploadOutlivesTheTotalTimeoutWhileWaitingStaysBounded() async throws {
+        let server = try await TestHTTPServer.start()
+        var configuration = AsyncHTTPClientTransport.Configuration()
+        // A timeout that leaves room for connecting and answering on a loaded machine; one piece every 100 ms:
+        // 50 pieces move for longer than the total timeout.
+        configuration.totalTimeout = .seconds(3)
+        func pacedPUT(_ path: String, pieces: Int) -> TransportRequest {
+            let content = testBytes(pieces * 8192)
+            let body = PacedBuffers(content, piece: 8192, every: .milliseconds(100))
+            return TransportRequest(
+                method: .PUT,
+                url: server.url(path),
+                body: .stream(body, length: Int64(content.count))
+            )
+        }
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let request = pacedPUT("/echo", pieces: 50)
+            let response = try await transport.execute(request, timeout: .seconds(60), logger: logger)
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "x-received-length") == "\(50 * 8192)")
+            #expect(server.receivedBodies("/echo") == [ByteBuffer(bytes: testBytes(50 * 8192))])
+
+            // Once the body is sent, waiting for an answer that never comes is still bounded.
+            await #expect {
+                _ = try await transport.execute(pacedPUT("/stall", pieces: 4), timeout: .seconds(60), logger: logger)
+            } throws: { error in
+                (error as? TransportError)?.code == .deadlineExceeded
+            }
+        }
+        try await server.stop()
+    }
+
+    @Test func theHeadDeadlineStopsWhileTheBodyMoves() {
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000_000)
+        let deadline = HeadDeadline(start + .seconds(1))
+        #expect(deadline.effective(now: start + .seconds(5)) == start + .seconds(1))
+        deadline.bodyStarted(at: start + .milliseconds(200))
+        // While the body moves, the deadline keeps its distance.
+        #expect(deadline.effective(now: start + .seconds(600)) == start + .seconds(600) + .milliseconds(800))
+        deadline.bodyEnded(at: start + .seconds(600))
+        // Once it is sent, the 800 ms that were left run out.
+        #expect(deadline.effective(now: start + .seconds(900)) == start + .seconds(600) + .milliseconds(800))
     }
 
     @Test func cancellationReturnsPromptly() async throws {
@@ -142,14 +187,16 @@ struct TimeoutAndPolicyTests {
     @Test func logsAndErrorsNeverCarryHeadersOrQuery() async throws {
         let server = try await TestHTTPServer.start()
         let capture = LogCapture()
-        try await withAsyncHTTPClientTransport { base in
-            let transport = RetryingTransport(base, policy: .exponentialJitter(maxAttempts: 2), clock: RecordingClock())
+        try await withAsyncHTTPClientTransport { transport in
             let request = TransportRequest(
                 url: server.url("/script/secret?X-Amz-Signature=sig-SECRET"),
-                headers: ["Authorization": "AWS4-HMAC-SHA256 Signature=auth-SECRET", "x-script": "503"]
+                headers: ["Authorization": "AWS4-HMAC-SHA256 Signature=auth-SECRET", "x-script": "close"]
             )
             do {
-                _ = try await transport.execute(request, timeout: .seconds(30), logger: capture.logger)
+                let policy = RetryPolicy.exponentialJitter(maxAttempts: 2)
+                _ = try await policy.run(clock: RecordingClock(), logger: capture.logger) { _ in
+                    try await transport.execute(request, timeout: .seconds(30), logger: capture.logger)
+                }
                 Issue.record("expected the request to fail")
             } catch {
                 #expect(!"\(error)".contains("SECRET"))

@@ -141,6 +141,26 @@ struct TransportBodyTests {
         }
         try await server.stop()
     }
+
+    @Test func aBodyEndingBeforeItsContentLengthThrowsWhateverItsSource() async throws {
+        let short = TransportResponse.Body.stream(AsyncStreamOfBuffers([ByteBuffer(string: "abc")]))
+            .checkingLength(method: .GET, status: .ok, headers: ["Content-Length": "10"])
+        await #expect {
+            _ = try await short.collect(upTo: 100)
+        } throws: { error in
+            guard let error = error as? TransportError else { return false }
+            return error.code == .bodyTruncated && error.code.isTransient && error.message.contains("3 of the 10")
+        }
+        let whole = TransportResponse.Body.stream(AsyncStreamOfBuffers([ByteBuffer(string: "abc")]))
+            .checkingLength(method: .GET, status: .ok, headers: ["Content-Length": "3"])
+        #expect(try await whole.collect(upTo: 100) == ByteBuffer(string: "abc"))
+        // A HEAD answer and a 304 announce a length but carry no body.
+        for (method, status) in [(HTTPMethod.HEAD, HTTPResponseStatus.ok), (.GET, .notModified)] {
+            let empty = TransportResponse.Body()
+                .checkingLength(method: method, status: status, headers: ["Content-Length": "10"])
+            #expect(try await empty.collect(upTo: 100).readableBytes == 0)
+        }
+    }
 }
 
 /// A `Sendable` async sequence over fixed buffers.

@@ -44,7 +44,13 @@ extension ObjectStorageClient {
         /// The retry policy. `RequestTimeTooSkewed` (after a clock correction), throttling, 5xx,
         /// connection failures and integrity mismatches are retried when the body can be replayed.
         public var retry: RetryPolicy
-        /// The longest one operation may take, retries and backoff included.
+        /// How long an operation may wait for the service: each attempt's wait for its answer (connecting
+        /// included, the time a request body spends in transit not), and the budget for retries (no retry starts
+        /// once this long has passed since the operation began). Default 15 min.
+        ///
+        /// It never bounds a transfer that keeps moving: a slow but steady upload or download takes as long as it
+        /// takes. Silence and stalls are bounded by the transport's read-idle timeout and minimum transfer rate
+        /// (`AsyncHTTPClientTransport.Configuration`).
         public var timeout: Duration
         /// The signing clock. Leave it alone outside tests; the client adds the learned clock offset to it.
         public var now: @Sendable () -> Date

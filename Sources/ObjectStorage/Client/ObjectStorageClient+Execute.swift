@@ -73,7 +73,12 @@ extension ObjectStorageClient {
         }
     }
 
-    /// Runs `body` under the configured policy, with the client's classification of its errors.
+    /// Runs `body` under the configured policy, with the client's classification of its errors: the one retry
+    /// path of every request, whatever the transport (a transport sends one attempt).
+    ///
+    /// The policy's classifier sees a service's answer as ``RetryFailure/status(_:_:)`` (its status and
+    /// `Retry-After`), then as ``RetryFailure/error(_:)`` carrying the ``ServiceError``; any other failure as
+    /// ``RetryFailure/error(_:)``. Where it returns `nil`, the client's defaults apply.
     func withRetries<Result>(
         replayable: Bool,
         logger: Logger,
@@ -83,12 +88,15 @@ extension ObjectStorageClient {
         if !replayable { policy.maxAttempts = 1 }
         let userClassifier = policy.classifier
         policy.classifier = { failure in
-            if let decision = userClassifier?(failure) { return decision }
-            guard case .error(let error) = failure else { return nil }
+            guard case .error(let error) = failure else { return userClassifier?(failure) }
             switch error {
-            case let error as ServiceError: return error.retryDecision
-            case let error as ObjectStorageError: return error.code == .integrityMismatch ? .retry : .doNotRetry
-            default: return nil
+            case let error as ServiceError:
+                return userClassifier?(.status(error.status, error.retryHeaders)) ?? userClassifier?(failure)
+                    ?? error.retryDecision
+            case let error as ObjectStorageError:
+                return userClassifier?(failure) ?? (error.code == .integrityMismatch ? .retry : .doNotRetry)
+            default:
+                return userClassifier?(failure)
             }
         }
         let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
@@ -119,7 +127,13 @@ extension ObjectStorageClient {
         var attemptLogger = logger
         attemptLogger[metadataKey: "os.attempt"] = "\(attempt)"
         let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
-        let response = try await self.transport.execute(request, deadline: deadline, logger: attemptLogger)
+        var response = try await self.transport.execute(request, deadline: deadline, logger: attemptLogger)
+        // Whatever the transport, a body that ends short of its Content-Length throws rather than ending.
+        response.body = response.body.checkingLength(
+            method: request.method,
+            status: response.status,
+            headers: response.headers
+        )
         attemptLogger.debug("response", metadata: ["http.status": "\(response.status.code)"])
         guard (200..<300).contains(response.status.code) else {
             throw await self.serviceError(for: operation, response: response, offsetUsed: offset, logger: attemptLogger)
@@ -304,14 +318,22 @@ extension ServiceError {
         if self.correctedClock { return .retry(after: .zero) }
         if self.code == .requestTimeTooSkewed { return .doNotRetry }
         let retryableCodes: Set<Code> = [.internalError, .slowDown, "ServiceUnavailable", "RequestTimeout"]
-        if self.statusCode == 408 || self.statusCode == 429 || (500...599).contains(self.statusCode)
-            || retryableCodes.contains(self.code)
-        {
+        if RetryPolicy.isRetryableStatus(self.status) || retryableCodes.contains(self.code) {
             if let retryAfter = self.retryAfter, let delay = RetryAfter.parse(retryAfter) {
                 return .retry(after: delay)
             }
             return .retry
         }
         return .doNotRetry
+    }
+
+    /// The answer's status.
+    var status: HTTPResponseStatus { HTTPResponseStatus(statusCode: self.statusCode) }
+
+    /// The answer's headers a retry decision reads (`Retry-After`).
+    var retryHeaders: HTTPHeaders {
+        var headers = HTTPHeaders()
+        if let retryAfter = self.retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
+        return headers
     }
 }

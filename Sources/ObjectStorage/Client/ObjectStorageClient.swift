@@ -47,6 +47,10 @@ public struct ObjectStorageClient: Sendable {
     /// (``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``: no redirects, no decompression, a pool of
     /// 64 connections per host), which needs no shutdown.
     ///
+    /// Each streamed download holds a connection while its reader reads; to serve more streams at once, or to
+    /// change the network timeouts, size a client's own pool with
+    /// ``withObjectStorageClient(configuration:transport:logger:isolation:_:)``.
+    ///
     /// - Parameters:
     ///   - configuration: The configuration.
     ///   - logger: The logger for operations that are not given one.

@@ -49,8 +49,7 @@ struct PartFetcher: Sendable {
             file: self.file,
             reporter: self.reporter,
             counter: self.counter,
-            directBuffers: self.writesDirectly && self.client.transport is any BodyConsumingTransport
-                ? self.directBuffers : nil
+            directBuffers: self.writesDirectly ? self.directBuffers : nil
         )
         var logger = self.logger
         logger[metadataKey: "os.part"] = "\(index)"
@@ -85,34 +84,15 @@ struct PartFetcher: Sendable {
     private func attempt(_ writer: PartWriter, attempt: Int, logger: Logger) async throws {
         let range = "bytes=\(writer.position)-\(writer.range.upperBound - 1)"
         do {
-            if let transport = self.client.transport as? any BodyConsumingTransport {
-                try await self.client.consumeDownloadGET(
-                    self.source,
-                    range: range,
-                    ifMatch: self.ifMatch,
-                    versionID: self.versionID,
-                    attempt: attempt,
-                    transport: transport,
-                    consumer: writer,
-                    logger: logger
-                )
-            } else {
-                let response = try await self.client.sendDownloadGET(
-                    self.source,
-                    range: range,
-                    ifMatch: self.ifMatch,
-                    versionID: self.versionID,
-                    attempt: attempt,
-                    logger: logger
-                )
-                guard try writer.accept(status: response.status, headers: response.headers) else {
-                    throw ObjectStorageError.invalidResponse("unexpected status \(response.status.code)")
-                }
-                for try await chunk in response.body {
-                    try Task.checkCancellation()
-                    guard try writer.consume(chunk) else { break }
-                }
-            }
+            try await self.client.consumeDownloadGET(
+                self.source,
+                range: range,
+                ifMatch: self.ifMatch,
+                versionID: self.versionID,
+                attempt: attempt,
+                consumer: writer,
+                logger: logger
+            )
         } catch let error as ServiceError where error.statusCode == 412 {
             throw ObjectChangedSignal(reason: "If-Match \(self.object.etag) failed (412)")
         }

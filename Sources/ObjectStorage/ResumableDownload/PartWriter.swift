@@ -18,9 +18,8 @@ import Synchronization
 /// It checks each answer's head (ETag, status, `Content-Range`) before a byte is written, then feeds each
 /// buffer to the part's CRC-64 in the same pass as it moves the bytes:
 ///
-/// - With a transport that delivers bodies on its event loop (``BodyConsumingTransport``) and a file that
-///   takes direct I/O, the bytes are copied into page-aligned 512 KiB buffers, and each full buffer is written
-///   with `O_DIRECT` on NIO's thread pool while the next one fills. The page cache is bypassed: writing a
+/// - With a file that takes direct I/O, the bytes are copied into page-aligned 512 KiB buffers, and each full
+///   buffer is written with `O_DIRECT` on NIO's thread pool while the next one fills. The page cache is bypassed: writing a
 ///   GiB through it cost more CPU than receiving it (allocating and dirtying 262,144 pages, then writing them
 ///   back), and a direct write costs a tenth of that. When two writes are in flight the connection waits
 ///   (backpressure), so a part never holds more than three buffers (1.5 MiB).
@@ -137,9 +136,8 @@ final class PartWriter: ResponseBodyConsumer {
         return waitFor.map { .after($0) } ?? .more
     }
 
-    /// Takes a buffer from an `AsyncSequence` body (or on the event loop outside direct mode): writes the
-    /// part's share of it at its offset through the page cache and adds it to the CRC; `false` once the part
-    /// is complete.
+    /// Takes a buffer outside direct mode: writes the part's share of it at its offset through the page cache
+    /// and adds it to the CRC; `false` once the part is complete.
     func consume(_ buffer: ByteBuffer) throws -> Bool {
         let (offset, count) = try buffer.withUnsafeReadableBytes { (bytes) throws(ObjectStorageError) in
             let (offset, share) = self.state.withLock { state in (state.position, self.share(of: bytes.count, &state)) }

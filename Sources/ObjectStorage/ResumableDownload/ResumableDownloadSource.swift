@@ -105,15 +105,14 @@ extension ObjectStorageClient {
 }
 
 extension ObjectStorageClient {
-    /// Sends one ranged GET of `source` through a transport that hands the body to `consumer` on its network
-    /// thread (no retries). Returns once the body has ended; non-2xx answers are thrown as ``ServiceError``.
+    /// Sends one ranged GET of `source`, handing the body to `consumer` (on the transport's network thread when
+    /// it can; no retries). Returns once the body has ended; non-2xx answers are thrown as ``ServiceError``.
     func consumeDownloadGET(
         _ source: ResumableDownloadSource,
         range: String,
         ifMatch: String?,
         versionID: String?,
         attempt: Int,
-        transport: some BodyConsumingTransport,
         consumer: some ResponseBodyConsumer,
         logger: Logger
     ) async throws {
@@ -134,7 +133,7 @@ extension ObjectStorageClient {
                 offset: offset,
                 logger: logger
             )
-            let response = try await transport.execute(
+            let response = try await self.transport.execute(
                 request,
                 deadline: deadline,
                 logger: attemptLogger,
@@ -153,7 +152,7 @@ extension ObjectStorageClient {
             headers.add(name: "Range", value: range)
             if let ifMatch { headers.add(name: "If-Match", value: ifMatch) }
             let request = TransportRequest(method: .GET, url: url, headers: headers)
-            let response = try await transport.execute(
+            let response = try await self.transport.execute(
                 request,
                 deadline: deadline,
                 logger: attemptLogger,

@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+public import ObjectStorageTransport
+
+/// Runs `body` with a client that owns an HTTP client built from `transport`, and shuts that HTTP client down when
+/// `body` returns or throws.
+///
+/// This is the one place to size the connection pool and set the network timeouts for a client: every setting of
+/// `transport` configures the HTTP client it creates (which, like every client the SDK sends through, follows no
+/// redirect and decompresses nothing), so none is ignored. A server that streams objects to its own clients
+/// needs a pool larger than the number of streams it serves at once, because each streamed download holds a
+/// connection for as long as its reader takes:
+///
+/// ```swift
+/// var transport = AsyncHTTPClientTransport.Configuration()
+/// transport.maximumConnectionsPerHost = 512
+/// try await withObjectStorageClient(configuration: configuration, transport: transport) { client in
+///     try await app.runService()  // the routes use `client`
+/// }
+/// ```
+///
+/// Without this, ``ObjectStorageClient/init(configuration:logger:)`` sends through the SDK's process-wide client
+/// (``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``, 64 connections per host), which needs no
+/// shutdown.
+///
+/// - Parameters:
+///   - configuration: The client's configuration.
+///   - transport: The HTTP client's pool size, timeouts, TLS and proxy.
+///   - logger: The logger for operations that are not given one.
+///   - isolation: The actor `body` runs on; the caller's by default.
+///   - body: The work to do with the client. The client must not be used after it returns.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws, or the HTTP client's shutdown error.
+@discardableResult
+public func withObjectStorageClient<Result>(
+    configuration: ObjectStorageClient.Configuration,
+    transport: AsyncHTTPClientTransport.Configuration,
+    logger: Logger? = nil,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (ObjectStorageClient) async throws -> Result
+) async throws -> Result {
+    try await withAsyncHTTPClientTransport(configuration: transport) { httpTransport in
+        try await body(ObjectStorageClient(configuration: configuration, transport: httpTransport, logger: logger))
+    }
+}

@@ -1,0 +1,67 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import NIOHTTP1
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageTestSupport
+import ObjectStorageTransport
+import Testing
+
+/// The client's one retry path, which every request takes whatever the transport.
+@Suite("The client's retry path")
+struct ClientRetryPathTests {
+    @Test("a stream body is sent once: a retryable answer is not retried", arguments: [ClientDialect.ossV4, .s3])
+    func streamBodyIsNotRetried(_ dialect: ClientDialect) async throws {
+        let faults = FaultInjector()
+        try await withClient(dialect, faults: faults) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "once"))
+            faults.add(FaultRule(operations: [.putObject], trigger: .first(1), fault: .internalError))
+            let content = testBytes(1000)
+            let stream = AsyncStream { continuation in
+                continuation.yield(ByteBuffer(bytes: content))
+                continuation.finish()
+            }
+            _ = await expectServiceError(.internalError, status: 500) {
+                try await client.putObject(
+                    PutObjectRequest(bucket: "once", key: "k", body: .stream(stream, length: Int64(content.count)))
+                )
+            }
+            // The same 500 on a replayable body is retried, and the second attempt succeeds.
+            faults.add(FaultRule(operations: [.putObject], trigger: .first(1), fault: .internalError))
+            try await client.putObject(PutObjectRequest(bucket: "once", key: "k", body: .bytes(content)))
+            let body = try await client.getObject(GetObjectRequest(bucket: "once", key: "k")).body
+            #expect(try await body.collect(upTo: 1 << 20).bytes == content)
+        }
+    }
+
+    @Test("the policy's classifier sees a service answer as its status")
+    func classifierSeesTheStatus() async throws {
+        let faults = FaultInjector()
+        let configure: (inout ObjectStorageClient.Configuration) -> Void = { configuration in
+            configuration.retry.classifier = { failure in
+                if case .status(let status, _) = failure, status == .forbidden { return .retry }
+                return nil
+            }
+        }
+        try await withClient(.s3, faults: faults, configure: configure) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "classified"))
+            try await client.putObject(PutObjectRequest(bucket: "classified", key: "k", body: .bytes([1, 2, 3])))
+            faults.add(
+                FaultRule(
+                    operations: [.getObject],
+                    trigger: .first(1),
+                    fault: .error(status: 403, code: "AccessDenied", message: "not yet")
+                )
+            )
+            let body = try await client.getObject(GetObjectRequest(bucket: "classified", key: "k")).body
+            #expect(try await body.collect(upTo: 100).bytes == [1, 2, 3])
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Logging
+import NIOCore
+import NIOHTTP1
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageTestSupport
+import ObjectStorageTransport
+import Synchronization
+import Testing
+
+/// What a server that streams objects out (GET) and in (PUT) for its own clients relies on.
+@Suite("The client embedded in a server")
+struct EmbeddedServerTests {
+    @Test(
+        "slow streamed downloads in flight never delay another request",
+        arguments: [nil, 16] as [Int?]
+    )
+    func slowDownloadsNeverDelayAnotherRequest(maximumConnectionsPerHost: Int?) async throws {
+        let faults = FaultInjector()
+        try await withClient(.s3, faults: faults) { shared, _ in
+            // The default client (the SDK's process-wide pool), or one whose pool is set in its one place.
+            guard let maximumConnectionsPerHost else {
+                return try await expectSmallRequestsUnaffectedBySlowStreams(shared, faults: faults)
+            }
+            var transport = AsyncHTTPClientTransport.Configuration()
+            transport.maximumConnectionsPerHost = maximumConnectionsPerHost
+            try await withObjectStorageClient(configuration: shared.configuration, transport: transport) { client in
+                try await expectSmallRequestsUnaffectedBySlowStreams(client, faults: faults)
+            }
+        }
+    }
+
+    /// Opens ten slow streamed downloads, then expects a small GET and a 404 to be answered while all of them are
+    /// still open.
+    private func expectSmallRequestsUnaffectedBySlowStreams(
+        _ client: ObjectStorageClient,
+        faults: FaultInjector
+    ) async throws {
+        try await client.createBucket(CreateBucketRequest(bucket: "slow"))
+        try await client.createBucket(CreateBucketRequest(bucket: "fast"))
+        try await client.putObject(PutObjectRequest(bucket: "slow", key: "k", body: .bytes(testBytes(4 << 20))))
+        let small = testBytes(100 * 1024, seed: 2)
+        try await client.putObject(PutObjectRequest(bucket: "fast", key: "k", body: .bytes(small)))
+        // Each slow reader's stream takes two minutes: it holds its connection until cancelled.
+        faults.add(FaultRule(operations: [.getObject], bucket: "slow", fault: .bandwidthLimit(bytesPerSecond: 32_768)))
+        let streams = 10
+        let (opened, open) = AsyncStream<Void>.makeStream()
+        let finished = CallCounter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<streams {
+                group.addTask {
+                    let response = try await client.getObject(GetObjectRequest(bucket: "slow", key: "k"))
+                    var chunks = response.body.makeAsyncIterator()
+                    _ = try await chunks.next()
+                    open.yield()
+                    while try await chunks.next() != nil {}
+                    finished.count.withLock { $0 += 1 }
+                }
+            }
+            var count = 0
+            for await _ in opened {
+                count += 1
+                if count == streams { break }
+            }
+            // Every slow stream now holds a connection and is being read.
+            let body = try await client.getObject(GetObjectRequest(bucket: "fast", key: "k")).body
+            #expect(try await body.collect(upTo: 1 << 20).bytes == small)
+            let missing = await expectServiceError(.noSuchKey, status: 404) {
+                _ = try await client.getObject(GetObjectRequest(bucket: "fast", key: "missing"))
+            }
+            #expect(missing.flatMap { ServiceError.httpStatus(of: $0) } == 404)
+            // Both answers came while every slow stream was still open.
+            #expect(finished.count.withLock { $0 } == 0)
+            group.cancelAll()
+        }
+    }
+
+    @Test("a reader that pauses past the read-idle timeout gets an error, never a short object")
+    func pausedReaderGetsAnError() async throws {
+        let faults = FaultInjector()
+        try await withClient(.s3, faults: faults) { shared, _ in
+            try await shared.createBucket(CreateBucketRequest(bucket: "paused"))
+            let content = testBytes(4 << 20)
+            try await shared.putObject(PutObjectRequest(bucket: "paused", key: "k", body: .bytes(content)))
+            faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
+            var transport = AsyncHTTPClientTransport.Configuration()
+            transport.readIdleTimeout = .seconds(1)
+            try await withObjectStorageClient(configuration: shared.configuration, transport: transport) { client in
+                let response = try await client.getObject(GetObjectRequest(bucket: "paused", key: "k"))
+                var chunks = response.body.makeAsyncIterator()
+                var received = try await chunks.next()?.readableBytes ?? 0
+                // The application stops reading for three times the read-idle timeout.
+                try await Task.sleep(for: .seconds(3))
+                await #expect {
+                    while let chunk = try await chunks.next() { received += chunk.readableBytes }
+                } throws: { error in
+                    guard let error = error as? TransportError else { return false }
+                    return [.readTimeout, .bodyTruncated, .connectionClosed].contains(error.code)
+                }
+                #expect(received < content.count)
+            }
+        }
+    }
+
+    @Test("a body that ends before its Content-Length throws, whatever the transport")
+    func shortBodyThrowsWhateverTheTransport() async throws {
+        let truncating: @Sendable (any HTTPTransport) -> any HTTPTransport = { TruncatingTransport(base: $0) }
+        try await withClient(.ossV4, transport: truncating) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "short"))
+            let content = testBytes(300_000)
+            try await client.putObject(PutObjectRequest(bucket: "short", key: "k", body: .bytes(content)))
+            for range in [nil, ByteRange(httpRangeHeader: "bytes=1000-199999")] {
+                var get = GetObjectRequest(bucket: "short", key: "k")
+                get.range = range
+                let response = try await client.getObject(get)
+                await #expect {
+                    _ = try await response.body.collect(upTo: 1 << 20)
+                } throws: { error in
+                    (error as? TransportError)?.code == .bodyTruncated
+                }
+            }
+        }
+    }
+
+    @Test("a slow but moving upload and download outlive the operation timeout")
+    func slowButMovingTransfersNeverTimeOut() async throws {
+        let faults = FaultInjector()
+        let shortTimeout: (inout ObjectStorageClient.Configuration) -> Void = { $0.timeout = .seconds(3) }
+        try await withClient(.s3, faults: faults, configure: shortTimeout) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "slow"))
+            let content = testBytes(50 * 16384)
+            // 50 pieces, one every 100 ms: the upload moves for longer than the operation timeout (which leaves room
+            // for connecting and answering on a loaded machine).
+            let body = PacedBuffers(content, piece: 16384, every: .milliseconds(100))
+            try await client.putObject(
+                PutObjectRequest(bucket: "slow", key: "k", body: .stream(body, length: Int64(content.count)))
+            )
+            // 800 KiB at 160 KiB/s: the download moves for longer than the operation timeout.
+            faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 160 * 1024)))
+            let response = try await client.getObject(GetObjectRequest(bucket: "slow", key: "k"))
+            #expect(try await response.body.collect(upTo: 1 << 20).bytes == content)
+        }
+    }
+
+    @Test("the HTTP status of a service answer is reachable from what the client threw")
+    func serviceStatusIsReachable() async throws {
+        let faults = FaultInjector()
+        try await withClient(.ossV4, faults: faults) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "status"))
+            do {
+                _ = try await client.getObject(GetObjectRequest(bucket: "status", key: "missing"))
+                Issue.record("expected NoSuchKey")
+            } catch {
+                #expect(ServiceError.httpStatus(of: error) == 404)
+            }
+            faults.add(FaultRule(operations: [.headObject], fault: .slowDown))
+            do {
+                _ = try await client.headObject(HeadObjectRequest(bucket: "status", key: "missing"))
+                Issue.record("expected SlowDown")
+            } catch {
+                #expect(ServiceError.httpStatus(of: error) == 503)
+            }
+        }
+        #expect(ServiceError.httpStatus(of: TransportError(code: .connectFailed, message: "refused")) == nil)
+        #expect(ServiceError.httpStatus(of: CancellationError()) == nil)
+    }
+}
+
+/// Cuts every successful GET's body short by a tenth, keeping its headers: a transport whose body ends early
+/// without an error.
+private struct TruncatingTransport: HTTPTransport {
+    let base: any HTTPTransport
+
+    func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+        let response = try await self.base.execute(request, deadline: deadline, logger: logger)
+        guard request.method == .GET, response.status.code / 100 == 2,
+            let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > 0
+        else { return response }
+        var kept = try await response.body.collect(upTo: length)
+        let short = kept.readSlice(length: length - length / 10) ?? ByteBuffer()
+        return TransportResponse(
+            status: response.status,
+            headers: response.headers,
+            body: .stream(
+                AsyncStream { continuation in
+                    continuation.yield(short)
+                    continuation.finish()
+                }
+            )
+        )
+    }
+}
