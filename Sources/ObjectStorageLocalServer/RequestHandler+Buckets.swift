@@ -97,7 +97,9 @@ extension RequestHandler {
     func deleteObjects(_ context: Context, bucket: String, body: RequestBody) async throws -> Reply {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
         let document = try await collect(body, context: context)
-        guard let root = RequestDocument.parse(document), root.name == "Delete" else { throw ServerError.malformedXML() }
+        guard let root = RequestDocument.parse(document), root.name == "Delete" else {
+            throw ServerError.malformedXML()
+        }
         let quiet = root.child("Quiet")?.text.lowercased() == "true"
         let keys = root.children("Object").compactMap { $0.child("Key")?.text }
         guard !keys.isEmpty, keys.count <= 1000 else { throw ServerError.malformedXML("1 to 1000 keys") }

@@ -12,15 +12,17 @@ import Testing
 /// The one XML reader and writer, shared by the client (answers) and the local server (request documents).
 @Suite struct XMLDocumentTests {
     @Test func aServiceAnswerParsesWithItsPrologueNamespacesAndReferences() throws {
-        let answer = Array([0xEF, 0xBB, 0xBF]) + Array(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!-- a comment --><s3:ListBucketResult xmlns:s3="http://s3.amazonaws.com/doc/2006-03-01/">
-              <Name>b</Name><Contents><Key>a&amp;b&#x41;&#66;<![CDATA[<c>]]></Key></Contents>
-              <Contents><Key/></Contents>
-            </s3:ListBucketResult>
-            """.utf8
-        )
+        let answer =
+            Array([0xEF, 0xBB, 0xBF])
+            + Array(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!-- a comment --><s3:ListBucketResult xmlns:s3="http://s3.amazonaws.com/doc/2006-03-01/">
+                  <Name>b</Name><Contents><Key>a&amp;b&#x41;&#66;<![CDATA[<c>]]></Key></Contents>
+                  <Contents><Key/></Contents>
+                </s3:ListBucketResult>
+                """.utf8
+            )
         let root = try XMLNode.parse(answer)
         #expect(root.name == "ListBucketResult")
         #expect(root["Name"] == "b")
@@ -51,7 +53,11 @@ import Testing
         writer.element("VersionId", nil as String?)
         writer.element("Object") { $0.element("Key", "k") }
         writer.close("Delete")
-        #expect(writer.text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Delete xmlns=\"http://example.com/a&amp;b\">"))
+        #expect(
+            writer.text.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Delete xmlns=\"http://example.com/a&amp;b\">"
+            )
+        )
         let root = try XMLNode.parse(writer.bytes)
         #expect(root["Key"] == awkward)
         #expect(root.child("VersionId") == nil)

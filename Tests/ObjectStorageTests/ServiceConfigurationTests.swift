@@ -26,7 +26,10 @@ import Testing
         #expect(obs.endpoint.description == "https://obs.cn-north-4.myhuaweicloud.com")
         #expect(obs.signatureVersion == .obs)
 
-        let s3 = ObjectStorageClient.Configuration.s3(region: "eu-west-1", credentials: .static(accessKeyID: "a", secretAccessKey: "b"))
+        let s3 = ObjectStorageClient.Configuration.s3(
+            region: "eu-west-1",
+            credentials: .static(accessKeyID: "a", secretAccessKey: "b")
+        )
         #expect(s3.endpoint.description == "https://s3.eu-west-1.amazonaws.com")
         #expect(s3.region == "eu-west-1")
         #expect(s3.signatureVersion == .sigV4)
@@ -40,7 +43,10 @@ import Testing
         #expect(host.endpoint.description == "https://oss-cn-beijing.aliyuncs.com")
         #expect(host.region == "cn-beijing")
 
-        let region = try ObjectStorageClient.Configuration.environment(.obs, variables: ["OBS_REGION": "ap-southeast-1"])
+        let region = try ObjectStorageClient.Configuration.environment(
+            .obs,
+            variables: ["OBS_REGION": "ap-southeast-1"]
+        )
         #expect(region.endpoint.description == "https://obs.ap-southeast-1.myhuaweicloud.com")
         #expect(region.region == "ap-southeast-1")
 
