@@ -11,18 +11,18 @@
 ///
 /// Suffix ranges (`bytes=-N`) are resolved by the engine against the probed size before a checkpoint
 /// is made, so a checkpoint always records a concrete start.
-public struct CheckpointByteRange: Codable, Hashable, Sendable, CustomStringConvertible {
+package struct CheckpointByteRange: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The offset of the first byte.
-    public var first: Int64
+    package var first: Int64
     /// The offset of the last byte, inclusive; `nil` for "to the end".
-    public var last: Int64?
+    package var last: Int64?
 
     /// Creates a range.
     ///
     /// - Parameters:
     ///   - first: The offset of the first byte (≥ 0).
     ///   - last: The offset of the last byte, inclusive (≥ `first`), or `nil` for the end of the object.
-    public init(first: Int64, last: Int64? = nil) {
+    package init(first: Int64, last: Int64? = nil) {
         self.first = first
         self.last = last
     }
@@ -33,7 +33,7 @@ public struct CheckpointByteRange: Codable, Hashable, Sendable, CustomStringConv
     /// - Parameter objectSize: The object's size.
     /// - Returns: The selected range (object offsets), or `nil` when unsatisfiable: a negative or
     ///   reversed range, or `first` at or beyond the end.
-    public func resolved(objectSize: Int64) -> Range<Int64>? {
+    package func resolved(objectSize: Int64) -> Range<Int64>? {
         guard first >= 0, objectSize >= 0, first < objectSize else { return nil }
         if let last {
             guard last >= first else { return nil }
@@ -43,7 +43,7 @@ public struct CheckpointByteRange: Codable, Hashable, Sendable, CustomStringConv
     }
 
     /// `bytes=first-last` (or `bytes=first-`), the `Range` header value.
-    public var description: String {
+    package var description: String {
         if let last { return "bytes=\(first)-\(last)" }
         return "bytes=\(first)-"
     }

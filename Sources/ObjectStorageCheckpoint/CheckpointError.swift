@@ -23,9 +23,9 @@
 ///     print(error.message)  // "checkpoint /data/big.iso.dcp is in use by another transfer (lock ...)"
 /// }
 /// ```
-public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as an open set of values (new codes may be added).
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: Hashable, Sendable {
             case invalidPath
             case parentDirectoryMissing
@@ -41,24 +41,24 @@ public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertibl
 
         /// A checkpoint path that is empty, a directory, or the same as the transfer's destination,
         /// source or temp file.
-        public static let invalidPath = Code(.invalidPath)
+        package static let invalidPath = Code(.invalidPath)
         /// The directory that should contain the checkpoint (or its lock) does not exist. It is
         /// never created implicitly.
-        public static let parentDirectoryMissing = Code(.parentDirectoryMissing)
+        package static let parentDirectoryMissing = Code(.parentDirectoryMissing)
         /// Another transfer (in this process or another one) holds the checkpoint's lock.
-        public static let checkpointLocked = Code(.checkpointLocked)
+        package static let checkpointLocked = Code(.checkpointLocked)
         /// A system call failed (`open`, `write`, `fsync`, `rename`, `stat`...); the message names
         /// the call, the path and the `errno` text.
-        public static let fileSystem = Code(.fileSystem)
+        package static let fileSystem = Code(.fileSystem)
         /// Checkpoint content that is inconsistent: a zero part size, a part index out of range, a
         /// byte range outside the object, a relative path...
-        public static let invalidCheckpoint = Code(.invalidCheckpoint)
+        package static let invalidCheckpoint = Code(.invalidCheckpoint)
         /// Checkpoint content that could carry a credential: an endpoint with a query or user info,
         /// or an `Authorization`/security-token/SSE-C key header. Refused, never written.
-        public static let sensitiveValue = Code(.sensitiveValue)
+        package static let sensitiveValue = Code(.sensitiveValue)
 
         /// The code's name, e.g. `checkpointLocked`.
-        public var description: String {
+        package var description: String {
             switch self.base {
             case .invalidPath: return "invalidPath"
             case .parentDirectoryMissing: return "parentDirectoryMissing"
@@ -71,11 +71,11 @@ public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// What went wrong.
-    public var code: Code
+    package var code: Code
     /// A description with context (paths, sizes, `errno` text). Never contains a secret.
-    public var message: String
+    package var message: String
     /// The file the error is about, when there is one.
-    public var path: String?
+    package var path: String?
 
     /// Creates an error.
     ///
@@ -83,14 +83,14 @@ public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertibl
     ///   - code: What went wrong.
     ///   - message: A description with context; must not contain secrets.
     ///   - path: The file the error is about, if any.
-    public init(code: Code, message: String, path: String? = nil) {
+    package init(code: Code, message: String, path: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
     }
 
     /// `CheckpointError.<code>: <message>`.
-    public var description: String { "CheckpointError.\(self.code): \(self.message)" }
+    package var description: String { "CheckpointError.\(self.code): \(self.message)" }
 
     /// The checkpoint at `path` is locked by another transfer.
     ///
@@ -98,7 +98,7 @@ public struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertibl
     ///   - path: The checkpoint path.
     ///   - lockPath: The lock file that is held.
     /// - Returns: The error.
-    public static func checkpointLocked(path: String, lockPath: String) -> CheckpointError {
+    package static func checkpointLocked(path: String, lockPath: String) -> CheckpointError {
         CheckpointError(
             code: .checkpointLocked,
             message: "checkpoint \(path) is in use by another transfer (lock \(lockPath) is held); "

@@ -9,18 +9,18 @@
 extension DownloadCheckpoint {
     /// What a download checkpoint must match to be resumed: the current request and a fresh probe.
     /// The part size and temp file are taken from the checkpoint.
-    public struct Expectation: Hashable, Sendable {
+    package struct Expectation: Hashable, Sendable {
         /// The current request's identity.
-        public var identity: Identity
+        package var identity: Identity
         /// The object as probed just now.
-        public var object: ObjectState
+        package var object: ObjectState
 
         /// Creates an expectation.
         ///
         /// - Parameters:
         ///   - identity: The current request's identity.
         ///   - object: The object as probed just now.
-        public init(identity: Identity, object: ObjectState) {
+        package init(identity: Identity, object: ObjectState) {
             self.identity = identity
             self.object = object
         }
@@ -30,13 +30,13 @@ extension DownloadCheckpoint {
 extension UploadCheckpoint {
     /// What an upload checkpoint must match to be resumed: the current request, the source file as
     /// it is now, and the same object parameters. The part size is taken from the checkpoint.
-    public struct Expectation: Hashable, Sendable {
+    package struct Expectation: Hashable, Sendable {
         /// The current request's identity.
-        public var identity: Identity
+        package var identity: Identity
         /// The source file's identity now; `nil` to `stat` ``Identity/sourcePath`` during the load.
-        public var source: FileIdentity?
+        package var source: FileIdentity?
         /// The current request's object parameters.
-        public var parameters: ObjectParameters
+        package var parameters: ObjectParameters
 
         /// Creates an expectation.
         ///
@@ -44,7 +44,7 @@ extension UploadCheckpoint {
         ///   - identity: The current request's identity.
         ///   - source: The source's identity now, or `nil` to `stat` it during the load.
         ///   - parameters: The current request's object parameters.
-        public init(identity: Identity, source: FileIdentity? = nil, parameters: ObjectParameters = ObjectParameters())
+        package init(identity: Identity, source: FileIdentity? = nil, parameters: ObjectParameters = ObjectParameters())
         {
             self.identity = identity
             self.source = source

@@ -13,9 +13,9 @@
 /// was shortened) becomes one of these reasons, and the transfer restarts cleanly. ``code`` is for
 /// `switch`/tests, ``message`` for logs, ``field`` names the first mismatching field where there is
 /// one (`bucket`, `etag`, `mtime`...).
-public struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringConvertible {
+package struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of defect, as an open set of values (new codes may be added).
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: Hashable, Sendable {
             case missing, unreadable, malformed, wrongFormat, wrongKind, unsupportedVersion, digestMismatch
             case invalidContent, identityMismatch, objectChanged, tempFileMissing, tempFileSizeMismatch
@@ -27,41 +27,41 @@ public struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringCo
         private init(_ base: Base) { self.base = base }
 
         /// No checkpoint file: the normal first run, not a defect.
-        public static let missing = Code(.missing)
+        package static let missing = Code(.missing)
         /// The file exists but cannot be read (permissions, I/O error, not a regular file, too large).
-        public static let unreadable = Code(.unreadable)
+        package static let unreadable = Code(.unreadable)
         /// Not a JSON document (truncated, random bytes), or its `data` does not fit the schema.
-        public static let malformed = Code(.malformed)
+        package static let malformed = Code(.malformed)
         /// JSON, but not a swift-object-storage checkpoint (`format` missing or different).
-        public static let wrongFormat = Code(.wrongFormat)
+        package static let wrongFormat = Code(.wrongFormat)
         /// A checkpoint of the other kind (an upload checkpoint where a download one was expected).
-        public static let wrongKind = Code(.wrongKind)
+        package static let wrongKind = Code(.wrongKind)
         /// A `version` this build does not read (written by a newer release, or missing).
-        public static let unsupportedVersion = Code(.unsupportedVersion)
+        package static let unsupportedVersion = Code(.unsupportedVersion)
         /// The SHA-256 of `data` does not equal `digest`: torn or edited.
-        public static let digestMismatch = Code(.digestMismatch)
+        package static let digestMismatch = Code(.digestMismatch)
         /// Authentic but inconsistent content (a part index beyond the part count, a zero part size...).
-        public static let invalidContent = Code(.invalidContent)
+        package static let invalidContent = Code(.invalidContent)
         /// A checkpoint of another transfer: provider, endpoint, bucket, key, versionId, range,
         /// destination or source path differ (``field`` says which).
-        public static let identityMismatch = Code(.identityMismatch)
+        package static let identityMismatch = Code(.identityMismatch)
         /// Downloads: the fresh probe differs from the recorded object (size, ETag, Last-Modified,
         /// versionId or CRC64; ``field`` says which).
-        public static let objectChanged = Code(.objectChanged)
+        package static let objectChanged = Code(.objectChanged)
         /// Downloads: the temp file holding the finished parts is gone.
-        public static let tempFileMissing = Code(.tempFileMissing)
+        package static let tempFileMissing = Code(.tempFileMissing)
         /// Downloads: the temp file's real size is not the preallocated transfer length.
-        public static let tempFileSizeMismatch = Code(.tempFileSizeMismatch)
+        package static let tempFileSizeMismatch = Code(.tempFileSizeMismatch)
         /// Uploads: the source file no longer exists.
-        public static let sourceMissing = Code(.sourceMissing)
+        package static let sourceMissing = Code(.sourceMissing)
         /// Uploads: the source file's size, mtime, inode or device changed (``field`` says which).
-        public static let sourceChanged = Code(.sourceChanged)
+        package static let sourceChanged = Code(.sourceChanged)
         /// Uploads: the object parameters (content type, metadata, storage class...) differ from
         /// those the multipart upload was created with.
-        public static let parametersChanged = Code(.parametersChanged)
+        package static let parametersChanged = Code(.parametersChanged)
 
         /// The code's name, e.g. `digestMismatch`.
-        public var description: String {
+        package var description: String {
             switch self.base {
             case .missing: return "missing"
             case .unreadable: return "unreadable"
@@ -83,11 +83,11 @@ public struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringCo
     }
 
     /// The kind of defect.
-    public var code: Code
+    package var code: Code
     /// The first field that differs, for identity/object/source mismatches (e.g. `etag`).
-    public var field: String?
+    package var field: String?
     /// A description for logs: what was expected and what was found. Never contains a secret.
-    public var message: String
+    package var message: String
 
     /// Creates a reason.
     ///
@@ -95,17 +95,17 @@ public struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringCo
     ///   - code: The kind of defect.
     ///   - field: The first mismatching field, if any.
     ///   - message: A description for logs.
-    public init(code: Code, field: String? = nil, message: String) {
+    package init(code: Code, field: String? = nil, message: String) {
         self.code = code
         self.field = field
         self.message = message
     }
 
     /// Whether this is the ordinary "no checkpoint yet" case rather than a defect worth a warning.
-    public var isMissing: Bool { self.code == .missing }
+    package var isMissing: Bool { self.code == .missing }
 
     /// `<code>[(<field>)]: <message>`.
-    public var description: String {
+    package var description: String {
         if let field = self.field { return "\(self.code)(\(field)): \(self.message)" }
         return "\(self.code): \(self.message)"
     }

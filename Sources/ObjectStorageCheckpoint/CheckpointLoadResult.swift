@@ -19,7 +19,7 @@
 ///     startFresh()
 /// }
 /// ```
-public enum CheckpointLoadResult<Checkpoint: Sendable>: Sendable {
+package enum CheckpointLoadResult<Checkpoint: Sendable>: Sendable {
     /// A checkpoint that passed every check and can be resumed from.
     case loaded(Checkpoint)
     /// No usable checkpoint. `previous` is the stored checkpoint when it was authentic (its digest
@@ -29,19 +29,19 @@ public enum CheckpointLoadResult<Checkpoint: Sendable>: Sendable {
     case discarded(CheckpointInvalidReason, previous: Checkpoint?)
 
     /// The loaded checkpoint, or `nil` when discarded.
-    public var checkpoint: Checkpoint? {
+    package var checkpoint: Checkpoint? {
         if case .loaded(let checkpoint) = self { return checkpoint }
         return nil
     }
 
     /// Why the checkpoint was discarded, or `nil` when loaded.
-    public var reason: CheckpointInvalidReason? {
+    package var reason: CheckpointInvalidReason? {
         if case .discarded(let reason, _) = self { return reason }
         return nil
     }
 
     /// The authentic but stale checkpoint of a discard, if any.
-    public var previous: Checkpoint? {
+    package var previous: Checkpoint? {
         if case .discarded(_, let previous) = self { return previous }
         return nil
     }

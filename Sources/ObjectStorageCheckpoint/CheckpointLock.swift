@@ -38,11 +38,11 @@ import Darwin
 /// let lock = try CheckpointLock.acquire(for: checkpointPath)   // throws .checkpointLocked if held
 /// defer { lock.release() }
 /// ```
-public final class CheckpointLock: Sendable {
+package final class CheckpointLock: Sendable {
     /// The checkpoint this lock guards.
-    public let checkpointPath: String
+    package let checkpointPath: String
     /// The lock file (`<checkpoint>.lock`).
-    public let lockPath: String
+    package let lockPath: String
     private let descriptor: Mutex<Int32>
 
     private init(checkpointPath: String, lockPath: String, descriptor: Int32) {
@@ -62,7 +62,7 @@ public final class CheckpointLock: Sendable {
     /// - Throws: ``CheckpointError`` `.checkpointLocked` (with the holder's pid when known) when
     ///   another transfer holds it, `.parentDirectoryMissing` when the directory does not exist,
     ///   `.fileSystem` for other failures.
-    public static func acquire(for checkpointPath: String) throws(CheckpointError) -> CheckpointLock {
+    package static func acquire(for checkpointPath: String) throws(CheckpointError) -> CheckpointLock {
         let lockPath = CheckpointPaths.lockFile(for: checkpointPath)
         for _ in 0..<16 {
             let descriptor: Int32
@@ -101,10 +101,10 @@ public final class CheckpointLock: Sendable {
     }
 
     /// Whether the lock is still held (``release()`` not yet called).
-    public var isHeld: Bool { descriptor.withLock { $0 >= 0 } }
+    package var isHeld: Bool { descriptor.withLock { $0 >= 0 } }
 
     /// Deletes the lock file and releases the lock. Safe to call more than once.
-    public func release() {
+    package func release() {
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             // Delete only the file we locked (never one a later holder created).

@@ -27,15 +27,15 @@ import Darwin
 /// let checkpoint = try CheckpointPaths.download(destination: "./photo.jpg")  // "/cwd/photo.jpg.dcp"
 /// let temp = try CheckpointPaths.downloadTempFile(destination: "./photo.jpg") // "/cwd/photo.jpg.part"
 /// ```
-public enum CheckpointPaths {
+package enum CheckpointPaths {
     /// The suffix of a download checkpoint beside its destination.
-    public static let downloadSuffix = ".dcp"
+    package static let downloadSuffix = ".dcp"
     /// The suffix of an upload checkpoint beside its source.
-    public static let uploadSuffix = ".ucp"
+    package static let uploadSuffix = ".ucp"
     /// The suffix of a download's temp file beside its destination.
-    public static let tempFileSuffix = ".part"
+    package static let tempFileSuffix = ".part"
     /// The suffix of a checkpoint's lock file (see ``CheckpointLock``).
-    public static let lockSuffix = ".lock"
+    package static let lockSuffix = ".lock"
 
     /// The checkpoint path for a download.
     ///
@@ -46,7 +46,7 @@ public enum CheckpointPaths {
     /// - Returns: The absolute checkpoint path.
     /// - Throws: ``CheckpointError`` `.invalidPath` when the checkpoint would be the destination or
     ///   its temp file (or a directory), `.parentDirectoryMissing` when its directory does not exist.
-    public static func download(destination: String, override: String? = nil) throws(CheckpointError) -> String {
+    package static func download(destination: String, override: String? = nil) throws(CheckpointError) -> String {
         let destinationPath = try absolute(destination)
         let path = try absolute(override ?? destinationPath + downloadSuffix)
         try checkDistinct(path, from: destinationPath, role: "destination")
@@ -63,7 +63,7 @@ public enum CheckpointPaths {
     /// - Returns: The absolute checkpoint path.
     /// - Throws: ``CheckpointError`` `.invalidPath` when the checkpoint would be the source (or a
     ///   directory), `.parentDirectoryMissing` when its directory does not exist.
-    public static func upload(source: String, override: String? = nil) throws(CheckpointError) -> String {
+    package static func upload(source: String, override: String? = nil) throws(CheckpointError) -> String {
         let sourcePath = try absolute(source)
         let path = try absolute(override ?? sourcePath + uploadSuffix)
         try checkDistinct(path, from: sourcePath, role: "source file")
@@ -77,7 +77,7 @@ public enum CheckpointPaths {
     /// - Parameter destination: The destination file.
     /// - Returns: The absolute temp file path.
     /// - Throws: ``CheckpointError`` `.invalidPath` for an empty path.
-    public static func downloadTempFile(destination: String) throws(CheckpointError) -> String {
+    package static func downloadTempFile(destination: String) throws(CheckpointError) -> String {
         try absolute(destination) + tempFileSuffix
     }
 
@@ -85,7 +85,7 @@ public enum CheckpointPaths {
     ///
     /// - Parameter checkpointPath: The checkpoint path.
     /// - Returns: The lock file path.
-    public static func lockFile(for checkpointPath: String) -> String {
+    package static func lockFile(for checkpointPath: String) -> String {
         checkpointPath + lockSuffix
     }
 
@@ -95,7 +95,7 @@ public enum CheckpointPaths {
     /// - Parameter path: A file path.
     /// - Returns: The absolute path.
     /// - Throws: ``CheckpointError`` `.invalidPath` for an empty path, a NUL byte or a path ending in `/`.
-    public static func absolute(_ path: String) throws(CheckpointError) -> String {
+    package static func absolute(_ path: String) throws(CheckpointError) -> String {
         guard !path.isEmpty else { throw .invalidPath(path, "the path is empty") }
         guard !path.utf8.contains(0) else { throw .invalidPath(path, "the path contains a NUL byte") }
         guard !path.hasSuffix("/") else { throw .invalidPath(path, "the path names a directory") }

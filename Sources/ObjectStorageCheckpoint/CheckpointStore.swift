@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -42,17 +42,17 @@ import Darwin
 /// try checkpoint.markPartCompleted(3, crc64: crc)
 /// try store.save(checkpoint, to: path)
 /// ```
-public struct CheckpointStore: Sendable {
+package struct CheckpointStore: Sendable {
     /// Where discards are logged.
-    public var logger: Logger
+    package var logger: Logger
     /// Files larger than this are not read (``CheckpointInvalidReason/Code/unreadable``). 64 MiB
     /// by default, far above the ~1.5 MB of a 10,000-part upload checkpoint.
-    public var maximumFileSize: Int = 64 << 20
+    package var maximumFileSize: Int = 64 << 20
 
     /// Creates a store.
     ///
     /// - Parameter logger: Where discards are logged; `nil` logs nothing.
-    public init(logger: Logger? = nil) {
+    package init(logger: Logger? = nil) {
         self.logger = logger ?? Logger(label: "ObjectStorageCheckpoint", factory: { _ in SwiftLogNoOpLogHandler() })
     }
 
@@ -68,7 +68,7 @@ public struct CheckpointStore: Sendable {
     ///   - path: The checkpoint path (see ``CheckpointPaths``).
     ///   - expecting: The current request's identity and the fresh probe.
     /// - Returns: `.loaded`, or `.discarded` with the reason (and the stale checkpoint when authentic).
-    public func load(
+    package func load(
         at path: String,
         expecting: DownloadCheckpoint.Expectation
     ) -> CheckpointLoadResult<
@@ -118,7 +118,7 @@ public struct CheckpointStore: Sendable {
     ///     identity, otherwise `stat`ed now).
     /// - Returns: `.loaded`, or `.discarded` with the reason (and the stale checkpoint when authentic,
     ///   whose `uploadId` the caller should abort when it names the same bucket and key).
-    public func load(
+    package func load(
         at path: String,
         expecting: UploadCheckpoint.Expectation
     ) -> CheckpointLoadResult<
@@ -162,7 +162,7 @@ public struct CheckpointStore: Sendable {
     ///   `.sensitiveValue` for an endpoint with a query or user info, `.parentDirectoryMissing`,
     ///   `.invalidPath`, or `.fileSystem` (disk full, permissions...). On failure the previous file
     ///   at `path`, if any, is untouched.
-    public func save(_ checkpoint: DownloadCheckpoint, to path: String) throws(CheckpointError) {
+    package func save(_ checkpoint: DownloadCheckpoint, to path: String) throws(CheckpointError) {
         try write(checkpoint, to: path)
     }
 
@@ -174,7 +174,7 @@ public struct CheckpointStore: Sendable {
     /// - Throws: ``CheckpointError``: `.invalidCheckpoint`, `.sensitiveValue` (a credential-bearing
     ///   header or endpoint), `.parentDirectoryMissing`, `.invalidPath` or `.fileSystem`. On failure
     ///   the previous file at `path`, if any, is untouched.
-    public func save(_ checkpoint: UploadCheckpoint, to path: String) throws(CheckpointError) {
+    package func save(_ checkpoint: UploadCheckpoint, to path: String) throws(CheckpointError) {
         try write(checkpoint, to: path)
     }
 
@@ -183,7 +183,7 @@ public struct CheckpointStore: Sendable {
     /// - Parameter checkpoint: The checkpoint.
     /// - Returns: The file's bytes (equal checkpoints give equal bytes).
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` if encoding fails.
-    public static func encode(_ checkpoint: DownloadCheckpoint) throws(CheckpointError) -> [UInt8] {
+    package static func encode(_ checkpoint: DownloadCheckpoint) throws(CheckpointError) -> [UInt8] {
         try encodeDocument(checkpoint)
     }
 
@@ -192,7 +192,7 @@ public struct CheckpointStore: Sendable {
     /// - Parameter checkpoint: The checkpoint.
     /// - Returns: The file's bytes (equal checkpoints give equal bytes).
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` if encoding fails.
-    public static func encode(_ checkpoint: UploadCheckpoint) throws(CheckpointError) -> [UInt8] {
+    package static func encode(_ checkpoint: UploadCheckpoint) throws(CheckpointError) -> [UInt8] {
         try encodeDocument(checkpoint)
     }
 
@@ -202,7 +202,7 @@ public struct CheckpointStore: Sendable {
     /// - Parameter path: The checkpoint path.
     /// - Throws: ``CheckpointError`` `.fileSystem` when `unlink` fails for another reason than
     ///   the file being absent.
-    public func remove(at path: String) throws(CheckpointError) {
+    package func remove(at path: String) throws(CheckpointError) {
         if unlink(path) != 0, errno != ENOENT {
             throw .fileSystem("unlink", path: path, errno: errno)
         }
@@ -217,7 +217,7 @@ public struct CheckpointStore: Sendable {
     /// - Parameter path: The checkpoint path.
     /// - Returns: How many files were removed.
     @discardableResult
-    public func removeStaleTemporaryFiles(for path: String) -> Int {
+    package func removeStaleTemporaryFiles(for path: String) -> Int {
         let directory = CheckpointPaths.directory(of: path)
         let prefix = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...]) + ".tmp-"
         guard let stream = opendir(directory) else { return 0 }

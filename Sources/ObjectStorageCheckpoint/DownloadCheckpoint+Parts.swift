@@ -10,13 +10,13 @@ import ObjectStorageSigning
 
 extension DownloadCheckpoint {
     /// The number of parts.
-    public var partCount: Int { layout.partCount }
+    package var partCount: Int { layout.partCount }
 
     /// Whether part `index` is already in the temp file.
     ///
     /// - Parameter index: A zero-based part index.
     /// - Returns: `true` when it was marked completed.
-    public func isPartCompleted(_ index: Int) -> Bool {
+    package func isPartCompleted(_ index: Int) -> Bool {
         position(of: index).found
     }
 
@@ -24,7 +24,7 @@ extension DownloadCheckpoint {
     ///
     /// - Parameter index: A zero-based part index.
     /// - Returns: The CRC64, or `nil` when the part is missing.
-    public func crc64(ofPart index: Int) -> UInt64? {
+    package func crc64(ofPart index: Int) -> UInt64? {
         let (slot, found) = position(of: index)
         return found ? completedParts[slot].crc64 : nil
     }
@@ -36,7 +36,7 @@ extension DownloadCheckpoint {
     ///   - index: A zero-based part index in `0..<partCount`.
     ///   - crc64: The CRC64 of the part's bytes.
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for an index out of range.
-    public mutating func markPartCompleted(_ index: Int, crc64: UInt64) throws(CheckpointError) {
+    package mutating func markPartCompleted(_ index: Int, crc64: UInt64) throws(CheckpointError) {
         guard index >= 0, index < partCount else {
             throw .invalidCheckpoint("part index \(index) is outside 0..<\(partCount)")
         }
@@ -51,18 +51,18 @@ extension DownloadCheckpoint {
     /// Forgets part `index` (e.g. its bytes failed a re-verification), so it is fetched again.
     ///
     /// - Parameter index: A zero-based part index.
-    public mutating func markPartMissing(_ index: Int) {
+    package mutating func markPartMissing(_ index: Int) {
         let (slot, found) = position(of: index)
         if found { completedParts.remove(at: slot) }
     }
 
     /// Forgets every completed part (the temp file is being restarted from scratch).
-    public mutating func resetProgress() {
+    package mutating func resetProgress() {
         completedParts.removeAll()
     }
 
     /// The indexes of the parts still to fetch, ascending.
-    public var missingParts: [Int] {
+    package var missingParts: [Int] {
         var missing = [Int]()
         missing.reserveCapacity(partCount - completedParts.count)
         var next = completedParts.startIndex
@@ -77,20 +77,20 @@ extension DownloadCheckpoint {
     }
 
     /// The bytes already in the temp file (the sum of the completed parts' sizes).
-    public var bytesCompleted: Int64 {
+    package var bytesCompleted: Int64 {
         let layout = self.layout
         return completedParts.reduce(0) { $0 + layout.size(ofPart: $1.index) }
     }
 
     /// Whether every part is in the temp file.
-    public var isComplete: Bool { completedParts.count == partCount }
+    package var isComplete: Bool { completedParts.count == partCount }
 
     /// The CRC64 of all transferred bytes, combined from the per-part CRC64s in order; `nil` until
     /// every part is completed. Compare it with ``ObjectState/crc64`` for a whole-object download
     /// (a ranged download has no server value to compare with). 0 for an empty transfer.
     ///
     /// - Returns: The combined CRC64, or `nil` when parts are missing.
-    public func combinedCRC64() -> UInt64? {
+    package func combinedCRC64() -> UInt64? {
         guard isComplete else { return nil }
         let layout = self.layout
         return completedParts.reduce(UInt64(0)) { crc, part in

@@ -27,7 +27,7 @@ extension DownloadCheckpoint {
     /// - Returns: The indexes of the parts that were forgotten, ascending.
     /// - Throws: ``CheckpointError`` `.fileSystem` when the temp file cannot be opened or read.
     @discardableResult
-    public mutating func verifyCompletedParts() throws(CheckpointError) -> [Int] {
+    package mutating func verifyCompletedParts() throws(CheckpointError) -> [Int] {
         let descriptor: Int32
         switch POSIXFile.open(tempFilePath, flags: O_RDONLY) {
         case .success(let value): descriptor = value
@@ -68,7 +68,7 @@ extension DownloadCheckpoint {
     /// - Parameter path: The file to check (the download's destination).
     /// - Returns: `true` when the file is the complete download; `false` when it is missing, another
     ///   size or other bytes, or when parts are still missing.
-    public func isCompleteDownload(at path: String) -> Bool {
+    package func isCompleteDownload(at path: String) -> Bool {
         guard isComplete else { return false }
         switch POSIXFile.status(path) {
         case .success(let info) where info.isRegularFile && info.size == expectedTempFileSize: break

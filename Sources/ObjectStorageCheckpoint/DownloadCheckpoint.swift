@@ -25,23 +25,23 @@
 ///    temp file over the destination, and remove the checkpoint.
 ///
 /// The data model holds no credentials; an endpoint with a query or user info is refused on save.
-public struct DownloadCheckpoint: Codable, Hashable, Sendable {
+package struct DownloadCheckpoint: Codable, Hashable, Sendable {
     /// Which download this is. Two checkpoints with different identities never resume each other.
-    public struct Identity: Codable, Hashable, Sendable {
+    package struct Identity: Codable, Hashable, Sendable {
         /// The provider's name (`oss`, `obs`, `s3`...).
-        public var provider: String
+        package var provider: String
         /// The endpoint, `scheme://host[:port]`: no path query (a signature), no user info.
-        public var endpoint: String
+        package var endpoint: String
         /// The bucket (empty for a presigned URL that has none).
-        public var bucket: String
+        package var bucket: String
         /// The object key (for a presigned URL: its path, never its query).
-        public var key: String
+        package var key: String
         /// The version asked for, if any.
-        public var versionId: String?
+        package var versionId: String?
         /// The byte range asked for, if any.
-        public var range: CheckpointByteRange?
+        package var range: CheckpointByteRange?
         /// The destination file: absolute and normalised (see ``CheckpointPaths/absolute(_:)``).
-        public var destinationPath: String
+        package var destinationPath: String
 
         /// Creates an identity.
         ///
@@ -53,7 +53,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///   - versionId: The version asked for, if any.
         ///   - range: The byte range asked for, if any.
         ///   - destinationPath: The absolute destination path.
-        public init(
+        package init(
             provider: String,
             endpoint: String,
             bucket: String,
@@ -75,7 +75,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter other: Another identity.
         /// - Returns: `provider`, `endpoint`, `bucket`, `key`, `versionId`, `range` or `destinationPath`.
-        public func firstDifference(from other: Identity) -> String? {
+        package func firstDifference(from other: Identity) -> String? {
             if provider != other.provider { return "provider" }
             if endpoint != other.endpoint { return "endpoint" }
             if bucket != other.bucket { return "bucket" }
@@ -88,17 +88,17 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// The object as the probe (HEAD, or a `bytes=0-0` GET) described it.
-    public struct ObjectState: Codable, Hashable, Sendable {
+    package struct ObjectState: Codable, Hashable, Sendable {
         /// The whole object's size in bytes.
-        public var size: Int64
+        package var size: Int64
         /// The ETag header, verbatim (sent back as `If-Match`).
-        public var etag: String
+        package var etag: String
         /// The Last-Modified header, verbatim, if the server sent one.
-        public var lastModified: String?
+        package var lastModified: String?
         /// The whole object's CRC64 (`x-oss-hash-crc64ecma` / `x-obs-checksum-crc64ecma`), if offered.
-        public var crc64: UInt64?
+        package var crc64: UInt64?
         /// The version the server reported, if any.
-        public var versionId: String?
+        package var versionId: String?
 
         /// Creates an object state.
         ///
@@ -108,7 +108,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///   - lastModified: The Last-Modified header.
         ///   - crc64: The whole object's CRC64.
         ///   - versionId: The version the server reported.
-        public init(
+        package init(
             size: Int64,
             etag: String,
             lastModified: String? = nil,
@@ -127,7 +127,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter probe: A fresh probe of the object.
         /// - Returns: The field name, or `nil` when the probe describes the same version.
-        public func firstDifference(from probe: ObjectState) -> String? {
+        package func firstDifference(from probe: ObjectState) -> String? {
             if size != probe.size { return "size" }
             if etag != probe.etag { return "etag" }
             if let a = lastModified, let b = probe.lastModified, a != b { return "lastModified" }
@@ -144,7 +144,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter decoder: The decoder.
         /// - Throws: `DecodingError` for a missing field or a malformed CRC64.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.size = try container.decode(Int64.self, forKey: .size)
             self.etag = try container.decode(String.self, forKey: .etag)
@@ -157,7 +157,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter encoder: The encoder.
         /// - Throws: Whatever the encoder throws.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(size, forKey: .size)
             try container.encode(etag, forKey: .etag)
@@ -168,18 +168,18 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// A part whose bytes are in the temp file, with their CRC64.
-    public struct CompletedPart: Codable, Hashable, Sendable {
+    package struct CompletedPart: Codable, Hashable, Sendable {
         /// The zero-based part index.
-        public var index: Int
+        package var index: Int
         /// The CRC64 of the part's bytes.
-        public var crc64: UInt64
+        package var crc64: UInt64
 
         /// Creates a completed part.
         ///
         /// - Parameters:
         ///   - index: The zero-based part index.
         ///   - crc64: The CRC64 of its bytes.
-        public init(index: Int, crc64: UInt64) {
+        package init(index: Int, crc64: UInt64) {
             self.index = index
             self.crc64 = crc64
         }
@@ -192,7 +192,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter decoder: The decoder.
         /// - Throws: `DecodingError` for a missing field or a malformed CRC64.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.index = try container.decode(Int.self, forKey: .index)
             self.crc64 = try container.decodeCRC64(forKey: .crc64)
@@ -202,7 +202,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter encoder: The encoder.
         /// - Throws: Whatever the encoder throws.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(index, forKey: .index)
             try container.encodeCRC64(crc64, forKey: .crc64)
@@ -210,15 +210,15 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// Which download this is.
-    public var identity: Identity
+    package var identity: Identity
     /// The object version being downloaded.
-    public var object: ObjectState
+    package var object: ObjectState
     /// The part size in bytes (kept from the first run on resume).
-    public internal(set) var partSize: Int64
+    package internal(set) var partSize: Int64
     /// The temp file that receives the parts: absolute, in the destination's directory.
-    public internal(set) var tempFilePath: String
+    package internal(set) var tempFilePath: String
     /// The parts already in the temp file, sorted by index, without duplicates.
-    public internal(set) var completedParts: [CompletedPart]
+    package internal(set) var completedParts: [CompletedPart]
 
     /// Creates the checkpoint of a download that has not fetched anything yet.
     ///
@@ -230,7 +230,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
     ///     destination itself), usually ``CheckpointPaths/downloadTempFile(destination:)``.
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for a part size ≤ 0, a range the object
     ///   cannot satisfy, or paths that are relative or misplaced.
-    public init(identity: Identity, object: ObjectState, partSize: Int64, tempFilePath: String) throws(CheckpointError)
+    package init(identity: Identity, object: ObjectState, partSize: Int64, tempFilePath: String) throws(CheckpointError)
     {
         self.identity = identity
         self.object = object
@@ -241,7 +241,7 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// The object offsets this download covers: the resolved range, or the whole object.
-    public var transferRange: Range<Int64> {
+    package var transferRange: Range<Int64> {
         if let range = identity.range {
             return range.resolved(objectSize: object.size) ?? 0..<0
         }
@@ -249,12 +249,12 @@ public struct DownloadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// How the transfer is cut into parts.
-    public var layout: PartLayout {
+    package var layout: PartLayout {
         let range = transferRange
         let length = range.upperBound - range.lowerBound
         return PartLayout(uncheckedStart: range.lowerBound, length: length, partSize: max(partSize, 1))
     }
 
     /// The size the temp file must have (the transfer length): preallocate it to this.
-    public var expectedTempFileSize: Int64 { layout.length }
+    package var expectedTempFileSize: Int64 { layout.length }
 }

@@ -15,15 +15,15 @@
 /// ```swift
 /// let identity = try FileIdentity.current(path: "/data/backup.tar")
 /// ```
-public struct FileIdentity: Codable, Hashable, Sendable {
+package struct FileIdentity: Codable, Hashable, Sendable {
     /// The size in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The last modification time, in nanoseconds since the Unix epoch.
-    public var mtimeNanoseconds: Int64
+    package var mtimeNanoseconds: Int64
     /// The inode number.
-    public var inode: UInt64
+    package var inode: UInt64
     /// The device number of the file system holding the file.
-    public var device: UInt64
+    package var device: UInt64
 
     /// Creates an identity from its parts (tests, or a `stat` done by the caller).
     ///
@@ -32,7 +32,7 @@ public struct FileIdentity: Codable, Hashable, Sendable {
     ///   - mtimeNanoseconds: The modification time in nanoseconds since the Unix epoch.
     ///   - inode: The inode number.
     ///   - device: The device number.
-    public init(size: Int64, mtimeNanoseconds: Int64, inode: UInt64, device: UInt64) {
+    package init(size: Int64, mtimeNanoseconds: Int64, inode: UInt64, device: UInt64) {
         self.size = size
         self.mtimeNanoseconds = mtimeNanoseconds
         self.inode = inode
@@ -45,7 +45,7 @@ public struct FileIdentity: Codable, Hashable, Sendable {
     /// - Returns: Its size, mtime (ns), inode and device.
     /// - Throws: ``CheckpointError`` `.fileSystem` when `stat` fails (the message carries the
     ///   `errno` text, e.g. "No such file or directory"), `.invalidPath` when it is not a regular file.
-    public static func current(path: String) throws(CheckpointError) -> FileIdentity {
+    package static func current(path: String) throws(CheckpointError) -> FileIdentity {
         switch POSIXFile.status(path) {
         case .success(let info):
             guard info.isRegularFile else { throw .invalidPath(path, "not a regular file") }
@@ -61,7 +61,7 @@ public struct FileIdentity: Codable, Hashable, Sendable {
     ///   which pins the inode for the whole transfer).
     /// - Returns: Its size, mtime (ns), inode and device.
     /// - Throws: ``CheckpointError`` `.fileSystem` when `fstat` fails.
-    public static func current(fileDescriptor: Int32) throws(CheckpointError) -> FileIdentity {
+    package static func current(fileDescriptor: Int32) throws(CheckpointError) -> FileIdentity {
         switch POSIXFile.status(descriptor: fileDescriptor) {
         case .success(let info): return FileIdentity(info)
         case .failure(let error): throw .fileSystem("fstat", path: "fd \(fileDescriptor)", errno: error.value)
@@ -76,7 +76,7 @@ public struct FileIdentity: Codable, Hashable, Sendable {
     ///
     /// - Parameter other: Another identity.
     /// - Returns: `size`, `mtime`, `inode`, `device`, or `nil` when equal.
-    public func firstDifference(from other: FileIdentity) -> String? {
+    package func firstDifference(from other: FileIdentity) -> String? {
         if self.size != other.size { return "size" }
         if self.mtimeNanoseconds != other.mtimeNanoseconds { return "mtime" }
         if self.inode != other.inode { return "inode" }

@@ -15,13 +15,13 @@
 /// layout.partCount          // 3
 /// layout.range(ofPart: 2)   // 16..<20 (object offsets)
 /// ```
-public struct PartLayout: Hashable, Sendable {
+package struct PartLayout: Hashable, Sendable {
     /// The object offset of the transfer's first byte (the range start; 0 for whole objects).
-    public let start: Int64
+    package let start: Int64
     /// The number of bytes transferred.
-    public let length: Int64
+    package let length: Int64
     /// The size of every part but the last.
-    public let partSize: Int64
+    package let partSize: Int64
 
     /// Creates a layout.
     ///
@@ -31,7 +31,7 @@ public struct PartLayout: Hashable, Sendable {
     ///   - start: The object offset of the first byte (≥ 0); 0 by default.
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for a negative length or start, a part size
     ///   ≤ 0, or an end beyond `Int64.max`.
-    public init(length: Int64, partSize: Int64, start: Int64 = 0) throws(CheckpointError) {
+    package init(length: Int64, partSize: Int64, start: Int64 = 0) throws(CheckpointError) {
         guard length >= 0 else { throw .invalidCheckpoint("transfer length \(length) is negative") }
         guard start >= 0 else { throw .invalidCheckpoint("range start \(start) is negative") }
         guard partSize > 0 else { throw .invalidCheckpoint("part size \(partSize) must be positive") }
@@ -49,7 +49,7 @@ public struct PartLayout: Hashable, Sendable {
     }
 
     /// The number of parts: `ceil(length / partSize)`, 0 for an empty transfer.
-    public var partCount: Int {
+    package var partCount: Int {
         Int(length / partSize + (length % partSize == 0 ? 0 : 1))
     }
 
@@ -57,7 +57,7 @@ public struct PartLayout: Hashable, Sendable {
     ///
     /// - Parameter index: A part index in `0..<partCount`.
     /// - Returns: The half-open range of object offsets (empty for an out-of-range index).
-    public func range(ofPart index: Int) -> Range<Int64> {
+    package func range(ofPart index: Int) -> Range<Int64> {
         let local = localRange(ofPart: index)
         return (start + local.lowerBound)..<(start + local.upperBound)
     }
@@ -67,7 +67,7 @@ public struct PartLayout: Hashable, Sendable {
     ///
     /// - Parameter index: A part index in `0..<partCount`.
     /// - Returns: The half-open range (empty for an out-of-range index).
-    public func localRange(ofPart index: Int) -> Range<Int64> {
+    package func localRange(ofPart index: Int) -> Range<Int64> {
         guard index >= 0, index < partCount else { return 0..<0 }
         let lower = Int64(index) * partSize
         return lower..<min(lower + partSize, length)
@@ -77,7 +77,7 @@ public struct PartLayout: Hashable, Sendable {
     ///
     /// - Parameter index: A part index.
     /// - Returns: Its size.
-    public func size(ofPart index: Int) -> Int64 {
+    package func size(ofPart index: Int) -> Int64 {
         let range = localRange(ofPart: index)
         return range.upperBound - range.lowerBound
     }

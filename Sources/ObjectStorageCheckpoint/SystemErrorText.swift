@@ -15,12 +15,12 @@ import Darwin
 #endif
 
 /// The system's description of an `errno` value, for error messages.
-public enum SystemErrorText {
+package enum SystemErrorText {
     /// The text `strerror` gives for `code`, e.g. "No space left on device" for `ENOSPC`.
     ///
     /// - Parameter code: An `errno` value.
     /// - Returns: The description, or "error N" when the system has none.
-    public static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
     }
@@ -29,7 +29,7 @@ public enum SystemErrorText {
     ///
     /// - Parameter code: An `errno` value.
     /// - Returns: The text for a message.
-    public static func withNumber(_ code: Int32) -> String {
+    package static func withNumber(_ code: Int32) -> String {
         "\(describe(code)) (errno \(code))"
     }
 }

@@ -10,23 +10,23 @@ import ObjectStorageSigning
 
 extension UploadCheckpoint {
     /// The most parts a multipart upload may have on OSS, OBS and S3.
-    public static let maximumPartCount = 10_000
+    package static let maximumPartCount = 10_000
 
     /// How the source file is cut into parts (index = part number − 1).
-    public var layout: PartLayout {
+    package var layout: PartLayout {
         PartLayout(uncheckedStart: 0, length: max(source.size, 0), partSize: max(partSize, 1))
     }
 
     /// The number of parts: `ceil(size / partSize)`, and 1 for an empty file (a multipart upload
     /// needs at least one part, which is then empty).
-    public var partCount: Int { max(1, layout.partCount) }
+    package var partCount: Int { max(1, layout.partCount) }
 
     /// The byte range of the source file that part `number` carries.
     ///
     /// - Parameter number: A part number in `1...partCount`.
     /// - Returns: The half-open range of file offsets (empty for an out-of-range number, and for the
     ///   single part of an empty file).
-    public func range(ofPart number: Int) -> Range<Int64> {
+    package func range(ofPart number: Int) -> Range<Int64> {
         layout.localRange(ofPart: number - 1)
     }
 
@@ -34,7 +34,7 @@ extension UploadCheckpoint {
     ///
     /// - Parameter number: A part number.
     /// - Returns: The record, or `nil`.
-    public func part(number: Int) -> UploadedPart? {
+    package func part(number: Int) -> UploadedPart? {
         let (slot, found) = position(of: number)
         return found ? parts[slot] : nil
     }
@@ -44,7 +44,7 @@ extension UploadCheckpoint {
     /// - Parameter part: The part; its size must be the size ``range(ofPart:)`` gives.
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for a number outside `1...partCount` or
     ///   a size that does not match the layout.
-    public mutating func recordPart(_ part: UploadedPart) throws(CheckpointError) {
+    package mutating func recordPart(_ part: UploadedPart) throws(CheckpointError) {
         guard part.number >= 1, part.number <= partCount else {
             throw .invalidCheckpoint("part number \(part.number) is outside 1...\(partCount)")
         }
@@ -59,13 +59,13 @@ extension UploadCheckpoint {
     /// Forgets part `number`, so it is uploaded again.
     ///
     /// - Parameter number: A part number.
-    public mutating func removePart(number: Int) {
+    package mutating func removePart(number: Int) {
         let (slot, found) = position(of: number)
         if found { parts.remove(at: slot) }
     }
 
     /// The part numbers still to upload, ascending.
-    public var missingPartNumbers: [Int] {
+    package var missingPartNumbers: [Int] {
         var missing = [Int]()
         var next = parts.startIndex
         for number in 1...partCount {
@@ -79,16 +79,16 @@ extension UploadCheckpoint {
     }
 
     /// The bytes the server has acknowledged (the sum of the recorded parts' sizes).
-    public var bytesCompleted: Int64 { parts.reduce(0) { $0 + $1.size } }
+    package var bytesCompleted: Int64 { parts.reduce(0) { $0 + $1.size } }
 
     /// Whether every part is recorded.
-    public var isComplete: Bool { parts.count == partCount }
+    package var isComplete: Bool { parts.count == partCount }
 
     /// The whole file's CRC64, combined from the per-part CRC64s in order; `nil` while parts are
     /// missing or any part has no CRC64.
     ///
     /// - Returns: The combined CRC64, or `nil`.
-    public func combinedCRC64() -> UInt64? {
+    package func combinedCRC64() -> UInt64? {
         guard isComplete else { return nil }
         var combined: UInt64 = 0
         for part in parts {
@@ -99,13 +99,13 @@ extension UploadCheckpoint {
     }
 
     /// A part as ListParts reports it.
-    public struct ServerPart: Hashable, Sendable {
+    package struct ServerPart: Hashable, Sendable {
         /// The part number.
-        public var number: Int
+        package var number: Int
         /// The ETag the server lists.
-        public var etag: String
+        package var etag: String
         /// The size the server lists.
-        public var size: Int64
+        package var size: Int64
 
         /// Creates a server part.
         ///
@@ -113,7 +113,7 @@ extension UploadCheckpoint {
         ///   - number: The part number.
         ///   - etag: The listed ETag.
         ///   - size: The listed size.
-        public init(number: Int, etag: String, size: Int64) {
+        package init(number: Int, etag: String, size: Int64) {
             self.number = number
             self.etag = etag
             self.size = size
@@ -128,7 +128,7 @@ extension UploadCheckpoint {
     /// - Parameter serverParts: Every part ListParts returned (all pages).
     /// - Returns: The part numbers that were forgotten, ascending.
     @discardableResult
-    public mutating func reconcile(withServerParts serverParts: [ServerPart]) -> [Int] {
+    package mutating func reconcile(withServerParts serverParts: [ServerPart]) -> [Int] {
         var listed = [Int: ServerPart]()
         for part in serverParts { listed[part.number] = part }
         var dropped = [Int]()

@@ -24,19 +24,19 @@
 ///    the server's CRC64 where offered) and remove the checkpoint.
 ///
 /// The data model holds no credentials; sensitive headers and endpoints are refused on save.
-public struct UploadCheckpoint: Codable, Hashable, Sendable {
+package struct UploadCheckpoint: Codable, Hashable, Sendable {
     /// Which upload this is.
-    public struct Identity: Codable, Hashable, Sendable {
+    package struct Identity: Codable, Hashable, Sendable {
         /// The provider's name (`oss`, `obs`, `s3`...).
-        public var provider: String
+        package var provider: String
         /// The endpoint, `scheme://host[:port]`: no query, no user info.
-        public var endpoint: String
+        package var endpoint: String
         /// The bucket.
-        public var bucket: String
+        package var bucket: String
         /// The object key.
-        public var key: String
+        package var key: String
         /// The file being uploaded: absolute and normalised.
-        public var sourcePath: String
+        package var sourcePath: String
 
         /// Creates an identity.
         ///
@@ -46,7 +46,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///   - bucket: The bucket.
         ///   - key: The object key.
         ///   - sourcePath: The absolute source path.
-        public init(provider: String, endpoint: String, bucket: String, key: String, sourcePath: String) {
+        package init(provider: String, endpoint: String, bucket: String, key: String, sourcePath: String) {
             self.provider = provider
             self.endpoint = endpoint
             self.bucket = bucket
@@ -58,7 +58,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter other: Another identity.
         /// - Returns: `provider`, `endpoint`, `bucket`, `key` or `sourcePath`.
-        public func firstDifference(from other: Identity) -> String? {
+        package func firstDifference(from other: Identity) -> String? {
             if provider != other.provider { return "provider" }
             if endpoint != other.endpoint { return "endpoint" }
             if bucket != other.bucket { return "bucket" }
@@ -73,28 +73,28 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
     ///
     /// Deliberately no field for an SSE-C customer key (only its algorithm and MD5, which are sent
     /// in the clear); ``additionalHeaders`` refuses `Authorization`, security tokens and key headers.
-    public struct ObjectParameters: Codable, Hashable, Sendable {
+    package struct ObjectParameters: Codable, Hashable, Sendable {
         /// The Content-Type.
-        public var contentType: String?
+        package var contentType: String?
         /// User metadata, without the `x-*-meta-` prefix.
-        public var metadata: [String: String]
+        package var metadata: [String: String]
         /// The storage class, in the provider's spelling.
-        public var storageClass: String?
+        package var storageClass: String?
         /// The canned ACL, in the provider's spelling.
-        public var acl: String?
+        package var acl: String?
         /// The server-side encryption algorithm (`AES256`, `KMS`, `aws:kms`...).
-        public var serverSideEncryption: String?
+        package var serverSideEncryption: String?
         /// The KMS key id (an identifier, not key material).
-        public var serverSideEncryptionKeyId: String?
+        package var serverSideEncryptionKeyId: String?
         /// The SSE-C algorithm (`AES256`).
-        public var customerAlgorithm: String?
+        package var customerAlgorithm: String?
         /// The base64 MD5 of the SSE-C key (sent in the clear; the key itself is never stored).
-        public var customerKeyMD5: String?
+        package var customerKeyMD5: String?
         /// The website redirect location.
-        public var websiteRedirectLocation: String?
+        package var websiteRedirectLocation: String?
         /// Other headers sent with CreateMultipartUpload (lowercased names). Names that can carry
         /// a credential are refused on save.
-        public var additionalHeaders: [String: String]
+        package var additionalHeaders: [String: String]
 
         /// Creates parameters.
         ///
@@ -109,7 +109,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///   - customerKeyMD5: The base64 MD5 of the SSE-C key.
         ///   - websiteRedirectLocation: The website redirect location.
         ///   - additionalHeaders: Other headers.
-        public init(
+        package init(
             contentType: String? = nil,
             metadata: [String: String] = [:],
             storageClass: String? = nil,
@@ -139,7 +139,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter name: A header name (any case).
         /// - Returns: `true` when the header may not be stored.
-        public static func isSensitiveHeader(_ name: String) -> Bool {
+        package static func isSensitiveHeader(_ name: String) -> Bool {
             let name = name.lowercased()
             if ["authorization", "proxy-authorization", "cookie"].contains(name) { return true }
             for fragment in ["security-token", "signature", "credential", "secret", "password"]
@@ -151,17 +151,17 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// A part the server acknowledged.
-    public struct UploadedPart: Codable, Hashable, Sendable {
+    package struct UploadedPart: Codable, Hashable, Sendable {
         /// The part number, from 1.
-        public var number: Int
+        package var number: Int
         /// The ETag the server returned, verbatim.
-        public var etag: String
+        package var etag: String
         /// The part's size in bytes.
-        public var size: Int64
+        package var size: Int64
         /// The CRC64 of the part's bytes (verified against the server's where offered).
-        public var crc64: UInt64?
+        package var crc64: UInt64?
         /// The base64 MD5 sent as Content-MD5, when `enableMD5Check` is on.
-        public var md5: String?
+        package var md5: String?
 
         /// Creates a part record.
         ///
@@ -171,7 +171,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///   - size: The size in bytes.
         ///   - crc64: The CRC64 of its bytes.
         ///   - md5: The base64 Content-MD5 sent.
-        public init(number: Int, etag: String, size: Int64, crc64: UInt64? = nil, md5: String? = nil) {
+        package init(number: Int, etag: String, size: Int64, crc64: UInt64? = nil, md5: String? = nil) {
             self.number = number
             self.etag = etag
             self.size = size
@@ -187,7 +187,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter decoder: The decoder.
         /// - Throws: `DecodingError` for a missing field or a malformed CRC64.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.number = try container.decode(Int.self, forKey: .number)
             self.etag = try container.decode(String.self, forKey: .etag)
@@ -200,7 +200,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
         ///
         /// - Parameter encoder: The encoder.
         /// - Throws: Whatever the encoder throws.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(number, forKey: .number)
             try container.encode(etag, forKey: .etag)
@@ -211,17 +211,17 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
     }
 
     /// Which upload this is.
-    public var identity: Identity
+    package var identity: Identity
     /// The source file as it was when the upload started.
-    public var source: FileIdentity
+    package var source: FileIdentity
     /// The final part size (after clamping and the 10,000-part fit), kept on resume.
-    public internal(set) var partSize: Int64
+    package internal(set) var partSize: Int64
     /// The multipart upload id.
-    public var uploadId: String
+    package var uploadId: String
     /// The parameters the upload was created with.
-    public var parameters: ObjectParameters
+    package var parameters: ObjectParameters
     /// The parts the server acknowledged, sorted by number, without duplicates.
-    public internal(set) var parts: [UploadedPart]
+    package internal(set) var parts: [UploadedPart]
 
     /// Creates the checkpoint of a multipart upload that has no parts yet.
     ///
@@ -233,7 +233,7 @@ public struct UploadCheckpoint: Codable, Hashable, Sendable {
     ///   - parameters: The parameters the upload was created with.
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for a part size ≤ 0, an empty upload id,
     ///   more than 10,000 parts, or a relative source path.
-    public init(
+    package init(
         identity: Identity,
         source: FileIdentity,
         partSize: Int64,
