@@ -88,7 +88,9 @@ let package = Package(
         .target(
             name: "ObjectStorageLocalServer",
             dependencies: [
+                "ObjectStorage",
                 "ObjectStorageSigning",
+                "ObjectStorageTransport",
                 "CObjectStorageMD5",
                 "CObjectStorageDirectIO",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A new, uniquely named data directory (mode 0700) under the system's temporary directory, for a server that
+/// keeps nothing once it stops.
+struct TemporaryDataDirectory: Sendable {
+    /// Why the directory could not be made.
+    struct CreationFailed: Error, CustomStringConvertible {
+        /// The directory that could not be made.
+        var path: String
+        /// The underlying error's description.
+        var reason: String
+        var description: String { "cannot create the temporary data directory \(path): \(reason)" }
+    }
+
+    /// The directory's path.
+    let path: String
+
+    /// Creates the directory.
+    ///
+    /// - Throws: ``CreationFailed`` when it cannot be made.
+    static func create() throws(CreationFailed) -> TemporaryDataDirectory {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("objstore-local-server-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path,
+                withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw CreationFailed(path: path, reason: "\(error)")
+        }
+        return TemporaryDataDirectory(path: path)
+    }
+
+    /// Deletes the directory and everything in it.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
