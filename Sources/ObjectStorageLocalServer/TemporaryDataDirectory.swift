@@ -13,26 +13,30 @@ import Foundation
 #endif
 
 /// A new, uniquely named data directory (mode 0700) under the system's temporary directory, for a server that
-/// keeps nothing once it stops.
-struct TemporaryDataDirectory: Sendable {
+/// keeps nothing once it stops (``LocalObjectServer/withRunning(dialect:faults:logger:isolation:_:)`` and
+/// `objstore serve`).
+package struct TemporaryDataDirectory: Sendable {
     /// Why the directory could not be made.
-    struct CreationFailed: Error, CustomStringConvertible {
+    package struct CreationFailed: Error, CustomStringConvertible {
         /// The directory that could not be made.
-        var path: String
+        package var path: String
         /// The underlying error's description.
-        var reason: String
-        var description: String { "cannot create the temporary data directory \(path): \(reason)" }
+        package var reason: String
+        package var description: String { "cannot create the temporary data directory \(path): \(reason)" }
     }
 
     /// The directory's path.
-    let path: String
+    package let path: String
 
     /// Creates the directory.
     ///
+    /// - Parameter prefix: The start of the directory's name; a UUID follows.
+    /// - Returns: The new directory.
     /// - Throws: ``CreationFailed`` when it cannot be made.
-    static func create() throws(CreationFailed) -> TemporaryDataDirectory {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objstore-local-server-\(UUID().uuidString)").path
+    package static func create(
+        prefix: String = "objstore-local-server-"
+    ) throws(CreationFailed) -> TemporaryDataDirectory {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + UUID().uuidString).path
         do {
             try FileManager.default.createDirectory(
                 atPath: path,
@@ -46,7 +50,7 @@ struct TemporaryDataDirectory: Sendable {
     }
 
     /// Deletes the directory and everything in it.
-    func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
