@@ -44,7 +44,6 @@ let package = Package(
             linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux, .android]))]
         ),
         .target(name: "CObjectStorageCRC"),
-        .target(name: "CObjectStorageMD5"),
         // The system's `O_DIRECT`, which Swift's Glibc module does not import.
         .target(name: "CObjectStorageDirectIO"),
 
@@ -88,8 +87,9 @@ let package = Package(
         .target(
             name: "ObjectStorageLocalServer",
             dependencies: [
+                "ObjectStorage",
                 "ObjectStorageSigning",
-                "CObjectStorageMD5",
+                "ObjectStorageTransport",
                 "CObjectStorageDirectIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -214,7 +214,7 @@ struct ServeDataDirectory {
     /// The server's storage.
     var storage: LocalObjectServer.Storage
     /// The temporary directory this process created, if any; the only directory it ever removes.
-    var temporary: String?
+    var temporary: TemporaryDataDirectory?
     /// A sentence for standard error saying where the data is.
     var summary: String
 
@@ -233,30 +233,24 @@ struct ServeDataDirectory {
             storage = .directory(data)
             summary = "data in \(data)"
         } else {
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("objstore-serve-\(UUID().uuidString)")
+            let directory: TemporaryDataDirectory
             do {
-                try FileManager.default.createDirectory(
-                    at: url,
-                    withIntermediateDirectories: false,
-                    attributes: [.posixPermissions: 0o700]
-                )
+                directory = try TemporaryDataDirectory.create(prefix: "objstore-serve-")
             } catch {
                 throw CLIError(
                     status: .failure,
-                    message: "Cannot create a temporary data directory \(url.path) (give one with --data DIR)."
+                    message: "Cannot create a temporary data directory \(error.path) (give one with --data DIR)."
                 )
             }
-            storage = .directory(url.path)
-            temporary = url.path
+            storage = .directory(directory.path)
+            temporary = directory
             summary =
-                "data in \(url.path), a new temporary directory removed when the server stops (--data DIR keeps it)"
+                "data in \(directory.path), a new temporary directory removed when the server stops (--data DIR keeps it)"
         }
     }
 
     /// Removes the temporary directory, if this process created one.
     func removeIfTemporary() {
-        guard let temporary else { return }
-        try? FileManager.default.removeItem(atPath: temporary)
+        temporary?.remove()
     }
 }

@@ -12,8 +12,8 @@ import NIOCore
 ///
 /// Files of at least ``BlobWriter/directWriteThreshold`` bytes are read as ``BlobWriter`` writes them: with direct
 /// I/O where the file system allows it, straight into the response buffer. A large GET then takes no new page-cache
-/// pages, each of which costs a host fault on a virtual machine that reclaims free guest memory (a cold 1 GiB read
-/// through the page cache took 2 CPU s here, against 0.1 s direct). Smaller files are read through the page cache.
+/// pages, each of which costs a host fault on a virtual machine that reclaims free guest memory (figures in
+/// docs/BENCHMARKS.md). Smaller files are read through the page cache.
 ///
 /// A blob of up to ``eagerlyOpenedFiles`` files (every object of up to that many parts) has them all opened at once,
 /// so the version read is the version described even if it is replaced mid-read. A larger one (a multipart object

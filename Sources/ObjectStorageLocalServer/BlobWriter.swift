@@ -23,20 +23,16 @@ private final class FileForWriting: Sendable {
     deinit { FileIO.closeFile(descriptor) }
 }
 
-/// Receives the bytes of a new blob. Each buffer is hashed as it arrives and written on a separate task, so the
-/// next bytes are hashed while the previous ones are written; at most one write is in flight, which bounds the
-/// memory per upload to about two blocks or batches.
+/// Receives the bytes of a new blob. Each buffer is hashed as it arrives (MD5 with OpenSSL's single-stream code,
+/// CRC-64 and, on request, SHA-256) and written on a separate task, so the next bytes are hashed while the previous
+/// ones are written; at most one write is in flight, which bounds the memory per upload to about two blocks or
+/// batches.
 ///
 /// A large body (at least ``directWriteThreshold`` bytes announced) is written with direct I/O where the file
 /// system allows it: the bytes are copied into pooled page-aligned blocks (``AlignedBlock``) and each full block is
-/// written past the page cache. Putting new data into the page cache means new memory pages, and on a virtual
-/// machine whose host reclaims free guest memory (free page reporting) each new page costs a host fault: about
-/// 3 CPU seconds per GiB measured here, against under 0.1 s for direct writes. Readers see the same bytes either
-/// way. Smaller bodies go through the page cache in batches of at least ``batchSize`` bytes (one `writev`).
-///
-/// The MD5 of a body of at least ``laneHashingThreshold`` bytes announced is computed on the shared
-/// ``MD5LaneHasher``, in SIMD lanes alongside the other bodies arriving at the same time; smaller ones are hashed
-/// inline.
+/// written past the page cache, which takes no new memory pages (on a virtual machine whose host reclaims free guest
+/// memory each new page costs a host fault; the figures are in docs/BENCHMARKS.md). Readers see the same bytes
+/// either way. Smaller bodies go through the page cache in batches of at least ``batchSize`` bytes (one `writev`).
 final class BlobWriter {
     static let batchSize = 1 << 20
     /// Also flush after this many buffers (a slow client sends many small ones).
@@ -45,14 +41,11 @@ final class BlobWriter {
     static let directWriteThreshold: Int64 = 1 << 20
     /// The most memory reserved up front for a body kept in memory.
     static let memoryReservationLimit: Int64 = 64 << 20
-    /// The announced body size from which the MD5 is computed on the shared lane hasher.
-    static let laneHashingThreshold: Int64 = 64 << 10
 
     private var file: FileForWriting?
     private var memory = ByteBuffer()
     private var inFlight: Task<Void, any Error>?
-    private var md5: Hashing.MD5?
-    private var md5Stream: MD5Stream?
+    private var md5 = Hashing.MD5()
     private(set) var crc = CRC64()
     private var sha256: Hashing.SHA256?
     private(set) var count: Int64 = 0
@@ -72,13 +65,7 @@ final class BlobWriter {
     ///   - temporaryPath: The file to write, or `nil` to keep the bytes in memory.
     ///   - computeSHA256: Whether to compute the SHA-256 too (to check `x-amz-content-sha256`).
     ///   - expectedSize: The announced size of the body (`Content-Length`), if any.
-    ///   - md5Hasher: The hasher for the MD5 of a large body.
-    init(
-        temporaryPath: String?,
-        computeSHA256: Bool,
-        expectedSize: Int64? = nil,
-        md5Hasher: MD5LaneHasher = .shared
-    ) throws {
+    init(temporaryPath: String?, computeSHA256: Bool, expectedSize: Int64? = nil) throws {
         if let temporaryPath {
             if let expectedSize, expectedSize >= Self.directWriteThreshold,
                 let descriptor = FileIO.openForDirectWriting(temporaryPath)
@@ -93,20 +80,12 @@ final class BlobWriter {
             memory.reserveCapacity(Int(min(expectedSize, Self.memoryReservationLimit)))
         }
         if computeSHA256 { sha256 = Hashing.SHA256() }
-        // Lanes only pay where the CPU runs them side by side; the portable kernel hashes them one after another,
-        // and OpenSSL's single-stream code is faster than that.
-        if let expectedSize, expectedSize >= Self.laneHashingThreshold, md5Hasher.runsLanesSideBySide {
-            md5Stream = md5Hasher.makeStream()
-        } else {
-            md5 = Hashing.MD5()
-        }
     }
 
-    /// Hashes `buffer` (or queues it for the MD5 lane hasher) and queues it for writing.
+    /// Hashes `buffer` and queues it for writing.
     func write(_ buffer: ByteBuffer) async throws {
-        await md5Stream?.update(buffer)
         buffer.withUnsafeReadableBytes { bytes in
-            md5?.update(bufferPointer: bytes)
+            md5.update(bufferPointer: bytes)
             crc.update(bufferPointer: bytes)
             sha256?.update(bufferPointer: bytes)
         }
@@ -173,11 +152,8 @@ final class BlobWriter {
 
     var sha256Digest: [UInt8]? { sha256?.finalize() }
 
-    /// The MD5 of the bytes written, once they are all hashed. Call once.
-    func md5Digest() async -> [UInt8] {
-        if let md5Stream { return await md5Stream.finalize() }
-        return md5?.finalize() ?? []
-    }
+    /// The MD5 of the bytes written. Read once.
+    var md5Digest: [UInt8] { md5.finalize() }
 
     /// Writes what is queued, closes the file and returns the blob (a file at the temporary path, not yet in place).
     func finish() async throws -> Blob {
@@ -204,7 +180,6 @@ final class BlobWriter {
 
     /// Discards what was written.
     func abandon() async {
-        md5Stream?.cancel()
         _ = try? await inFlight?.value
         inFlight = nil
         recycleBlocks()

@@ -38,8 +38,7 @@ enum FileIO {
         Task { try await blockingPool.runIfActive(work) }
     }
 
-    /// The threads that run the servers' blocking file work and the MD5 lane worker (for the life of the process,
-    /// like NIO's own pool).
+    /// The threads that run the servers' blocking file work (for the life of the process, like NIO's own pool).
     static let blockingPool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 4)
         pool.start()

@@ -104,6 +104,14 @@ extension LocalObjectServer {
 
         /// Objects live in memory and vanish with the server (every stored byte is process memory).
         public static let memory = Storage(backing: .memory)
+
+        /// The data directory, or `nil` for ``memory``.
+        public var path: String? {
+            switch backing {
+            case .directory(let path): path
+            case .memory: nil
+            }
+        }
     }
 
     /// Which requests a ``LocalObjectServer`` accepts.

@@ -374,8 +374,8 @@ final class ObjectStore: Sendable {
         }
     }
 
-    /// The blob of an object made of `parts`: the part files themselves, never a copy (completing a 4 GiB upload
-    /// by concatenating its parts cost ~20 CPU s of new page-cache pages here, and kept the client waiting).
+    /// The blob of an object made of `parts`: the part files themselves, never a copy (a copy of a large upload
+    /// costs the server many CPU seconds and keeps the client waiting; see docs/BENCHMARKS.md).
     func assemble(_ parts: [StoredPart]) -> Blob {
         guard root != nil else {
             var buffer = ByteBuffer()

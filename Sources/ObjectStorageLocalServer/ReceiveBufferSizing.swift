@@ -10,9 +10,9 @@ import NIOCore
 
 /// Lets each connection read up to ``maximum`` bytes per socket read (NIO's default stops at 64 KiB), so a large
 /// upload arrives in fewer, larger buffers: fewer reads, fewer body parts through the pipeline, fewer task
-/// wake-ups (about 0.15 CPU s less per GiB uploaded here). The allocator still adapts down for small requests.
-/// Not larger: the request body stream queues up to ten buffers per connection while the handler hashes, and
-/// 1 MiB reads raised the peak RSS of a 4-connection multipart upload from 61 to 85 MiB for little more gain.
+/// wake-ups. The allocator still adapts down for small requests. Not larger: the request body stream queues up to
+/// ten buffers per connection while the handler hashes, so larger reads raise the peak memory of parallel uploads
+/// (measurements in docs/BENCHMARKS.md).
 final class ReceiveBufferSizing: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 

@@ -255,7 +255,7 @@ struct RequestHandler: Sendable {
                 try await writer.write(buffer)
                 if let cutoff = context.uploadCutoff, writer.count >= cutoff { throw UploadCutoff() }
             }
-            let md5 = await writer.md5Digest()
+            let md5 = writer.md5Digest
             if let contentMD5 = context.request.header("content-md5") {
                 guard let expected = ByteEncoding.bytes(fromBase64: contentMD5.trimmingWhitespace()),
                     expected.count == 16
@@ -320,7 +320,7 @@ struct RequestHandler: Sendable {
         try await writer.write(ByteBuffer(bytes: bytes))
         let blob = try await writer.finish()
         metadata.size = writer.count
-        metadata.etag = ByteEncoding.hex(await writer.md5Digest())
+        metadata.etag = ByteEncoding.hex(writer.md5Digest)
         metadata.crc64 = writer.crc.value
         metadata.partsCount = nil
         metadata.lastModified = max(context.now, metadata.lastModified + 1)

@@ -87,11 +87,10 @@ struct ResilienceTests {
 
     @Test("cancelling the task stops a GET mid-stream")
     func cancellationMidStream() async throws {
-        let faults = FaultInjector()
-        try await withClient(.s3, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, server in
             try await client.createBucket(CreateBucketRequest(bucket: "cancel"))
             try await client.putObject(PutObjectRequest(bucket: "cancel", key: "k", body: .bytes(testBytes(4 << 20))))
-            faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 256 * 1024)))
+            server.faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 256 * 1024)))
             let (firstChunk, firstChunkContinuation) = AsyncStream<Void>.makeStream()
             let task = Task {
                 let response = try await client.getObject(GetObjectRequest(bucket: "cancel", key: "k"))
@@ -144,7 +143,7 @@ struct ResilienceTests {
 
     @Test("a skewed HEAD (bodiless 403) learns the offset from the Date header")
     func clockSkewOnHead() async throws {
-        try await withClient(.ossV4) { client, server in
+        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "skew"))
             try await client.putObject(PutObjectRequest(bucket: "skew", key: "k", body: .bytes([1])))
             var configuration = client.configuration

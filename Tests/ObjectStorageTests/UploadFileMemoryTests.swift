@@ -29,9 +29,6 @@ struct UploadFileMemoryTests {
     @Test("peak RSS while uploading a large file", .enabled(if: sizeMiB != nil))
     func peakRSS() async throws {
         let size = (Self.sizeMiB ?? 0) << 20
-        let directory = temporaryPath("server")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = temporaryPath("big.bin")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         defer { UploadFileFixture.cleanUp(path) }
@@ -39,24 +36,27 @@ struct UploadFileMemoryTests {
         try handle.truncate(atOffset: UInt64(size))
         try handle.close()
 
-        let server = LocalObjectServer(
-            configuration: .init(storage: .directory(directory)),
-            logger: .scanning(label: "test-server")
-        )
         // UPLOADFILE_MEMORY_ENDPOINT points at an `objstore serve` in another process, so the
-        // peak RSS is the client's alone.
-        let external = ProcessInfo.processInfo.environment["UPLOADFILE_MEMORY_ENDPOINT"]
-        var endpoint = external ?? ""
-        if external == nil { endpoint = "http://127.0.0.1:\(try await server.start())" }
-        defer { Task { await server.shutdown() } }
-        let credentials = LocalObjectServer.developmentCredentials
-        let configuration = ObjectStorageClient.Configuration(
-            provider: .oss,
-            endpoint: try Endpoint(url: endpoint),
-            region: server.configuration.ossRegion,
-            credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
-        )
-        let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
+        // peak RSS is the client's alone; otherwise the server runs in this process.
+        if let external = ProcessInfo.processInfo.environment["UPLOADFILE_MEMORY_ENDPOINT"] {
+            let credentials = LocalObjectServer.developmentCredentials
+            let configuration = ObjectStorageClient.Configuration(
+                provider: .oss,
+                endpoint: try Endpoint(url: external),
+                region: LocalObjectServer.Configuration().ossRegion,
+                credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
+            )
+            let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
+            try await Self.upload(path, size: size, with: client)
+        } else {
+            try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+                try await Self.upload(path, size: size, with: client)
+            }
+        }
+    }
+
+    /// Uploads `path` with a checkpoint and prints the time and the process's peak RSS.
+    private static func upload(_ path: String, size: Int64, with client: ObjectStorageClient) async throws {
         _ = try? await client.createBucket(CreateBucketRequest(bucket: UploadFileFixture.bucket))
         var request = UploadFileCall(bucket: UploadFileFixture.bucket, key: "big", filePath: path)
         request.options.enableCheckpoint = true

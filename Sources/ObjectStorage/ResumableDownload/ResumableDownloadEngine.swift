@@ -338,9 +338,8 @@ struct ResumableDownloadEngine: Sendable {
     ///
     /// A save first makes the landed bytes durable (`fdatasync`), so the checkpoint never records a part
     /// that is not on disk. Parts are mostly written with direct I/O (``PartWriter``), so that sync has little
-    /// left to write: 1 ms per save on average over a 1 GiB download, where flushing page-cache writes
-    /// took 21 ms and held the slots so long that 2–2.7 parts were in flight out of 4. Saves run on
-    /// NIO's thread pool, never on the cooperative pool that schedules the parts.
+    /// left to write (see docs/BENCHMARKS.md). Saves run on NIO's thread pool, never on the cooperative pool
+    /// that schedules the parts.
     private func fetchParts(
         _ checkpoint: inout DownloadCheckpoint,
         file: DownloadTempFile,

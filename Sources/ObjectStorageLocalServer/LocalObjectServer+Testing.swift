@@ -1,0 +1,92 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+public import ObjectStorage
+import ObjectStorageSigning
+import ObjectStorageTransport
+
+extension LocalObjectServer {
+    /// Runs `body` with a client configured for a fresh server, then stops the server and removes its data,
+    /// whether `body` returns or throws.
+    ///
+    /// The server listens on an ephemeral port of `127.0.0.1`, keeps its objects in a new temporary directory
+    /// (mode 0700) and accepts ``developmentCredentials``, which the client signs with in `dialect`'s default
+    /// scheme (OSS V4, OBS or SigV4, in the region the server expects). The client retries with a backoff of a
+    /// few milliseconds, so a fault that fails the first attempts costs a test almost no time. Each call gets its
+    /// own server, so tests using it run in parallel.
+    ///
+    /// ```swift
+    /// @Test func retriesThrottling() async throws {
+    ///     try await LocalObjectServer.withRunning(dialect: .oss) { client, server in
+    ///         try await client.createBucket(CreateBucketRequest(bucket: "test"))
+    ///         server.faults.add(FaultRule(operations: [.putObject], trigger: .first(2), fault: .slowDown))
+    ///         try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - dialect: The service the client speaks, and the dialect of unsigned requests.
+    ///   - faults: The fault rules the server applies; ``faults`` of the server passed to `body` is this injector.
+    ///   - logger: Where the server and the client log (never a secret); the server's default label and a silent
+    ///     client when `nil`.
+    ///   - isolation: The caller's actor, on which `body` runs.
+    ///   - body: The test, given the client and the running server.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or why the server could not start (the data directory could not be made, or
+    ///   no port could be bound).
+    public static func withRunning<Result>(
+        dialect: Dialect = .s3,
+        faults: FaultInjector = FaultInjector(),
+        logger: Logger? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (_ client: ObjectStorageClient, _ server: LocalObjectServer) async throws -> Result
+    ) async throws -> Result {
+        let directory = try TemporaryDataDirectory.create()
+        defer { directory.remove() }
+        let server = LocalObjectServer(
+            configuration: Configuration(storage: .directory(directory.path), defaultDialect: dialect),
+            faults: faults,
+            logger: logger ?? Logger(label: "objstore.local-server")
+        )
+        do {
+            let port = try await server.start()
+            let result = try await body(server.client(dialect: dialect, port: port, logger: logger), server)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+
+    /// A client for this server, listening on `port`, that signs with ``developmentCredentials`` in `dialect`.
+    private func client(dialect: Dialect, port: Int, logger: Logger?) -> ObjectStorageClient {
+        let credentials = Self.developmentCredentials
+        var clientConfiguration = ObjectStorageClient.Configuration(
+            provider: dialect.provider,
+            endpoint: Endpoint(scheme: "http", host: configuration.host, port: port),
+            region: dialect == .oss ? configuration.ossRegion : configuration.region,
+            credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
+        )
+        clientConfiguration.retry = .exponentialJitter(maxAttempts: 3, base: .milliseconds(1), cap: .milliseconds(10))
+        return ObjectStorageClient(configuration: clientConfiguration, logger: logger)
+    }
+}
+
+extension Dialect {
+    /// The client's provider for this dialect.
+    fileprivate var provider: StorageProvider {
+        switch kind {
+        case .oss: .oss
+        case .obs: .obs
+        case .s3: .s3
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageTestSupport
+import Testing
+
+/// The shipped test helper, ``LocalObjectServer/withRunning(dialect:faults:logger:isolation:_:)``: the client it
+/// hands out works in every dialect, the faults it is given fire, and the server and its data are gone afterwards
+/// even when the test throws.
+@Suite("LocalObjectServer.withRunning")
+struct LocalObjectServerWithRunningTests {
+    private struct PlannedFailure: Error {}
+
+    @Test("the client stores and reads back", arguments: [Dialect.oss, .obs, .s3])
+    func clientStoresAndReadsBack(_ dialect: Dialect) async throws {
+        try await LocalObjectServer.withRunning(dialect: dialect) { client, _ in
+            try await client.createBucket(CreateBucketRequest(bucket: "test"))
+            let put = try await client.putObject(
+                PutObjectRequest(bucket: "test", key: "a.txt", body: .bytes(Array("hello".utf8)))
+            )
+            // Only the OSS dialect answers with a CRC-64: the server spoke the client's dialect.
+            #expect((put.crc64 != nil) == (dialect == .oss))
+            let object = try await client.getObject(GetObjectRequest(bucket: "test", key: "a.txt"))
+            #expect(try await object.body.collect(upTo: 1024).bytes == Array("hello".utf8))
+        }
+    }
+
+    @Test("the faults it is given fire, and the client retries them")
+    func faultsFire() async throws {
+        let faults = FaultInjector()
+        faults.add(FaultRule(operations: [.createBucket], trigger: .first(2), fault: .slowDown))
+        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults) { client, server in
+            #expect(server.faults === faults)
+            // Two throttled attempts, then the third succeeds.
+            try await client.createBucket(CreateBucketRequest(bucket: "test"))
+            server.faults.add(FaultRule(operations: [.putObject], trigger: .always, fault: .internalError))
+            let error = await #expect(throws: ServiceError.self) {
+                try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
+            }
+            #expect(error?.statusCode == 500)
+            #expect(error?.code == .internalError)
+        }
+    }
+
+    @Test("a throwing test still stops the server and removes its data")
+    func stopsAndRemovesItsDataWhenTheBodyThrows() async throws {
+        var directory: String?
+        var port: Int?
+        do {
+            try await LocalObjectServer.withRunning { client, server in
+                directory = server.configuration.storage.path
+                port = server.port
+                try await client.createBucket(CreateBucketRequest(bucket: "test"))
+                try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
+                throw PlannedFailure()
+            }
+            Issue.record("withRunning returned although its body threw")
+        } catch is PlannedFailure {}
+        let data = try #require(directory)
+        let stoppedPort = try #require(port)
+        #expect(!FileManager.default.fileExists(atPath: data))
+        await #expect(throws: (any Error).self) {
+            try await RawHTTPExchange.send(RawHTTPExchange.request("GET", "/"), port: stoppedPort)
+        }
+    }
+
+    @Test("storage is a new temporary directory per call")
+    func eachCallGetsItsOwnDirectory() async throws {
+        let first = try await LocalObjectServer.withRunning { _, server in server.configuration.storage.path }
+        let second = try await LocalObjectServer.withRunning { _, server in
+            let path = try #require(server.configuration.storage.path)
+            #expect(FileManager.default.fileExists(atPath: path))
+            return path
+        }
+        #expect(first != nil)
+        #expect(first != second)
+    }
+}
