@@ -40,9 +40,9 @@ struct TimeoutAndPolicyTests {
     @Test func aSlowButMovingUploadOutlivesTheTotalTimeoutWhileWaitingStaysBounded() async throws {
         let server = try await TestHTTPServer.start()
         var configuration = AsyncHTTPClientTransport.Configuration()
-        // A timeout that leaves room for connecting and answering on a loaded machine; one piece every 100 ms:
-        // 50 pieces move for longer than the total timeout.
-        configuration.totalTimeout = .seconds(3)
+        // A timeout that leaves room for connecting and answering on a loaded machine (a full suite on 2 cores took
+        // more than 3 s before the body started); one piece every 100 ms: 130 pieces move for longer than it.
+        configuration.totalTimeout = .seconds(10)
         func pacedPUT(_ path: String, pieces: Int) -> TransportRequest {
             let content = testBytes(pieces * 8192)
             let body = PacedBuffers(content, piece: 8192, every: .milliseconds(100))
@@ -53,11 +53,11 @@ struct TimeoutAndPolicyTests {
             )
         }
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
-            let request = pacedPUT("/echo", pieces: 50)
+            let request = pacedPUT("/echo", pieces: 130)
             let response = try await transport.execute(request, timeout: .seconds(60), logger: logger)
             #expect(response.status == .ok)
-            #expect(response.headers.first(name: "x-received-length") == "\(50 * 8192)")
-            #expect(server.receivedBodies("/echo") == [ByteBuffer(bytes: testBytes(50 * 8192))])
+            #expect(response.headers.first(name: "x-received-length") == "\(130 * 8192)")
+            #expect(server.receivedBodies("/echo") == [ByteBuffer(bytes: testBytes(130 * 8192))])
 
             // Once the body is sent, waiting for an answer that never comes is still bounded.
             await #expect {
