@@ -25,7 +25,7 @@ try await SampleStorage.run("ListAndDelete") { storage in
     let client = ObjectStorageClient(configuration: try .environment(storage.provider))
     let names = ["notes/1.txt", "notes/2.txt", "photos/cat.jpg", "photos/2024/dog.jpg", "readme.txt"]
     for name in names {
-        let body = RequestBody.bytes(Array("contents of \(name)\n".utf8))
+        let body = UploadBody.bytes(Array("contents of \(name)\n".utf8))
         _ = try await client.putObject(PutObjectRequest(bucket: storage.bucket, key: storage.prefix + name, body: body))
     }
     print("Wrote \(names.count) objects under \(storage.prefix)")

@@ -32,7 +32,7 @@ struct MultipartTests {
             for index in 0..<3 {
                 let offset = Int64(index * partSize)
                 let length = min(Int64(partSize), Int64(content.count) - offset)
-                let body: RequestBody =
+                let body: UploadBody =
                     index == 2 ? .bytes(content[Int(offset)...]) : .file(path: path, offset: offset, length: length)
                 let part = try await client.uploadPart(
                     UploadPartRequest(

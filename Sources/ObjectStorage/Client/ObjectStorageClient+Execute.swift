@@ -27,7 +27,7 @@ struct OperationRequest: Sendable {
     var key: String?
     var query: [QueryParameter] = []
     var headers: [HTTPHeader] = []
-    var body: RequestBody? = nil
+    var body: UploadBody? = nil
 
     mutating func header(_ name: String, _ value: String?) {
         guard let value else { return }
@@ -258,12 +258,12 @@ extension ObjectStorageClient {
 /// A request body made ready for repeated attempts: its length resolved, its checksum computed
 /// once when it is in memory.
 struct PreparedBody: Sendable {
-    let body: RequestBody?
+    let body: UploadBody?
     let inMemoryCRC: UInt64?
     let sha256: PayloadHash?
     let tracksCRC: Bool
 
-    init(_ body: RequestBody?, configuration: ObjectStorageClient.Configuration, checksCRC: Bool = true) throws {
+    init(_ body: UploadBody?, configuration: ObjectStorageClient.Configuration, checksCRC: Bool = true) throws {
         let resolved = try body?.resolved()
         self.body = resolved
         self.tracksCRC = checksCRC && configuration.isOSS && resolved != nil

@@ -66,7 +66,7 @@ public struct UploadPartRequest: Sendable {
     /// The part number, 1...10000.
     public var partNumber: Int
     /// The part's bytes: usually `.file(path:offset:length:)` over a region of a large file.
-    public var body: RequestBody
+    public var body: UploadBody
     /// An explicit `Content-MD5` for the part.
     public var contentMD5: String?
 
@@ -78,7 +78,7 @@ public struct UploadPartRequest: Sendable {
     ///   - uploadID: The upload id.
     ///   - partNumber: The part number, 1...10000.
     ///   - body: The part's bytes.
-    public init(bucket: String, key: String, uploadID: String, partNumber: Int, body: RequestBody) {
+    public init(bucket: String, key: String, uploadID: String, partNumber: Int, body: UploadBody) {
         self.bucket = bucket
         self.key = key
         self.uploadID = uploadID

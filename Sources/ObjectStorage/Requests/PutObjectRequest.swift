@@ -19,7 +19,7 @@ public struct PutObjectRequest: Sendable {
     /// The object key.
     public var key: String
     /// The content.
-    public var body: RequestBody
+    public var body: UploadBody
     /// The media type.
     public var contentType: String?
     /// User metadata, sent as `x-oss-meta-*` / `x-obs-meta-*` / `x-amz-meta-*`.
@@ -49,7 +49,7 @@ public struct PutObjectRequest: Sendable {
     ///   - bucket: The bucket.
     ///   - key: The object key.
     ///   - body: The content.
-    public init(bucket: String, key: String, body: RequestBody) {
+    public init(bucket: String, key: String, body: UploadBody) {
         self.bucket = bucket
         self.key = key
         self.body = body

@@ -31,7 +31,7 @@ final class UploadProgressCounter: Sendable {
     ///
     /// It is a file body, so the transport may send it with `sendfile`; it is wrapped as a one-shot body because
     /// ``send(client:path:range:logger:_:)`` retries with a fresh body (and a rewound count) per attempt.
-    func body(path: String, range: Range<Int64>) -> RequestBody {
+    func body(path: String, range: Range<Int64>) -> UploadBody {
         let file = TransportRequest.Body.file(
             path: path,
             offset: range.lowerBound,
@@ -39,7 +39,7 @@ final class UploadProgressCounter: Sendable {
             chunkSize: Self.pieceSize,
             progress: { [self] count in self.add(count) }
         )
-        return RequestBody(storage: .stream(file))
+        return UploadBody(storage: .stream(file))
     }
 
     /// Runs `send` under the client's retry policy, each attempt with a fresh counting body.
@@ -48,7 +48,7 @@ final class UploadProgressCounter: Sendable {
         path: String,
         range: Range<Int64>,
         logger: Logger,
-        _ send: (RequestBody) async throws -> Result
+        _ send: (UploadBody) async throws -> Result
     ) async throws -> Result {
         try await client.withRetries(replayable: true, logger: logger) { _ in
             self.rewind()

@@ -21,7 +21,10 @@ import Darwin
 /// one-shot async sequence.
 ///
 /// Bytes and files are replayable, so uploads from them are retried; a stream is sent once.
-public struct RequestBody: Sendable {
+///
+/// The name leaves `RequestBody` to the server frameworks an app pairs the SDK with (Hummingbird re-exports
+/// one), so both can be used in one file without qualifying either.
+public struct UploadBody: Sendable {
     enum Storage: Sendable {
         case bytes(ByteBuffer)
         case file(path: String, offset: Int64, length: Int64?)
@@ -34,16 +37,16 @@ public struct RequestBody: Sendable {
     ///
     /// - Parameter buffer: The bytes.
     /// - Returns: The body.
-    public static func bytes(_ buffer: ByteBuffer) -> RequestBody {
-        RequestBody(storage: .bytes(buffer))
+    public static func bytes(_ buffer: ByteBuffer) -> UploadBody {
+        UploadBody(storage: .bytes(buffer))
     }
 
     /// A body held in memory.
     ///
     /// - Parameter bytes: The bytes.
     /// - Returns: The body.
-    public static func bytes(_ bytes: some Sequence<UInt8>) -> RequestBody {
-        RequestBody(storage: .bytes(ByteBuffer(bytes: bytes)))
+    public static func bytes(_ bytes: some Sequence<UInt8>) -> UploadBody {
+        UploadBody(storage: .bytes(ByteBuffer(bytes: bytes)))
     }
 
     /// A region of a file, read in chunks as it is sent.
@@ -53,8 +56,8 @@ public struct RequestBody: Sendable {
     ///   - offset: Where the region starts.
     ///   - length: The region's length; `nil` for the rest of the file (its size is read when sending).
     /// - Returns: The body.
-    public static func file(path: String, offset: Int64 = 0, length: Int64? = nil) -> RequestBody {
-        RequestBody(storage: .file(path: path, offset: max(0, offset), length: length.map { max(0, $0) }))
+    public static func file(path: String, offset: Int64 = 0, length: Int64? = nil) -> UploadBody {
+        UploadBody(storage: .file(path: path, offset: max(0, offset), length: length.map { max(0, $0) }))
     }
 
     /// A one-shot async sequence of buffers (not retried once sending has started).
@@ -66,12 +69,12 @@ public struct RequestBody: Sendable {
     public static func stream<Bytes: AsyncSequence & Sendable>(
         _ sequence: Bytes,
         length: Int64?
-    ) -> RequestBody where Bytes.Element == ByteBuffer {
-        RequestBody(storage: .stream(.stream(sequence, length: length)))
+    ) -> UploadBody where Bytes.Element == ByteBuffer {
+        UploadBody(storage: .stream(.stream(sequence, length: length)))
     }
 
     /// The empty body.
-    public static let empty = RequestBody(storage: .bytes(ByteBuffer()))
+    public static let empty = UploadBody(storage: .bytes(ByteBuffer()))
 
     /// Whether the body can be sent again on a retry.
     public var isReplayable: Bool {
@@ -86,7 +89,7 @@ public struct RequestBody: Sendable {
     }
 
     /// The body with a file's length resolved.
-    func resolved() throws(ObjectStorageError) -> RequestBody {
+    func resolved() throws(ObjectStorageError) -> UploadBody {
         guard case .file(let path, let offset, nil) = self.storage else { return self }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .fileSystem("stat", path: path, errno: errno) }
@@ -94,6 +97,6 @@ public struct RequestBody: Sendable {
         guard offset <= size else {
             throw .invalidArgument("offset \(offset) is past the end of '\(path)' (\(size) bytes)")
         }
-        return RequestBody(storage: .file(path: path, offset: offset, length: size - offset))
+        return UploadBody(storage: .file(path: path, offset: offset, length: size - offset))
     }
 }
