@@ -69,7 +69,7 @@ struct ClientRedirectAndEncodingTests {
         try await withClient(dialect) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: "enc"))
             var put = PutObjectRequest(bucket: "enc", key: "log.gz", body: .bytes(Self.gzipped))
-            put.contentEncoding = "gzip"
+            put.attributes.contentEncoding = "gzip"
             try await client.putObject(put)
 
             let object = try await client.getObject(GetObjectRequest(bucket: "enc", key: "log.gz"))

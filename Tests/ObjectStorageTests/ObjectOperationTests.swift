@@ -23,8 +23,10 @@ struct ObjectOperationTests {
             _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
             let content = testBytes(3000)
             var put = PutObjectRequest(bucket: "bucket", key: "dir/hello world+.txt", body: .bytes(content))
-            put.contentType = "text/plain"
-            put.metadata = ["Color": "blue"]
+            put.attributes.contentType = "text/plain"
+            put.attributes.metadata = ["Color": "blue"]
+            put.attributes.cacheControl = "max-age=60"
+            put.attributes.contentDisposition = "attachment"
             put.computesContentMD5 = true
             let putResponse = try await client.putObject(put)
             #expect(putResponse.etag != nil)
@@ -33,6 +35,8 @@ struct ObjectOperationTests {
             #expect(head.contentLength == 3000)
             #expect(head.contentType == "text/plain")
             #expect(head.metadata["color"] == "blue")
+            #expect(head.cacheControl == "max-age=60")
+            #expect(head.contentDisposition == "attachment")
             #expect(head.etag == putResponse.etag)
 
             let get = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "dir/hello world+.txt"))
@@ -45,17 +49,33 @@ struct ObjectOperationTests {
             #expect(part.contentType == "application/x-test")
             #expect(try await part.body.collect(upTo: 1 << 20).bytes == Array(content[10...19]))
 
-            var copy = CopyObjectRequest(
+            let copy = CopyObjectRequest(
                 sourceBucket: "bucket",
                 sourceKey: "dir/hello world+.txt",
                 bucket: "bucket",
                 key: "copy"
             )
-            copy.metadataDirective = .copy
             let copied = try await client.copyObject(copy)
             #expect(copied.etag != nil)
             let copyBody = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "copy")).body
             #expect(try await copyBody.collect(upTo: 1 << 20).bytes == content)
+            // A copy keeps the source's media type and metadata unless told to replace them.
+            let kept = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            #expect(kept.contentType == "text/plain" && kept.metadata["color"] == "blue")
+            var unsaid = copy
+            unsaid.attributes.metadata = ["shade": "dark"]
+            await #expect {
+                try await client.copyObject(unsaid)
+            } throws: { error in
+                (error as? ObjectStorageError)?.code == .invalidArgument
+            }
+            var replacing = unsaid
+            replacing.replacesMetadata = true
+            replacing.attributes.contentType = "application/json"
+            try await client.copyObject(replacing)
+            let replaced = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            #expect(replaced.contentType == "application/json")
+            #expect(replaced.metadata == ["shade": "dark"])
 
             let deleted = try await client.deleteObjects(
                 DeleteObjectsRequest(bucket: "bucket", keys: ["copy", "dir/hello world+.txt"])

@@ -135,7 +135,7 @@ struct UploadFileProgressTests {
         try await withClient(dialect, transport: transport) { client, _ in
             try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
             var create = CreateMultipartUploadRequest(bucket: Fixture.bucket, key: "direct")
-            create.websiteRedirectLocation = "/direct.html"
+            create.attributes.websiteRedirectLocation = "/direct.html"
             let created = try await client.createMultipartUpload(create)
             try await client.abortMultipartUpload(
                 AbortMultipartUploadRequest(bucket: Fixture.bucket, key: "direct", uploadID: created.uploadID)

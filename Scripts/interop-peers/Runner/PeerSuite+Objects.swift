@@ -17,7 +17,7 @@ extension PeerSuite {
     func putGetHead() async throws {
         let bytes = Pattern.bytes(count: 100 * 1024 + 3, seed: 1)
         var request = PutObjectRequest(bucket: self.bucket, key: "dir/hello.bin", body: .bytes(bytes))
-        request.contentType = "application/x-interop"
+        request.attributes.contentType = "application/x-interop"
         request.computesContentMD5 = true
         let put = try await self.client.putObject(request)
         let etag = try put.etag.orFail("PutObject returned no ETag")

@@ -18,14 +18,20 @@ public import Foundation
 extension ObjectStorageClient {
     /// Where and how the client talks to the service.
     ///
+    /// Start from the vendor and region (``oss(region:credentials:)``, ``obs(region:credentials:)``,
+    /// ``s3(region:credentials:)``) or from the environment (``environment(_:variables:)``); the initializers
+    /// take every fact explicitly, for custom endpoints such as a local server, MinIO or Ceph:
+    ///
     /// ```swift
-    /// var configuration = ObjectStorageClient.Configuration(
-    ///     provider: .oss,
-    ///     endpoint: .oss(region: "cn-hangzhou"),
-    ///     region: "cn-hangzhou",
-    ///     credentials: .environment(.oss)
-    /// )
+    /// var configuration = ObjectStorageClient.Configuration.oss(region: "cn-hangzhou")
     /// configuration.retry = .exponentialJitter(maxAttempts: 5)
+    ///
+    /// let minio = ObjectStorageClient.Configuration(
+    ///     provider: .s3,
+    ///     endpoint: try Endpoint(url: "http://127.0.0.1:9000"),
+    ///     region: "us-east-1",
+    ///     credentials: .environment(.aws)
+    /// )
     /// ```
     public struct Configuration: Sendable {
         /// The service dialect: which headers, error codes and checksums to use.

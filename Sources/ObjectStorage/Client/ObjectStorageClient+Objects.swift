@@ -27,18 +27,7 @@ extension ObjectStorageClient {
     public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> PutObjectResponse {
         var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
         let prefix = self.configuration.headerPrefix
-        operation.header("Content-Type", request.contentType)
-        operation.header("Cache-Control", request.cacheControl)
-        operation.header("Content-Disposition", request.contentDisposition)
-        operation.header("Content-Encoding", request.contentEncoding)
-        try self.addObjectOptions(
-            to: &operation,
-            metadata: request.metadata,
-            acl: request.acl,
-            storageClass: request.storageClass,
-            encryption: request.serverSideEncryption
-        )
-        operation.header(prefix + "website-redirect-location", request.websiteRedirectLocation)
+        try self.add(request.attributes, to: &operation)
         if let md5 = request.contentMD5 {
             operation.header("Content-MD5", md5)
         } else if request.computesContentMD5 {
@@ -209,17 +198,16 @@ extension ObjectStorageClient {
         var source = "/" + request.sourceBucket + "/" + PercentEncoding.encode(request.sourceKey, style: .path)
         if let version = request.sourceVersionID { source += "?versionId=" + version }
         operation.header(prefix + "copy-source", source)
-        operation.header(prefix + "metadata-directive", request.metadataDirective?.value)
         operation.header(prefix + "copy-source-if-match", request.sourceIfMatch)
         operation.header(prefix + "copy-source-if-none-match", request.sourceIfNoneMatch)
-        operation.header("Content-Type", request.contentType)
-        try self.addObjectOptions(
-            to: &operation,
-            metadata: request.metadata,
-            acl: request.acl,
-            storageClass: request.storageClass,
-            encryption: request.serverSideEncryption
-        )
+        if request.replacesMetadata {
+            operation.header(prefix + "metadata-directive", "REPLACE")
+        } else if request.attributes.describesContent {
+            throw ObjectStorageError.invalidArgument(
+                "a copy keeps the source's media type, metadata and content headers unless replacesMetadata is set"
+            )
+        }
+        try self.add(request.attributes, to: &operation)
         let (headers, root) = try await self.executeXML(operation, logger: logger)
         return CopyObjectResponse(
             etag: root["ETag"],
@@ -229,25 +217,24 @@ extension ObjectStorageClient {
         )
     }
 
-    /// Adds metadata, ACL, storage class and encryption headers in the provider's dialect.
-    func addObjectOptions(
-        to operation: inout OperationRequest,
-        metadata: [String: String],
-        acl: ObjectACL?,
-        storageClass: StorageClass?,
-        encryption: ServerSideEncryption?
-    ) throws(ObjectStorageError) {
+    /// Adds an object's attributes as headers in the provider's dialect (only those that are set).
+    func add(_ attributes: UploadAttributes, to operation: inout OperationRequest) throws(ObjectStorageError) {
         let prefix = self.configuration.headerPrefix
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
+        operation.header("Content-Type", attributes.contentType)
+        operation.header("Cache-Control", attributes.cacheControl)
+        operation.header("Content-Disposition", attributes.contentDisposition)
+        operation.header("Content-Encoding", attributes.contentEncoding)
+        for (name, value) in attributes.metadata.sorted(by: { $0.key < $1.key }) {
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }) else {
                 throw .invalidArgument("invalid metadata name '\(name)'")
             }
             operation.header(prefix + "meta-" + name.lowercased(), value)
         }
-        operation.header(prefix == "x-oss-" ? "x-oss-object-acl" : prefix + "acl", acl?.rawValue)
-        operation.header(prefix + "storage-class", storageClass?.rawValue)
-        for (name, value) in encryption?.headers(prefix: prefix) ?? [] {
+        operation.header(prefix == "x-oss-" ? "x-oss-object-acl" : prefix + "acl", attributes.acl?.rawValue)
+        operation.header(prefix + "storage-class", attributes.storageClass?.rawValue)
+        for (name, value) in attributes.serverSideEncryption?.headers(prefix: prefix) ?? [] {
             operation.header(name, value)
         }
+        operation.header(prefix + "website-redirect-location", attributes.websiteRedirectLocation)
     }
 }

@@ -18,28 +18,19 @@ public struct CreateMultipartUploadRequest: Sendable {
     public var bucket: String
     /// The object key.
     public var key: String
-    /// The media type of the final object.
-    public var contentType: String?
-    /// User metadata of the final object.
-    public var metadata: [String: String] = [:]
-    /// A canned ACL.
-    public var acl: ObjectACL?
-    /// The storage class.
-    public var storageClass: StorageClass?
-    /// Server-side encryption.
-    public var serverSideEncryption: ServerSideEncryption?
-    /// Where a website-hosting bucket redirects requests for the final object
-    /// (`x-oss-` / `x-obs-` / `x-amz-website-redirect-location`).
-    public var websiteRedirectLocation: String?
+    /// The final object's media type, metadata, content headers, ACL, storage class and encryption.
+    public var attributes: UploadAttributes
 
     /// Creates the request.
     ///
     /// - Parameters:
     ///   - bucket: The bucket.
     ///   - key: The object key.
-    public init(bucket: String, key: String) {
+    ///   - attributes: What the final object is; the service's defaults when not given.
+    public init(bucket: String, key: String, attributes: UploadAttributes = UploadAttributes()) {
         self.bucket = bucket
         self.key = key
+        self.attributes = attributes
     }
 }
 

@@ -30,15 +30,7 @@ extension ObjectStorageClient {
             key: request.key
         )
         operation.query = [QueryParameter(name: "uploads", value: nil)]
-        operation.header("Content-Type", request.contentType)
-        try self.addObjectOptions(
-            to: &operation,
-            metadata: request.metadata,
-            acl: request.acl,
-            storageClass: request.storageClass,
-            encryption: request.serverSideEncryption
-        )
-        operation.header(self.configuration.headerPrefix + "website-redirect-location", request.websiteRedirectLocation)
+        try self.add(request.attributes, to: &operation)
         operation.body = .empty
         let (headers, root) = try await self.executeXML(operation, logger: logger)
         guard let uploadID = root["UploadId"], !uploadID.isEmpty else {

@@ -13,16 +13,16 @@ public import Foundation
 #endif
 
 /// Copies an object server-side (up to 5 GiB) in one request.
+///
+/// The copy keeps the source's media type, user metadata and content headers unless ``replacesMetadata``
+/// is set, in which case it takes them from ``attributes`` (and a field left `nil` there is dropped, as the
+/// services do). The ACL, storage class and encryption in ``attributes`` apply either way.
+///
+/// ```swift
+/// var request = CopyObjectRequest(sourceBucket: "photos", sourceKey: "cat.jpg", bucket: "archive", key: "cat.jpg")
+/// request.attributes.storageClass = .standardIA
+/// ```
 public struct CopyObjectRequest: Sendable {
-    /// What happens to the metadata.
-    public struct MetadataDirective: Hashable, Sendable {
-        let value: String
-        /// Keep the source's metadata (the default).
-        public static let copy = MetadataDirective(value: "COPY")
-        /// Use the metadata of this request.
-        public static let replace = MetadataDirective(value: "REPLACE")
-    }
-
     /// The source bucket.
     public var sourceBucket: String
     /// The source key.
@@ -33,22 +33,18 @@ public struct CopyObjectRequest: Sendable {
     public var bucket: String
     /// The destination key.
     public var key: String
-    /// Copy or replace the metadata.
-    public var metadataDirective: MetadataDirective?
-    /// New user metadata (with ``MetadataDirective/replace``).
-    public var metadata: [String: String] = [:]
-    /// New media type (with ``MetadataDirective/replace``).
-    public var contentType: String?
+    /// The copy's attributes: see the type's discussion for which apply when.
+    public var attributes = UploadAttributes()
+    /// Whether the copy takes its media type, user metadata and content headers from ``attributes``
+    /// (`REPLACE`) rather than from the source (`COPY`, the default).
+    ///
+    /// Setting any of those in ``attributes`` without this is refused with
+    /// ``ObjectStorageError/Code-swift.struct/invalidArgument``, rather than silently ignored.
+    public var replacesMetadata = false
     /// Copy only if the source's ETag matches.
     public var sourceIfMatch: String?
     /// Copy only if the source's ETag differs.
     public var sourceIfNoneMatch: String?
-    /// A canned ACL for the copy.
-    public var acl: ObjectACL?
-    /// The copy's storage class.
-    public var storageClass: StorageClass?
-    /// Server-side encryption of the copy.
-    public var serverSideEncryption: ServerSideEncryption?
 
     /// Creates the request.
     ///

@@ -10,8 +10,8 @@
 ///
 /// ```swift
 /// var request = PutObjectRequest(bucket: "photos", key: "2024/cat.jpg", body: .file(path: "/tmp/cat.jpg"))
-/// request.contentType = "image/jpeg"
-/// request.metadata = ["camera": "x100"]
+/// request.attributes.contentType = "image/jpeg"
+/// request.attributes.metadata = ["camera": "x100"]
 /// ```
 public struct PutObjectRequest: Sendable {
     /// The bucket.
@@ -20,24 +20,8 @@ public struct PutObjectRequest: Sendable {
     public var key: String
     /// The content.
     public var body: UploadBody
-    /// The media type.
-    public var contentType: String?
-    /// User metadata, sent as `x-oss-meta-*` / `x-obs-meta-*` / `x-amz-meta-*`.
-    public var metadata: [String: String] = [:]
-    /// `Cache-Control`.
-    public var cacheControl: String?
-    /// `Content-Disposition`.
-    public var contentDisposition: String?
-    /// `Content-Encoding`.
-    public var contentEncoding: String?
-    /// A canned ACL.
-    public var acl: ObjectACL?
-    /// The storage class.
-    public var storageClass: StorageClass?
-    /// Server-side encryption.
-    public var serverSideEncryption: ServerSideEncryption?
-    /// OBS (and S3) website redirect location (`x-obs-website-redirect-location`).
-    public var websiteRedirectLocation: String?
+    /// The object's media type, metadata, content headers, ACL, storage class and encryption.
+    public var attributes: UploadAttributes
     /// An explicit `Content-MD5` (base64 of the MD5 digest); the service rejects a mismatch.
     public var contentMD5: String?
     /// Computes and sends `Content-MD5` for an in-memory body.
@@ -49,10 +33,12 @@ public struct PutObjectRequest: Sendable {
     ///   - bucket: The bucket.
     ///   - key: The object key.
     ///   - body: The content.
-    public init(bucket: String, key: String, body: UploadBody) {
+    ///   - attributes: What the object is; the service's defaults when not given.
+    public init(bucket: String, key: String, body: UploadBody, attributes: UploadAttributes = UploadAttributes()) {
         self.bucket = bucket
         self.key = key
         self.body = body
+        self.attributes = attributes
     }
 }
 

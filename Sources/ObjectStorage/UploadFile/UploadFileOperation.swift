@@ -46,6 +46,13 @@ struct UploadFileOperation: Sendable {
         self.parameters = Self.parameters(of: request, contentType: self.contentType)
     }
 
+    /// The object's attributes, with the media type guessed when the caller gave none.
+    var attributes: UploadAttributes {
+        var attributes = request.attributes
+        attributes.contentType = contentType
+        return attributes
+    }
+
     static func identity(
         of request: UploadFileRequest,
         configuration: ObjectStorageClient.Configuration
@@ -67,6 +74,12 @@ struct UploadFileOperation: Sendable {
             acl: request.acl?.rawValue,
             websiteRedirectLocation: request.websiteRedirectLocation
         )
+        let contentHeaders = [
+            "cache-control": request.attributes.cacheControl,
+            "content-disposition": request.attributes.contentDisposition,
+            "content-encoding": request.attributes.contentEncoding,
+        ]
+        parameters.additionalHeaders = contentHeaders.compactMapValues { $0 }
         switch request.serverSideEncryption?.kind {
         case .aes256:
             parameters.serverSideEncryption = "AES256"
@@ -145,13 +158,7 @@ struct UploadFileOperation: Sendable {
     // MARK: Single PUT
 
     private func putWhole(source: FileIdentity) async throws -> TransferResult {
-        var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty)
-        put.contentType = contentType
-        put.metadata = request.metadata
-        put.acl = request.acl
-        put.storageClass = request.storageClass
-        put.serverSideEncryption = request.serverSideEncryption
-        put.websiteRedirectLocation = request.websiteRedirectLocation
+        var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty, attributes: attributes)
         if request.enableMD5Check {
             put.contentMD5 = try FileRegionDigest.compute(path: sourcePath, range: 0..<source.size).md5Base64
         }
@@ -440,13 +447,7 @@ struct UploadFileOperation: Sendable {
 
     /// CreateMultipartUpload with every object option (including the website redirect location).
     private func createUpload() async throws -> String {
-        var create = CreateMultipartUploadRequest(bucket: request.bucket, key: request.key)
-        create.contentType = contentType
-        create.metadata = request.metadata
-        create.acl = request.acl
-        create.storageClass = request.storageClass
-        create.serverSideEncryption = request.serverSideEncryption
-        create.websiteRedirectLocation = request.websiteRedirectLocation
+        let create = CreateMultipartUploadRequest(bucket: request.bucket, key: request.key, attributes: attributes)
         return try await client.createMultipartUpload(create, logger: logger).uploadID
     }
 
