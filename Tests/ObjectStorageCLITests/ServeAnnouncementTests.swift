@@ -139,6 +139,31 @@ struct ServeAnnouncementTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("Each pasted line clears the vendor's session token left from a cloud session")
+    func exportLinesClearStaleSessionTokens() async throws {
+        let server = try await AnnouncingServer.start(["--memory"])
+        defer { _ = server.stop() }
+        let stale = [
+            "AWS_SESSION_TOKEN": "stale-session-token-aws", "OSS_SESSION_TOKEN": "stale-session-token-oss",
+            "OBS_SECURITY_TOKEN": "stale-session-token-obs",
+        ]
+        for (endpointVariable, tokenVariable) in [
+            ("AWS_ENDPOINT_URL", "AWS_SESSION_TOKEN"), ("OSS_ENDPOINT", "OSS_SESSION_TOKEN"),
+            ("OBS_ENDPOINT", "OBS_SECURITY_TOKEN"),
+        ] {
+            let line = try server.exportLine(setting: endpointVariable)
+            let shell = try await CLIProcess.run(
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                arguments: ["-c", line + "\nprintf '%s' \"${\(tokenVariable)-cleared}\""],
+                environment: CLIProcess.isolatedEnvironment(stale),
+                timeLimit: .seconds(30)
+            )
+            #expect(shell.status == 0, "\(shell.standardError)")
+            #expect(shell.standardOutput == "cleared", "\(tokenVariable) after \(line)")
+        }
+        #expect(server.stop() == 0)
+    }
+
     @Test("A configured secret is never printed; the lines read it from the environment variable")
     func configuredSecretFromTheEnvironment() async throws {
         let secret = "announce-\(UUID().uuidString)"
@@ -150,7 +175,7 @@ struct ServeAnnouncementTests {
         #expect(!server.announcement.contains(secret))
         #expect(!server.announcement.contains(ObjectsLocalServer.secret))
         let line = try server.exportLine(setting: "AWS_ENDPOINT_URL")
-        #expect(line.hasSuffix(#" AWS_SECRET_ACCESS_KEY="$OBJSTORE_SERVE_ACCESS_KEY_SECRET""#), "\(line)")
+        #expect(line.contains(#" AWS_SECRET_ACCESS_KEY="$OBJSTORE_SERVE_ACCESS_KEY_SECRET"; "#), "\(line)")
         #expect(line.contains(" AWS_ACCESS_KEY_ID=ANNOUNCEDKEY "), "\(line)")
         let made = try await Self.pasted(
             line,
@@ -173,7 +198,7 @@ struct ServeAnnouncementTests {
         defer { _ = server.stop() }
         #expect(!server.announcement.contains(secret))
         let line = try server.exportLine(setting: "OSS_ENDPOINT")
-        #expect(line.hasSuffix(#" OSS_ACCESS_KEY_SECRET="$(cat \#(scratch.path("secret")))""#), "\(line)")
+        #expect(line.contains(#" OSS_ACCESS_KEY_SECRET="$(cat \#(scratch.path("secret")))"; "#), "\(line)")
         // The test's working directory is not the server's, so only the absolute path can work.
         let made = try await Self.pasted(line, ["mb", "oss://configured-file"])
         #expect(made.status == 0, "\(made.standardError)")

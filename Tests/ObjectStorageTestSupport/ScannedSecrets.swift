@@ -23,6 +23,8 @@ public enum ScannedSecrets {
         "redirect-test-session-token-7c1e",
         // ObjectStorageTests: ClientConnectFailureTests (an endpoint that cannot be reached).
         "connect-failure-secret-3b9e",
+        // CLITests: ServeAnnouncementTests (tokens a pasted export line must clear).
+        "stale-session-token-",
         // LocalObjectServer.developmentCredentials: ObjectStorageTests, LocalServerTests, CLITests.
         "localdev-secret-key-not-for-production",
         // Wrong secrets: LocalServerTests' signature tests, LogRedactionTests, ObjectsCommandTests.

@@ -12,7 +12,9 @@ import ObjectStorageSigning
 /// The `export` lines `objstore serve` prints so that a shell's `objstore` (and the vendors' own tools) use
 /// the running server: one line per dialect, each setting exactly the variables the CLI reads for that URL
 /// scheme (``ServiceEnvironment/endpointVariable``, the region variable and the credentials variables of
-/// the standard credentials chain). The three lines set distinct variables, so all three can be pasted at once.
+/// the standard credentials chain), then unsets the vendor's session token variable: a token left from a cloud
+/// session would otherwise be sent with the development key. The three lines touch distinct variables, so all
+/// three can be pasted at once.
 struct ServeExports {
     /// How a line gives the secret.
     enum Secret {
@@ -87,7 +89,7 @@ struct ServeExports {
         return "export \(defaults.endpointVariable)=\(Self.shellQuoted(endpoint)) "
             + "\(regionVariable)=\(Self.shellQuoted(region)) "
             + "\(vendor.accessKeyIDVariable)=\(Self.shellQuoted(accessKeyID)) "
-            + "\(vendor.secretAccessKeyVariable)=\(secretText)"
+            + "\(vendor.secretAccessKeyVariable)=\(secretText); unset \(vendor.securityTokenVariable)"
     }
 
     /// `text` as one shell word for sh, bash and zsh: as is when it holds only characters none of them
