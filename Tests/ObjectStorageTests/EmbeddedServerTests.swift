@@ -88,17 +88,18 @@ struct EmbeddedServerTests {
         let faults = FaultInjector()
         try await withClient(.s3, faults: faults) { shared, _ in
             try await shared.createBucket(CreateBucketRequest(bucket: "paused"))
-            let content = testBytes(4 << 20)
+            let content = testBytes(16 << 20)
             try await shared.putObject(PutObjectRequest(bucket: "paused", key: "k", body: .bytes(content)))
             faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
             var transport = AsyncHTTPClientTransport.Configuration()
-            transport.readIdleTimeout = .seconds(1)
+            // Long enough for a loaded 2-core machine to start the body; the pause below is three times as long.
+            transport.readIdleTimeout = .seconds(3)
             try await withObjectStorageClient(configuration: shared.configuration, transport: transport) { client in
                 let response = try await client.getObject(GetObjectRequest(bucket: "paused", key: "k"))
                 var chunks = response.body.makeAsyncIterator()
                 var received = try await chunks.next()?.readableBytes ?? 0
                 // The application stops reading for three times the read-idle timeout.
-                try await Task.sleep(for: .seconds(3))
+                try await Task.sleep(for: .seconds(9))
                 await #expect {
                     while let chunk = try await chunks.next() { received += chunk.readableBytes }
                 } throws: { error in
