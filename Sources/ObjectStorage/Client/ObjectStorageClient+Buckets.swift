@@ -62,7 +62,7 @@ extension ObjectStorageClient {
     }
 
     /// Lists the buckets the credentials own, following the service's pages (OSS `marker`, S3
-    /// `continuation-token`) until the last one, at most ``ListBucketsResponse/maximumPages`` of them.
+    /// `continuation-token`) until the last one, at most 1,000 of them.
     ///
     /// - Parameter logger: The logger (the client's when `nil`).
     /// - Returns: The buckets in the order the service lists them (by name).

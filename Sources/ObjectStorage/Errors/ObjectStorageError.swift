@@ -91,7 +91,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     ///
     /// - Parameter message: What is wrong.
     /// - Returns: The error.
-    public static func invalidArgument(_ message: String) -> ObjectStorageError {
+    package static func invalidArgument(_ message: String) -> ObjectStorageError {
         ObjectStorageError(code: .invalidArgument, message: message)
     }
 
@@ -103,7 +103,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     ///   - actual: The value computed by the client.
     ///   - operation: The operation, e.g. `PutObject`.
     /// - Returns: The error.
-    public static func integrityMismatch(
+    package static func integrityMismatch(
         checksum: String,
         expected: String,
         actual: String,
@@ -120,7 +120,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     ///
     /// - Parameter message: What is wrong.
     /// - Returns: The error.
-    public static func invalidResponse(_ message: String) -> ObjectStorageError {
+    package static func invalidResponse(_ message: String) -> ObjectStorageError {
         ObjectStorageError(code: .invalidResponse, message: message)
     }
 
@@ -132,7 +132,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     ///   - path: The file.
     ///   - errno: The system error number, if any.
     /// - Returns: The error.
-    public static func fileSystem(_ operation: String, path: String, errno: Int32? = nil) -> ObjectStorageError {
+    package static func fileSystem(_ operation: String, path: String, errno: Int32? = nil) -> ObjectStorageError {
         let suffix = errno.map { ": \(SystemErrorText.withNumber($0))" } ?? ""
         return ObjectStorageError(code: .fileSystem, message: "cannot \(operation) '\(path)'\(suffix)")
     }

@@ -71,7 +71,7 @@ public struct ListBucketsResponse: Sendable {
 
     /// The most pages ``ObjectStorageClient/listBuckets(logger:)`` follows: a bound against a service
     /// that never stops saying there is more.
-    public static let maximumPages = 1000
+    package static let maximumPages = 1000
 
     /// The buckets.
     public var buckets: [Bucket]
