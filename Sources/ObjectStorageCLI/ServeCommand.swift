@@ -156,16 +156,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let dataDirectory = try ServeDataDirectory(memory: memory, data: data)
         printError("objstore: \(dataDirectory.summary)")
-        let configuration = LocalObjectServer.Configuration(
-            host: host,
+        var configuration = LocalObjectServer.Configuration(
             port: port,
             storage: dataDirectory.storage,
-            defaultDialect: Dialect(name: defaultDialect) ?? .s3,
             authentication: anonymous ? .anonymous : .credentials([credentials]),
             region: region,
-            ossRegion: ossRegion,
-            domain: domain
+            ossRegion: ossRegion
         )
+        configuration.host = host
+        configuration.defaultDialect = Dialect(name: defaultDialect) ?? .s3
+        configuration.domain = domain
         let injector = FaultInjector(seed: faultSeed)
         for spec in faults { injector.add(try ServeFaultSpec.parse(spec)) }
         let server = LocalObjectServer(configuration: configuration, faults: injector, logger: logger)

@@ -8,8 +8,9 @@
 
 /// The wire dialect the server speaks for one request: Alibaba Cloud OSS, Huawei Cloud OBS or Amazon S3.
 ///
-/// The server picks it per request from how the request is signed; an anonymous request uses
-/// ``LocalObjectServer/Configuration/defaultDialect``.
+/// The server picks it per request from how the request is signed; an anonymous request gets the S3 dialect,
+/// or on a server started by ``LocalObjectServer/withRunning(dialect:faults:logger:isolation:_:)`` the dialect
+/// named there.
 public struct Dialect: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case oss
@@ -29,7 +30,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
     /// Parses `oss`, `obs` or `s3` (case-insensitive; `aws` is accepted for S3).
     ///
     /// - Parameter name: The dialect name.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "oss": self = .oss
         case "obs": self = .obs

@@ -35,7 +35,7 @@ public struct Fault: Sendable, Hashable {
     }
 
     /// `500 InternalError`.
-    public static let internalError = Fault.error(
+    package static let internalError = Fault.error(
         status: 500,
         code: "InternalError",
         message: "We encountered an internal error. Please try again."
@@ -48,7 +48,7 @@ public struct Fault: Sendable, Hashable {
     ///
     /// - Parameter retryAfterSeconds: The `Retry-After` value.
     /// - Returns: The fault.
-    public static func tooManyRequests(retryAfterSeconds: Int) -> Fault {
+    package static func tooManyRequests(retryAfterSeconds: Int) -> Fault {
         .error(
             status: 429,
             code: "TooManyRequests",
@@ -138,15 +138,15 @@ public struct FaultRule: Sendable {
     }
 
     /// The operations the rule applies to; empty for all.
-    public var operations: Set<Operation>
+    package var operations: Set<Operation>
     /// The bucket the rule applies to; `nil` for any.
-    public var bucket: String?
+    package var bucket: String?
     /// The object key the rule applies to; `nil` for any.
-    public var key: String?
+    package var key: String?
     /// When the rule fires.
-    public var trigger: Trigger
+    package var trigger: Trigger
     /// What it does.
-    public var fault: Fault
+    package var fault: Fault
 
     /// Creates a rule.
     ///

@@ -12,19 +12,19 @@ extension LocalObjectServer {
     /// How a ``LocalObjectServer`` listens, stores and authenticates.
     ///
     /// ```swift
-    /// var configuration = LocalObjectServer.Configuration(storage: .memory)
-    /// configuration.defaultDialect = .oss
+    /// let configuration = LocalObjectServer.Configuration(storage: .memory, authentication: .anonymous)
     /// let server = LocalObjectServer(configuration: configuration)
     /// ```
+    ///
+    /// The server binds `127.0.0.1`, answers unsigned requests in the S3 dialect, accepts virtual-hosted requests
+    /// for `BUCKET.localhost`, refuses signed requests more than 15 minutes away from its clock, and closes a
+    /// connection that sends nothing for 75 seconds while it waits for a request (`objstore serve` can change
+    /// these).
     public struct Configuration: Sendable {
-        /// The address to bind, `127.0.0.1` by default.
-        public var host: String
-        /// The port to bind; `0` picks a free ephemeral port, read back with ``LocalObjectServer/port``.
+        /// The port to bind; `0` picks a free ephemeral port, which ``LocalObjectServer/start()`` returns.
         public var port: Int
         /// Where objects are kept.
         public var storage: Storage
-        /// The dialect of anonymous requests.
-        public var defaultDialect: Dialect
         /// The accepted credentials, or anonymous access.
         public var authentication: Authentication
         /// The region reported by `GetBucketLocation` and in `Location` values, which SigV4 credential scopes
@@ -33,10 +33,14 @@ extension LocalObjectServer {
         /// The region OSS V4 credential scopes must name (OSS region IDs differ from AWS ones, so it is separate
         /// from ``region``).
         public var ossRegion: String
-        /// The base domain of virtual-hosted addressing: `Host: BUCKET.DOMAIN[:PORT]`.
-        public var domain: String
-        /// The largest accepted difference between a signed request's time and the server's clock.
-        public var clockSkewLimit: Duration
+        /// The address to bind, `127.0.0.1` by default.
+        package var host = "127.0.0.1"
+        /// The dialect of anonymous requests, S3 by default.
+        package var defaultDialect = Dialect.s3
+        /// The base domain of virtual-hosted addressing: `Host: BUCKET.DOMAIN[:PORT]`, `localhost` by default.
+        package var domain = "localhost"
+        /// The largest accepted difference between a signed request's time and the server's clock (15 minutes).
+        package var clockSkewLimit = Duration.seconds(15 * 60)
         /// How long a connection may send nothing while the server waits for it: before a request's head is
         /// complete, between the parts of a request body, and between requests on a kept-alive connection.
         /// When it passes, the connection is closed; an upload cut short this way stores nothing.
@@ -44,43 +48,28 @@ extension LocalObjectServer {
         /// A response being written is never cut short by it. The default, 75 seconds, is nginx's keep-alive
         /// timeout and longer than AsyncHTTPClient's 60-second pool idle timeout, so the server does not close
         /// a pooled connection the client is about to reuse; tests of stalled peers set a shorter one.
-        public var idleTimeout: Duration
+        package var idleTimeout = Duration.seconds(75)
 
         /// Creates a configuration.
         ///
         /// - Parameters:
-        ///   - host: The address to bind.
         ///   - port: The port to bind; `0` for an ephemeral port.
         ///   - storage: Where objects are kept.
-        ///   - defaultDialect: The dialect of anonymous requests.
         ///   - authentication: The accepted credentials, or anonymous access.
         ///   - region: The region the server reports and SigV4 scopes must name.
         ///   - ossRegion: The region OSS V4 scopes must name.
-        ///   - domain: The base domain of virtual-hosted addressing.
-        ///   - clockSkewLimit: The largest accepted clock difference of a signed request.
-        ///   - idleTimeout: How long a connection may send nothing while a request or the next one is awaited.
         public init(
-            host: String = "127.0.0.1",
             port: Int = 0,
             storage: Storage = .memory,
-            defaultDialect: Dialect = .s3,
             authentication: Authentication = .credentials([LocalObjectServer.developmentCredentials]),
             region: String = "us-east-1",
-            ossRegion: String = "cn-hangzhou",
-            domain: String = "localhost",
-            clockSkewLimit: Duration = .seconds(15 * 60),
-            idleTimeout: Duration = .seconds(75)
+            ossRegion: String = "cn-hangzhou"
         ) {
-            self.host = host
             self.port = port
             self.storage = storage
-            self.defaultDialect = defaultDialect
             self.authentication = authentication
             self.region = region
             self.ossRegion = ossRegion
-            self.domain = domain
-            self.clockSkewLimit = clockSkewLimit
-            self.idleTimeout = idleTimeout
         }
     }
 
@@ -106,7 +95,7 @@ extension LocalObjectServer {
         public static let memory = Storage(backing: .memory)
 
         /// The data directory, or `nil` for ``memory``.
-        public var path: String? {
+        package var path: String? {
             switch backing {
             case .directory(let path): path
             case .memory: nil

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Logging
+package import Logging
 import ServiceLifecycle
 import UnixSignals
 
@@ -15,7 +15,7 @@ extension LocalObjectServer {
     ///
     /// - Parameter logger: The service group's logger.
     /// - Throws: If the server cannot start.
-    public func runUntilTerminated(logger: Logger = Logger(label: "objstore.local-server")) async throws {
+    package func runUntilTerminated(logger: Logger = Logger(label: "objstore.local-server")) async throws {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [self],

@@ -50,8 +50,10 @@ extension LocalObjectServer {
     ) async throws -> Result {
         let directory = try TemporaryDataDirectory.create()
         defer { directory.remove() }
+        var configuration = Configuration(storage: .directory(directory.path))
+        configuration.defaultDialect = dialect
         let server = LocalObjectServer(
-            configuration: Configuration(storage: .directory(directory.path), defaultDialect: dialect),
+            configuration: configuration,
             faults: faults,
             logger: logger ?? Logger(label: "objstore.local-server")
         )

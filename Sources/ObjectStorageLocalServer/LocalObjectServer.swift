@@ -29,7 +29,7 @@ import Foundation
 /// // point a client at http://127.0.0.1:\(port)
 /// ```
 ///
-/// It is also a `Service`: run it in a `ServiceGroup` and read ``port`` once ``waitUntilRunning()`` returns.
+/// It is also a `Service`: run it in a `ServiceGroup`; ``waitUntilRunning()`` returns the port once it listens.
 public final class LocalObjectServer: Service, Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
@@ -63,7 +63,7 @@ public final class LocalObjectServer: Service, Sendable {
     }
 
     /// The bound port, once the server is listening.
-    public var port: Int? { state.withLock { $0.port } }
+    package var port: Int? { state.withLock { $0.port } }
 
     /// `http://HOST:PORT`, once the server is listening.
     public var endpoint: String? {

@@ -9,12 +9,12 @@
 /// An API operation recognised by the local server; fault rules select requests by it.
 public struct Operation: Hashable, Sendable, CustomStringConvertible {
     /// The operation name, as the S3 API spells it (`GetObject`).
-    public let name: String
+    package let name: String
 
     /// Creates an operation value from its S3 API name.
     ///
     /// - Parameter name: The operation name, such as `GetObject`.
-    public init(_ name: String) { self.name = name }
+    package init(_ name: String) { self.name = name }
 
     /// The operation name.
     public var description: String { name }
@@ -59,7 +59,7 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
     public static let listMultipartUploads = Operation("ListMultipartUploads")
 
     /// Every operation the server routes, in the order above.
-    public static let known: [Operation] = [
+    package static let known: [Operation] = [
         .listBuckets, .createBucket, .deleteBucket, .headBucket, .getBucketLocation, .listObjects, .listObjectsV2,
         .putObject, .copyObject, .getObject, .headObject, .deleteObject, .deleteObjects, .createMultipartUpload,
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,

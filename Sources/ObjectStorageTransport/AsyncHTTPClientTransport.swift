@@ -32,7 +32,8 @@ import NIOSSL
 ///
 /// ```swift
 /// try await withAsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 256)) { transport in
-///     let response = try await transport.execute(request, timeout: .seconds(60), logger: logger)
+///     let client = ObjectStorageClient(configuration: configuration, transport: transport)
+///     // ... use the client
 /// }
 /// ```
 ///
@@ -40,11 +41,11 @@ import NIOSSL
 /// follows redirects or decompresses (`HTTPClient.shared` does both).
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
-    public let httpClient: HTTPClient
+    package let httpClient: HTTPClient
     /// The configuration. With a shared application client, only ``Configuration/totalTimeout``,
     /// ``Configuration/minimumTransferRate``, ``Configuration/tls`` and ``Configuration/usesSendfile`` may differ
     /// from the defaults (they apply per request).
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let ownsClient: Bool
     /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
     let consumingLoad = EventLoopLoad()
@@ -141,7 +142,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sends one request and returns when the response head arrives.
     ///
-    /// A file body (``TransportRequest/Body/file(path:offset:length:chunkSize:progress:)``) on a plain `http` URL
+    /// A file body (an upload read from a file) on a plain `http` URL
     /// is sent with `sendfile`, so its bytes never pass through the process (see ``Configuration/usesSendfile``).
     ///
     /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``, moved later

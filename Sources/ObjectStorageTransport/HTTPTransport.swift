@@ -65,7 +65,7 @@ extension HTTPTransport {
     ///   - logger: The logger for this request.
     /// - Returns: The response, whose body may still be arriving.
     /// - Throws: ``TransportError`` when no response could be obtained.
-    public func execute(
+    package func execute(
         _ request: TransportRequest,
         timeout: Duration,
         logger: Logger

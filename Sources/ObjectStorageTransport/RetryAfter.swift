@@ -7,13 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// Parses the `Retry-After` header (RFC 9110 §10.2.3): delay-seconds or an HTTP-date.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The delay a `Retry-After` value asks for.
     ///
     /// Accepts delay-seconds (`120`) and the three HTTP-date forms: IMF-fixdate
@@ -24,7 +24,7 @@ public enum RetryAfter {
     ///   - value: The header's value.
     ///   - now: The current time, to turn a date into a delay (default the system clock).
     /// - Returns: The delay, or `nil` when the value is neither form.
-    public static func parse(_ value: String, now: Date = Date()) -> Duration? {
+    package static func parse(_ value: String, now: Date = Date()) -> Duration? {
         let trimmed = value.trimmingHTTPWhitespace()
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard let seconds = Int64(trimmed) else { return .seconds(Int64.max / 1_000_000_000) }

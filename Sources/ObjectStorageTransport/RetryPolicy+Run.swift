@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Logging
-public import NIOCore
+package import Logging
+package import NIOCore
 import NIOHTTP1
 
 extension RetryPolicy {
@@ -26,7 +26,7 @@ extension RetryPolicy {
     ///   - operation: One attempt.
     /// - Returns: What the successful attempt returns.
     /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
-    public func run<Result>(
+    package func run<Result>(
         clock: some Clock<Duration> = ContinuousClock(),
         deadline: NIODeadline? = nil,
         logger: Logger,
@@ -68,7 +68,7 @@ extension RetryPolicy {
     ///   - operation: One attempt, given its 1-based number.
     /// - Returns: What the successful attempt returns.
     /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
-    public func run<Result>(
+    package func run<Result>(
         clock: some Clock<Duration> = ContinuousClock(),
         deadline: NIODeadline? = nil,
         logger: Logger,

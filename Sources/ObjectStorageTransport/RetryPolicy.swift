@@ -80,7 +80,7 @@ public struct RetryPolicy: Sendable {
     ///
     /// - Parameter retry: The retry's index: 0 before the second attempt, 1 before the third, and so on.
     /// - Returns: The ceiling, never negative.
-    public func backoffCeiling(forRetry retry: Int) -> Duration {
+    package func backoffCeiling(forRetry retry: Int) -> Duration {
         let base = Self.nanoseconds(self.baseDelay)
         let cap = Self.nanoseconds(self.maxDelay)
         guard base > 0, cap > 0 else { return .zero }
@@ -100,7 +100,7 @@ public struct RetryPolicy: Sendable {
     ///   - retry: The retry's index: 0 before the second attempt.
     ///   - generator: The source of randomness (inject a seeded one in tests).
     /// - Returns: The delay.
-    public func backoffDelay(forRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
+    package func backoffDelay(forRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let ceiling = Self.nanoseconds(self.backoffCeiling(forRetry: retry))
         guard ceiling > 0 else { return .zero }
         return .nanoseconds(Int64.random(in: 0...ceiling, using: &generator))
@@ -114,7 +114,7 @@ public struct RetryPolicy: Sendable {
     ///   - decision: The decision that asked for the retry.
     ///   - generator: The source of randomness.
     /// - Returns: The delay.
-    public func delay(
+    package func delay(
         forRetry retry: Int,
         decision: RetryDecision,
         using generator: inout some RandomNumberGenerator
@@ -129,7 +129,7 @@ public struct RetryPolicy: Sendable {
     ///
     /// - Parameter failure: What went wrong.
     /// - Returns: Whether to retry, and after how long if the server said so.
-    public func decision(for failure: RetryFailure) -> RetryDecision {
+    package func decision(for failure: RetryFailure) -> RetryDecision {
         if case .error(let error) = failure, Self.isCancellation(error) {
             return .doNotRetry
         }
@@ -155,7 +155,7 @@ public struct RetryPolicy: Sendable {
     ///
     /// - Parameter status: The response status.
     /// - Returns: `true` for 408, 429 and 500–599.
-    public static func isRetryableStatus(_ status: HTTPResponseStatus) -> Bool {
+    package static func isRetryableStatus(_ status: HTTPResponseStatus) -> Bool {
         status.code == 408 || status.code == 429 || (500...599).contains(status.code)
     }
 
@@ -186,16 +186,16 @@ public enum RetryFailure: Sendable {
 /// Whether to retry a failed attempt.
 public struct RetryDecision: Sendable, Hashable {
     /// Whether to retry.
-    public var shouldRetry: Bool
+    package var shouldRetry: Bool
     /// The delay the server asked for (`Retry-After`), used instead of the backoff.
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
 
     /// Creates a decision.
     ///
     /// - Parameters:
     ///   - shouldRetry: Whether to retry.
     ///   - retryAfter: The delay the server asked for, if any.
-    public init(shouldRetry: Bool, retryAfter: Duration? = nil) {
+    package init(shouldRetry: Bool, retryAfter: Duration? = nil) {
         self.shouldRetry = shouldRetry
         self.retryAfter = retryAfter
     }

@@ -13,7 +13,7 @@
 ///
 /// ```swift
 /// do {
-///     _ = try await transport.execute(request, timeout: .seconds(30), logger: logger)
+///     _ = try await transport.execute(request, deadline: .now() + .seconds(30), logger: logger)
 /// } catch let error as TransportError where error.code == .connectionClosed {
 ///     print(error)  // "connectionClosed: PUT 127.0.0.1/bucket/key: the server closed the connection"
 /// }

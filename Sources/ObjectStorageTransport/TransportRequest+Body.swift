@@ -25,13 +25,13 @@ extension TransportRequest {
         let storage: Storage
 
         /// The default size of the chunks a file body is read in: 512 KiB.
-        public static let defaultFileChunkSize = 512 * 1024
+        package static let defaultFileChunkSize = 512 * 1024
 
         /// A body of bytes held in memory.
         ///
         /// - Parameter buffer: The bytes to send.
         /// - Returns: A replayable body.
-        public static func bytes(_ buffer: ByteBuffer) -> Body {
+        package static func bytes(_ buffer: ByteBuffer) -> Body {
             Body(storage: .bytes(buffer))
         }
 
@@ -53,7 +53,7 @@ extension TransportRequest {
         ///     has been written to the connection; the counts of one complete send add up to `length`. It may be
         ///     called on a network thread, so it must be quick and must not block. Default none.
         /// - Returns: A replayable body of exactly `length` bytes.
-        public static func file(
+        package static func file(
             path: String,
             offset: Int64 = 0,
             length: Int64,
@@ -77,7 +77,7 @@ extension TransportRequest {
         ///   - sequence: The buffers to send, in order.
         ///   - length: The total length if known (sent as `Content-Length`), or `nil` for chunked encoding.
         /// - Returns: A body that is not replayable.
-        public static func stream<Bytes: AsyncSequence & Sendable>(
+        package static func stream<Bytes: AsyncSequence & Sendable>(
             _ sequence: Bytes,
             length: Int64?
         ) -> Body where Bytes.Element == ByteBuffer {
@@ -94,7 +94,7 @@ extension TransportRequest {
         }
 
         /// Whether the body can be sent again: true for bytes and file regions, false for streams.
-        public var isReplayable: Bool {
+        package var isReplayable: Bool {
             switch self.storage {
             case .bytes, .file: return true
             case .stream: return false

@@ -11,13 +11,20 @@ public import NIOHTTP1
 
 /// An HTTP request as the transport sends it: method, absolute URL, headers and an optional body.
 ///
-/// The transport knows nothing of signing: a request arrives fully formed (signed headers included) and is sent
-/// as is. Build one per attempt when retrying, so each attempt can carry a fresh signature.
+/// The client builds one per attempt, so each attempt carries a fresh signature. The transport knows nothing of
+/// signing: a request arrives fully formed (signed headers included) and is sent as is. A custom
+/// ``HTTPTransport`` reads it:
 ///
 /// ```swift
-/// var request = TransportRequest(method: .PUT, url: "http://127.0.0.1:9000/bucket/key")
-/// request.headers.add(name: "Content-Type", value: "text/plain")
-/// request.body = .bytes(ByteBuffer(string: "hello"))
+/// func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+///     var outgoing = HTTPClientRequest(url: request.url)
+///     outgoing.method = request.method
+///     outgoing.headers = request.headers
+///     if let body = request.body {  // an AsyncSequence of ByteBuffer, with its length when known
+///         outgoing.body = .stream(body, length: body.length.map { .known($0) } ?? .unknown)
+///     }
+///     ...
+/// }
 /// ```
 public struct TransportRequest: Sendable {
     /// The HTTP method.
@@ -36,7 +43,7 @@ public struct TransportRequest: Sendable {
     ///   - url: The absolute URL.
     ///   - headers: The headers to send.
     ///   - body: The body, or `nil` for none.
-    public init(method: HTTPMethod = .GET, url: String, headers: HTTPHeaders = [:], body: Body? = nil) {
+    package init(method: HTTPMethod = .GET, url: String, headers: HTTPHeaders = [:], body: Body? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -45,7 +52,7 @@ public struct TransportRequest: Sendable {
 
     /// Whether the request can be sent again after a failed attempt: true without a body or with a
     /// ``Body/bytes(_:)`` or ``Body/file(path:offset:length:chunkSize:progress:)`` body, false with a stream.
-    public var isReplayable: Bool {
+    package var isReplayable: Bool {
         self.body?.isReplayable ?? true
     }
 }

@@ -76,7 +76,7 @@ extension TransportResponse {
         /// - Returns: The body's bytes.
         /// - Throws: ``TransportError/Code/bodyTooLarge`` when the body exceeds `maxBytes`, or the error that
         ///   ended the stream.
-        public func collect(upTo maxBytes: Int) async throws -> ByteBuffer {
+        package func collect(upTo maxBytes: Int) async throws -> ByteBuffer {
             var result = ByteBuffer()
             for try await var chunk in self {
                 guard result.readableBytes + chunk.readableBytes <= maxBytes else {

@@ -12,11 +12,11 @@ import Testing
 /// `Configuration.idleTimeout`: a peer that sends nothing (no head, half a head, a stalled body) loses its
 /// connection, and the server keeps serving everyone else.
 struct IdleTimeoutTests {
-    static let configuration = LocalObjectServer.Configuration(
-        storage: .memory,
-        authentication: .anonymous,
-        idleTimeout: .seconds(1)
-    )
+    static let configuration = {
+        var configuration = LocalObjectServer.Configuration(storage: .memory, authentication: .anonymous)
+        configuration.idleTimeout = .seconds(1)
+        return configuration
+    }()
     /// Far longer than the idle timeout, so that a connection still open at the end was not closed by it.
     static let patience = Duration.seconds(20)
     /// The test client's own requests ask for their connection to be closed: a pooled connection that the

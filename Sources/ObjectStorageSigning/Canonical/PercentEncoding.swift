@@ -13,9 +13,9 @@
 /// `!$'()*,;:@[]` always are, and a `%` in the input is always encoded (`%2F` in a key stays a
 /// literal `%2F`, signed as `%252F`). No Unicode normalization happens: NFC and NFD spellings of
 /// the same text encode differently, as they are different keys.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Which characters stay unencoded.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// Unreserved characters and `/`: object keys in URL paths and canonical URIs.
         case path
         /// Unreserved characters only: query names and values.
@@ -52,7 +52,7 @@ public enum PercentEncoding {
     ///   - text: The raw text.
     ///   - style: Whether `/` stays as is.
     /// - Returns: The encoded text.
-    public static func encode(_ text: String, style: Style) -> String {
+    package static func encode(_ text: String, style: Style) -> String {
         var buffer = SigningBuffer(capacity: text.utf8.count * 3)
         buffer.appendPercentEncoded(text, style: style)
         return buffer.string
@@ -62,7 +62,7 @@ public enum PercentEncoding {
     ///
     /// - Parameter text: Percent-encoded text, e.g. a URL path or query component as received.
     /// - Returns: The decoded text, or `nil` for a malformed escape or bytes that are not UTF-8.
-    public static func decode<Text: StringProtocol>(_ text: Text) -> String? {
+    package static func decode<Text: StringProtocol>(_ text: Text) -> String? {
         let utf8 = text.utf8
         guard utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes = [UInt8]()

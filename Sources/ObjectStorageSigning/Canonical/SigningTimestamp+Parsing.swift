@@ -13,7 +13,7 @@ extension SigningTimestamp {
     /// Parses `YYYYMMDDTHHMMSSZ`.
     ///
     /// - Parameter text: For example `20240305T040506Z`.
-    public init?(iso8601Basic text: String) {
+    package init?(iso8601Basic text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z"),
             let year = Self.digits(bytes[0..<4]), let month = Self.digits(bytes[4..<6]),
@@ -27,7 +27,7 @@ extension SigningTimestamp {
     /// `Z` or `+00:00`.
     ///
     /// - Parameter text: For example `2024-03-05T04:05:06.000Z`.
-    public init?(iso8601 text: String) {
+    package init?(iso8601 text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"),
@@ -57,7 +57,7 @@ extension SigningTimestamp {
     /// name is not checked against the date.
     ///
     /// - Parameter text: The header value.
-    public init?(httpDate text: String) {
+    package init?(httpDate text: String) {
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," })
         let parsed: (year: Int64, month: Int64, day: Int64, time: (Int64, Int64, Int64))?
         switch tokens.count {

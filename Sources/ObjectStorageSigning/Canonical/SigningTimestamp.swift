@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// A signing instant in whole UTC seconds, with the formats the schemes write, computed by hand
@@ -27,23 +27,23 @@ public import Foundation
 /// in its month, hours 0...23 and so on), so hostile text yields `nil`, never an overflow. Formatting is total too:
 /// an instant outside ``representableSeconds`` is written as the nearest end of that range, because the wire
 /// formats carry four-digit years.
-public struct SigningTimestamp: Hashable, Sendable, Comparable {
+package struct SigningTimestamp: Hashable, Sendable, Comparable {
     /// Seconds since 1970-01-01T00:00:00Z.
-    public let secondsSince1970: Int64
+    package let secondsSince1970: Int64
 
     /// The instants the wire formats can carry: `0001-01-01T00:00:00Z` through `9999-12-31T23:59:59Z`.
-    public static let representableSeconds: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+    package static let representableSeconds: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
     /// Creates a timestamp from Unix seconds.
     ///
     /// - Parameter secondsSince1970: Seconds since the Unix epoch (any value; see ``representableSeconds``).
-    public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
+    package init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
 
     /// The timestamp of `date`, rounded down to the second and clamped to ``representableSeconds``
     /// (`NaN` becomes the epoch).
     ///
     /// - Parameter date: The instant.
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         let range = Self.representableSeconds
         if seconds.isNaN {
@@ -66,7 +66,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     ///   - hour: `0...23`.
     ///   - minute: `0...59`.
     ///   - second: `0...60` (a leap second reads as the next minute's first second).
-    public init?(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
+    package init?(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
             (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
@@ -76,7 +76,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     }
 
     /// The instant as a `Date`.
-    public var date: Date { Date(timeIntervalSince1970: TimeInterval(self.secondsSince1970)) }
+    package var date: Date { Date(timeIntervalSince1970: TimeInterval(self.secondsSince1970)) }
 
     /// Compares two timestamps.
     ///
@@ -84,7 +84,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     ///   - lhs: A timestamp.
     ///   - rhs: Another timestamp.
     /// - Returns: Whether `lhs` is earlier than `rhs`.
-    public static func < (lhs: SigningTimestamp, rhs: SigningTimestamp) -> Bool {
+    package static func < (lhs: SigningTimestamp, rhs: SigningTimestamp) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
 
@@ -151,14 +151,14 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     // MARK: Formatting
 
     /// `YYYYMMDDTHHMMSSZ`: `x-oss-date`, `x-amz-date`, `X-Amz-Date`.
-    public var iso8601Basic: String {
+    package var iso8601Basic: String {
         var buffer = SigningBuffer(capacity: 16)
         self.appendISO8601Basic(to: &buffer)
         return buffer.string
     }
 
     /// `YYYYMMDD`: the date of a V4 credential scope.
-    public var dateStamp: String {
+    package var dateStamp: String {
         let fields = self.fields
         // Eight bytes: a small string, built without a heap allocation.
         return String(unsafeUninitializedCapacity: 8) { output in
@@ -176,7 +176,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     }
 
     /// RFC 9110 IMF-fixdate, `Tue, 05 Mar 2024 04:05:06 GMT`: the `Date` header.
-    public var httpDate: String {
+    package var httpDate: String {
         var buffer = SigningBuffer(capacity: 32)
         Self.appendHTTPDate(self.fields, to: &buffer)
         return buffer.string
@@ -186,7 +186,7 @@ public struct SigningTimestamp: Hashable, Sendable, Comparable {
     ///
     /// - Parameter milliseconds: The fraction to write, clamped to `0...999`.
     /// - Returns: The extended ISO 8601 text with three fractional digits.
-    public func iso8601(milliseconds: Int64 = 0) -> String {
+    package func iso8601(milliseconds: Int64 = 0) -> String {
         let fields = self.fields
         var buffer = SigningBuffer(capacity: 24)
         Self.appendTwoDigits(fields.year / 100, to: &buffer)

@@ -85,7 +85,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///
     /// - Parameter message: What was looked at.
     /// - Returns: An error with code ``Code/notFound``.
-    public static func notFound(_ message: String) -> CredentialsError {
+    package static func notFound(_ message: String) -> CredentialsError {
         CredentialsError(code: .notFound, message: message)
     }
 
@@ -93,7 +93,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///
     /// - Parameter message: What is present and what is missing (names only, never values).
     /// - Returns: An error with code ``Code/incomplete``.
-    public static func incomplete(_ message: String) -> CredentialsError {
+    package static func incomplete(_ message: String) -> CredentialsError {
         CredentialsError(code: .incomplete, message: message)
     }
 
@@ -104,7 +104,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///   - line: The 1-based line number of the problem, if known.
     ///   - reason: What is wrong (never the line's content, which may hold a secret).
     /// - Returns: An error with code ``Code/malformedFile``.
-    public static func malformedFile(path: String, line: Int? = nil, reason: String) -> CredentialsError {
+    package static func malformedFile(path: String, line: Int? = nil, reason: String) -> CredentialsError {
         let location = line.map { "\(path):\($0)" } ?? path
         return CredentialsError(code: .malformedFile, message: "\(location): \(reason)")
     }
@@ -115,7 +115,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///   - path: The file's path.
     ///   - reason: Why it could not be read.
     /// - Returns: An error with code ``Code/unreadableFile``.
-    public static func unreadableFile(path: String, reason: String) -> CredentialsError {
+    package static func unreadableFile(path: String, reason: String) -> CredentialsError {
         CredentialsError(code: .unreadableFile, message: "\(path): \(reason)")
     }
 
@@ -123,7 +123,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///
     /// - Parameter message: What was asked for and where.
     /// - Returns: An error with code ``Code/unsupported``.
-    public static func unsupported(_ message: String) -> CredentialsError {
+    package static func unsupported(_ message: String) -> CredentialsError {
         CredentialsError(code: .unsupported, message: message)
     }
 
@@ -131,7 +131,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///
     /// - Parameter message: Which provider and when the credentials expired.
     /// - Returns: An error with code ``Code/expired``.
-    public static func expired(_ message: String) -> CredentialsError {
+    package static func expired(_ message: String) -> CredentialsError {
         CredentialsError(code: .expired, message: message)
     }
 
@@ -139,7 +139,7 @@ public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertib
     ///
     /// - Parameter message: What failed.
     /// - Returns: An error with code ``Code/refreshFailed``.
-    public static func refreshFailed(_ message: String) -> CredentialsError {
+    package static func refreshFailed(_ message: String) -> CredentialsError {
         CredentialsError(code: .refreshFailed, message: message)
     }
 }

@@ -18,19 +18,19 @@ import CObjectStorageCRC
 /// crc.update(part2)
 /// crc.value == CRC64.combine(CRC64.checksum(part1), CRC64.checksum(part2), lengthOfSecond: part2.count)
 /// ```
-public struct CRC64: Hashable, Sendable {
+package struct CRC64: Hashable, Sendable {
     /// The checksum of all bytes absorbed so far (0 for none).
-    public private(set) var value: UInt64
+    package private(set) var value: UInt64
 
     /// Starts a checksum, optionally continuing from the checksum of earlier bytes.
     ///
     /// - Parameter value: The checksum of the bytes before the ones to come (0 to start afresh).
-    public init(value: UInt64 = 0) { self.value = value }
+    package init(value: UInt64 = 0) { self.value = value }
 
     /// Absorbs `bytes`.
     ///
     /// - Parameter bytes: The bytes to absorb.
-    public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
+    package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
         value = COSCRC64_update(value, bytes.baseAddress, bytes.count)
     }
 
@@ -38,7 +38,7 @@ public struct CRC64: Hashable, Sendable {
     ///
     /// - Parameter bytes: The bytes to absorb.
     @inlinable
-    public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         withContiguousBytes(of: bytes) { update(bufferPointer: $0) }
     }
 
@@ -47,7 +47,7 @@ public struct CRC64: Hashable, Sendable {
     /// - Parameter bytes: The bytes to checksum.
     /// - Returns: Their CRC-64/XZ.
     @inlinable
-    public static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+    package static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
         var crc = CRC64()
         crc.update(bytes)
         return crc.value
@@ -60,10 +60,10 @@ public struct CRC64: Hashable, Sendable {
     ///   - second: The checksum of `B`.
     ///   - lengthOfSecond: The length of `B` in bytes.
     /// - Returns: The checksum of `A` followed by `B`.
-    public static func combine(_ first: UInt64, _ second: UInt64, lengthOfSecond: UInt64) -> UInt64 {
+    package static func combine(_ first: UInt64, _ second: UInt64, lengthOfSecond: UInt64) -> UInt64 {
         COSCRC64_combine(first, second, lengthOfSecond)
     }
 
     /// Whether this machine uses the carry-less-multiply implementation.
-    public static var isAccelerated: Bool { COSCRC64_is_accelerated() != 0 }
+    package static var isAccelerated: Bool { COSCRC64_is_accelerated() != 0 }
 }

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 /// Hex and base64 encodings used by signatures, Content-MD5 and ETags.
-public enum ByteEncoding {
+package enum ByteEncoding {
     private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
     private static let upperHexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
     private static let base64Alphabet: [UInt8] = Array(
@@ -20,7 +20,7 @@ public enum ByteEncoding {
     ///   - bytes: The bytes to encode.
     ///   - uppercase: Whether to use `A-F` instead of `a-f`.
     /// - Returns: Two hex digits per byte.
-    public static func hex<Bytes: Collection>(_ bytes: Bytes, uppercase: Bool = false) -> String
+    package static func hex<Bytes: Collection>(_ bytes: Bytes, uppercase: Bool = false) -> String
     where Bytes.Element == UInt8 {
         let digits = uppercase ? upperHexDigits : lowerHexDigits
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
@@ -38,7 +38,7 @@ public enum ByteEncoding {
     ///
     /// - Parameter hex: The hexadecimal text.
     /// - Returns: The bytes, or `nil` when `hex` is not valid hexadecimal.
-    public static func bytes(fromHex hex: String) -> [UInt8]? {
+    package static func bytes(fromHex hex: String) -> [UInt8]? {
         let utf8 = Array(hex.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var result = [UInt8]()
@@ -65,7 +65,7 @@ public enum ByteEncoding {
     ///
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The base64 text.
-    public static func base64<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func base64<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let input = Array(bytes)
         let outputCount = (input.count + 2) / 3 * 4
         return String(unsafeUninitializedCapacity: outputCount) { output in
@@ -100,7 +100,7 @@ public enum ByteEncoding {
     ///
     /// - Parameter text: The base64 text.
     /// - Returns: The bytes, or `nil` when `text` is not valid base64.
-    public static func bytes(fromBase64 text: String) -> [UInt8]? {
+    package static func bytes(fromBase64 text: String) -> [UInt8]? {
         var result = [UInt8]()
         var accumulator: UInt32 = 0
         var bits = 0

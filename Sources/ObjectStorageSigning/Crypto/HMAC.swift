@@ -18,14 +18,14 @@ extension Hashing {
     /// ```swift
     /// let mac = Hashing.HMAC<Hashing.SHA256>.authenticationCode(for: stringToSign, key: signingKey)
     /// ```
-    public enum HMAC<H: HashAlgorithm> {
+    package enum HMAC<H: HashAlgorithm> {
         /// The message authentication code of `message` under `key`.
         ///
         /// - Parameters:
         ///   - message: The bytes to authenticate.
         ///   - key: The secret key bytes.
         /// - Returns: The MAC, as long as `H`'s digest.
-        public static func authenticationCode<Message: Collection, Key: Collection>(
+        package static func authenticationCode<Message: Collection, Key: Collection>(
             for message: Message,
             key: Key
         ) -> [UInt8] where Message.Element == UInt8, Key.Element == UInt8 {
@@ -42,7 +42,7 @@ extension Hashing {
         ///   - message: The text to authenticate.
         ///   - key: The secret key bytes.
         /// - Returns: The MAC, as long as `H`'s digest.
-        public static func authenticationCode<Key: Collection>(
+        package static func authenticationCode<Key: Collection>(
             for message: String,
             key: Key
         ) -> [UInt8] where Key.Element == UInt8 {
@@ -60,7 +60,7 @@ extension Hashing {
         ///   - message: The bytes to authenticate.
         ///   - key: The secret key bytes.
         /// - Returns: The MAC, as long as `H`'s digest.
-        public static func authenticationCode(
+        package static func authenticationCode(
             bufferPointer message: UnsafeRawBufferPointer,
             key: UnsafeRawBufferPointer
         ) -> [UInt8] {

@@ -11,37 +11,37 @@ import CryptoKit
 
 extension Hashing {
     /// SHA-256 (FIPS 180-4).
-    public struct SHA256: HashAlgorithm {
-        public static let digestByteCount = 32
+    package struct SHA256: HashAlgorithm {
+        package static let digestByteCount = 32
         private var state = CryptoKit.SHA256()
-        public init() {}
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
-        public func finalize() -> [UInt8] { Array(state.finalize()) }
-        public static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        package init() {}
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
+        package func finalize() -> [UInt8] { Array(state.finalize()) }
+        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
             Array(CryptoKit.SHA256.hash(bufferPointer: bytes))
         }
     }
 
     /// SHA-1. Insecure as a general-purpose hash; used only where a signature scheme requires it.
-    public struct SHA1: HashAlgorithm {
-        public static let digestByteCount = 20
+    package struct SHA1: HashAlgorithm {
+        package static let digestByteCount = 20
         private var state = Insecure.SHA1()
-        public init() {}
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
-        public func finalize() -> [UInt8] { Array(state.finalize()) }
-        public static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        package init() {}
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
+        package func finalize() -> [UInt8] { Array(state.finalize()) }
+        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
             Array(Insecure.SHA1.hash(bufferPointer: bytes))
         }
     }
 
     /// MD5. Insecure as a general-purpose hash; used for Content-MD5 and ETag integrity checks.
-    public struct MD5: HashAlgorithm {
-        public static let digestByteCount = 16
+    package struct MD5: HashAlgorithm {
+        package static let digestByteCount = 16
         private var state = Insecure.MD5()
-        public init() {}
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
-        public func finalize() -> [UInt8] { Array(state.finalize()) }
-        public static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        package init() {}
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
+        package func finalize() -> [UInt8] { Array(state.finalize()) }
+        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
             Array(Insecure.MD5.hash(bufferPointer: bytes))
         }
     }
@@ -102,37 +102,37 @@ struct OpenSSLHasher: Sendable {
 
 extension Hashing {
     /// SHA-256 (FIPS 180-4).
-    public struct SHA256: HashAlgorithm {
-        public static let digestByteCount = 32
+    package struct SHA256: HashAlgorithm {
+        package static let digestByteCount = 32
         private var state = OpenSSLHasher(COSCrypto_SHA256)
-        public init() {}
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
-        public func finalize() -> [UInt8] { state.finalize() }
-        public static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        package init() {}
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
+        package func finalize() -> [UInt8] { state.finalize() }
+        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
             OpenSSLHasher.hash(COSCrypto_SHA256, bytes)
         }
     }
 
     /// SHA-1. Insecure as a general-purpose hash; used only where a signature scheme requires it.
-    public struct SHA1: HashAlgorithm {
-        public static let digestByteCount = 20
+    package struct SHA1: HashAlgorithm {
+        package static let digestByteCount = 20
         private var state = OpenSSLHasher(COSCrypto_SHA1)
-        public init() {}
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
-        public func finalize() -> [UInt8] { state.finalize() }
-        public static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        package init() {}
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
+        package func finalize() -> [UInt8] { state.finalize() }
+        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
             OpenSSLHasher.hash(COSCrypto_SHA1, bytes)
         }
     }
 
     /// MD5. Insecure as a general-purpose hash; used for Content-MD5 and ETag integrity checks.
-    public struct MD5: HashAlgorithm {
-        public static let digestByteCount = 16
+    package struct MD5: HashAlgorithm {
+        package static let digestByteCount = 16
         private var state = OpenSSLHasher(COSCrypto_MD5)
-        public init() {}
-        public mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
-        public func finalize() -> [UInt8] { state.finalize() }
-        public static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        package init() {}
+        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
+        package func finalize() -> [UInt8] { state.finalize() }
+        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
             OpenSSLHasher.hash(COSCrypto_MD5, bytes)
         }
     }

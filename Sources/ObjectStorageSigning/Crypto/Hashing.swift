@@ -18,10 +18,10 @@
 /// let digest = md5.finalize()           // [UInt8], 16 bytes
 /// let sha = Hashing.SHA256.hash("abc")  // one shot
 /// ```
-public enum Hashing {}
+package enum Hashing {}
 
 /// A streaming cryptographic hash function.
-public protocol HashAlgorithm: Sendable {
+package protocol HashAlgorithm: Sendable {
     /// The digest length in bytes.
     static var digestByteCount: Int { get }
 
@@ -51,7 +51,7 @@ extension HashAlgorithm {
     ///
     /// - Parameter bytes: The bytes to absorb.
     @inlinable
-    public mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Collection>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         if let done: Void = bytes.withContiguousStorageIfAvailable({ update(bufferPointer: UnsafeRawBufferPointer($0)) }
         ) {
             return done
@@ -63,7 +63,7 @@ extension HashAlgorithm {
     ///
     /// - Parameter string: The text to absorb.
     @inlinable
-    public mutating func update(_ string: String) {
+    package mutating func update(_ string: String) {
         var string = string
         string.withUTF8 { update(bufferPointer: UnsafeRawBufferPointer($0)) }
     }
@@ -73,7 +73,7 @@ extension HashAlgorithm {
     /// - Parameter bytes: The bytes to hash.
     /// - Returns: The digest, ``HashAlgorithm/digestByteCount`` bytes.
     @inlinable
-    public static func hash<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func hash<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         if let digest = bytes.withContiguousStorageIfAvailable({ hash(bufferPointer: UnsafeRawBufferPointer($0)) }) {
             return digest
         }
@@ -85,7 +85,7 @@ extension HashAlgorithm {
     /// - Parameter string: The text to hash.
     /// - Returns: The digest, ``HashAlgorithm/digestByteCount`` bytes.
     @inlinable
-    public static func hash(_ string: String) -> [UInt8] {
+    package static func hash(_ string: String) -> [UInt8] {
         var string = string
         return string.withUTF8 { hash(bufferPointer: UnsafeRawBufferPointer($0)) }
     }

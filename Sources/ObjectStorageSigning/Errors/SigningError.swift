@@ -63,7 +63,7 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: What went wrong.
     ///   - message: A description with context; must not contain secrets.
-    public init(code: Code, message: String) {
+    package init(code: Code, message: String) {
         self.code = code
         self.message = message
     }

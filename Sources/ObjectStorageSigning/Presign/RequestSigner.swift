@@ -33,7 +33,7 @@ public struct RequestSigner: Sendable {
     public var additionalHeaders: [String]
 
     /// The longest presign expiry the V4 schemes accept: 7 days.
-    public static let maximumV4Expiry: Int64 = 604_800
+    package static let maximumV4Expiry: Int64 = 604_800
 
     /// Creates a signer.
     ///

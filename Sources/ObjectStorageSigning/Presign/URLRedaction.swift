@@ -14,24 +14,24 @@
 /// URLRedaction.redacting("https://b.s3.amazonaws.com/k?X-Amz-Expires=900&X-Amz-Signature=8f1c")
 /// // "https://b.s3.amazonaws.com/k?X-Amz-Expires=900&X-Amz-Signature=REDACTED"
 /// ```
-public enum URLRedaction {
+package enum URLRedaction {
     /// The query parameters whose values are redacted, lowercased: the signatures of every scheme
     /// (`Signature`, `X-Amz-Signature`, `x-oss-signature`) and the session tokens
     /// (`X-Amz-Security-Token`, `x-oss-security-token`, `security-token`, `x-obs-security-token`).
-    public static let sensitiveQueryNames: Set<String> = [
+    package static let sensitiveQueryNames: Set<String> = [
         "signature", "x-amz-signature", "x-oss-signature", "x-obs-signature",
         "x-amz-security-token", "x-oss-security-token", "security-token", "x-obs-security-token",
     ]
 
     /// The text that replaces a redacted value.
-    public static let placeholder = "REDACTED"
+    package static let placeholder = "REDACTED"
 
     /// Returns `url` with the values of ``sensitiveQueryNames`` (matched without regard to case,
     /// percent-encoded or not) replaced by ``placeholder``; a URL without a query is returned as is.
     ///
     /// - Parameter url: A URL, typically presigned.
     /// - Returns: The URL, safe to log.
-    public static func redacting(_ url: String) -> String {
+    package static func redacting(_ url: String) -> String {
         guard let question = url.firstIndex(of: "?") else { return url }
         let base = url[..<question]
         var query = url[url.index(after: question)...]

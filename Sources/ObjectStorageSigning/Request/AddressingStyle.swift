@@ -29,7 +29,7 @@ public struct AddressingStyle: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter endpoint: The service endpoint.
     /// - Returns: ``path`` or ``virtualHosted``.
-    public static func `default`(for endpoint: Endpoint) -> AddressingStyle {
+    package static func `default`(for endpoint: Endpoint) -> AddressingStyle {
         endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
     }
 }

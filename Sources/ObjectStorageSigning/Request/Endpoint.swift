@@ -117,7 +117,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the host is an IPv4/IPv6 address or `localhost`, where virtual-hosted addressing
     /// cannot work and path-style is the default.
-    public var isIPAddressOrLocalhost: Bool {
+    package var isIPAddressOrLocalhost: Bool {
         let host = self.host.lowercased()
         if host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("[") { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -142,7 +142,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     ///   - bucket: The bucket, if any.
     ///   - addressing: The addressing style.
     /// - Returns: The host, with the port when it is not the scheme's default.
-    public func hostHeader(bucket: String?, addressing: AddressingStyle) -> String {
+    package func hostHeader(bucket: String?, addressing: AddressingStyle) -> String {
         var result = ""
         if addressing == .virtualHosted, let bucket, !bucket.isEmpty {
             result.reserveCapacity(bucket.utf8.count + self.host.utf8.count + 7)

@@ -59,7 +59,7 @@ extension Array where Element == HTTPHeader {
     ///
     /// - Parameter name: The field name.
     /// - Returns: The first matching value.
-    public func first(named name: String) -> String? {
+    package func first(named name: String) -> String? {
         for header in self where asciiCaseInsensitiveEquals(header.name, name) {
             return header.value
         }

@@ -9,7 +9,7 @@
 /// The payload hash a V4 signature commits to (`x-amz-content-sha256` / `x-oss-content-sha256`).
 public struct PayloadHash: Hashable, Sendable, CustomStringConvertible {
     /// The value written into the header and the canonical request.
-    public let value: String
+    package let value: String
 
     private init(value: String) { self.value = value }
 
@@ -18,7 +18,7 @@ public struct PayloadHash: Hashable, Sendable, CustomStringConvertible {
     public static let unsigned = PayloadHash(value: "UNSIGNED-PAYLOAD")
 
     /// The SHA-256 of an empty body.
-    public static let emptySHA256 = PayloadHash(
+    package static let emptySHA256 = PayloadHash(
         value: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
     )
 

@@ -40,7 +40,7 @@ public struct SignatureVersion: Hashable, Sendable, CustomStringConvertible {
     /// `v4` means OSS V4; OBS's V4 is the same algorithm as `sigv4`, which callers map themselves.
     ///
     /// - Parameter cliName: The `--signature` value.
-    public init?(cliName: String) {
+    package init?(cliName: String) {
         switch cliName.lowercased() {
         case "v1": self = .ossV1
         case "v4": self = .ossV4
@@ -52,7 +52,7 @@ public struct SignatureVersion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The command-line name: `v1`, `v4`, `obs`, `v2` or `sigv4`.
-    public var cliName: String {
+    package var cliName: String {
         switch self.base {
         case .ossV1: return "v1"
         case .ossV4: return "v4"
@@ -74,5 +74,5 @@ public struct SignatureVersion: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the scheme is region-scoped (and so needs a region).
-    public var requiresRegion: Bool { self.base == .ossV4 || self.base == .sigV4 }
+    package var requiresRegion: Bool { self.base == .ossV4 || self.base == .sigV4 }
 }

@@ -29,7 +29,7 @@ public struct StorageProvider: Hashable, Sendable, CustomStringConvertible {
     /// The provider for a URL scheme: `oss`, `obs` or `s3` (case-insensitive); `nil` otherwise.
     ///
     /// - Parameter scheme: The scheme of an `oss://BUCKET/KEY`-style URL.
-    public init?(scheme: String) {
+    package init?(scheme: String) {
         switch scheme.lowercased() {
         case "oss": self = .oss
         case "obs": self = .obs

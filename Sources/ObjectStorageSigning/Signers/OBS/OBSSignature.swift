@@ -22,33 +22,33 @@
 ///   OSS V1 scheme signs it raw instead), then the sub-resources sorted by name with RAW values:
 ///   ``subresources`` (compared lowercased) and any parameter named `x-obs-*` (`x-amz-*`).
 ///   A valueless parameter is the bare name; an empty value is `name=`.
-public enum OBSSignature {
+package enum OBSSignature {
     /// The two header families.
-    public struct Flavor: Hashable, Sendable {
+    package struct Flavor: Hashable, Sendable {
         /// `x-obs-` or `x-amz-`.
-        public let headerPrefix: String
+        package let headerPrefix: String
         /// `OBS` or `AWS`.
-        public let authorizationPrefix: String
+        package let authorizationPrefix: String
         /// The presigned URL's access key parameter: `AccessKeyId` or `AWSAccessKeyId`.
-        public let accessKeyQueryName: String
+        package let accessKeyQueryName: String
 
         /// Huawei Cloud OBS's own scheme: `x-obs-*`, `OBS AK:sig`.
-        public static let obs = Flavor(
+        package static let obs = Flavor(
             headerPrefix: "x-obs-",
             authorizationPrefix: "OBS",
             accessKeyQueryName: "AccessKeyId"
         )
         /// AWS signature V2: `x-amz-*`, `AWS AK:sig`.
-        public static let awsV2 = Flavor(
+        package static let awsV2 = Flavor(
             headerPrefix: "x-amz-",
             authorizationPrefix: "AWS",
             accessKeyQueryName: "AWSAccessKeyId"
         )
 
         /// The security token header / query parameter: `x-obs-security-token` or `x-amz-security-token`.
-        public let securityTokenName: String
+        package let securityTokenName: String
         /// The alternative date header: `x-obs-date` or `x-amz-date`.
-        public let dateHeaderName: String
+        package let dateHeaderName: String
 
         private init(headerPrefix: String, authorizationPrefix: String, accessKeyQueryName: String) {
             self.headerPrefix = headerPrefix
@@ -60,7 +60,7 @@ public enum OBSSignature {
     }
 
     /// Query parameters signed as sub-resources, lowercase (esdk-obs-python's list).
-    public static let subresources: Set<String> = [
+    package static let subresources: Set<String> = [
         "acl", "append", "backtosource", "cors", "delete", "deletebucket", "directcoldaccess", "encryption",
         "fileinterface", "length", "lifecycle", "location", "logging", "metadata", "modify", "name",
         "notification", "obsalias", "obsbucketalias", "obsworkflowtriggerpolicy", "partnumber", "policy",
@@ -81,7 +81,7 @@ public enum OBSSignature {
     ///   - key: The object key, decoded.
     ///   - query: The query parameters, decoded; non-sub-resources are ignored.
     /// - Returns: The canonicalized resource.
-    public static func canonicalizedResource(
+    package static func canonicalizedResource(
         flavor: Flavor,
         bucket: String?,
         key: String?,
@@ -148,7 +148,7 @@ public enum OBSSignature {
     ///   - query: The query parameters, decoded.
     ///   - expires: For a presigned URL, the absolute `Expires` Unix time (replaces the date line).
     /// - Returns: The string to sign.
-    public static func stringToSign(
+    package static func stringToSign(
         flavor: Flavor,
         method: String,
         headers: [HTTPHeader],
@@ -198,7 +198,7 @@ public enum OBSSignature {
     ///   - secret: The secret access key.
     ///   - stringToSign: The string to sign.
     /// - Returns: The base64 signature.
-    public static func signature(secret: String, stringToSign: String) -> String {
+    package static func signature(secret: String, stringToSign: String) -> String {
         SigningMAC.hmacSHA1Base64(secret: secret, message: stringToSign)
     }
 
@@ -209,7 +209,7 @@ public enum OBSSignature {
     ///   - accessKeyID: The access key id.
     ///   - signature: The base64 signature.
     /// - Returns: The Authorization header value.
-    public static func authorization(flavor: Flavor, accessKeyID: String, signature: String) -> String {
+    package static func authorization(flavor: Flavor, accessKeyID: String, signature: String) -> String {
         "\(flavor.authorizationPrefix) \(accessKeyID):\(signature)"
     }
 }

@@ -21,13 +21,13 @@
 /// - CanonicalizedResource: `/BUCKET/KEY` with the key RAW (UTF-8, spaces, `?`, `#`, `%` all
 ///   unescaped), then the whitelisted sub-resources (``subresources``) sorted by name, RAW values,
 ///   `?name=value&name` (an empty or absent value is the bare name).
-public enum OSSV1Signature {
+package enum OSSV1Signature {
     /// Query parameters signed as sub-resources (names are case-sensitive).
     ///
     /// Decision: this is oss2's list, which includes `x-oss-process`. alibabacloud-oss-v2 1.4.1
     /// leaves `x-oss-process` out, so the two official SDKs sign the same image-processing URL
     /// differently; we follow oss2, the older JS SDK and the OSS V1 documentation, which list it.
-    public static let subresources: Set<String> = [
+    package static let subresources: Set<String> = [
         "acl", "append", "asyncFetch", "bucketInfo", "callback", "callback-var", "cloudboxes", "cname", "comp",
         "continuation-token", "cors", "delete", "encryption", "endTime", "group", "inventory", "inventoryId",
         "lifecycle", "link", "live", "location", "logging", "metaQuery", "objectInfo", "objectMeta", "partNumber",
@@ -48,7 +48,7 @@ public enum OSSV1Signature {
     ///   - key: The object key, decoded (verbatim).
     ///   - query: The query parameters as received, decoded; non-sub-resources are ignored.
     /// - Returns: The canonicalized resource.
-    public static func canonicalizedResource(bucket: String?, key: String?, query: [QueryParameter]) -> String {
+    package static func canonicalizedResource(bucket: String?, key: String?, query: [QueryParameter]) -> String {
         var buffer = SigningBuffer(capacity: 64)
         appendResource(bucket: bucket, key: key, query: query, to: &buffer)
         return buffer.string
@@ -93,7 +93,7 @@ public enum OSSV1Signature {
     ///   - query: The query parameters, decoded.
     ///   - expires: For a presigned URL, the absolute `Expires` Unix time (replaces the date line).
     /// - Returns: The string to sign.
-    public static func stringToSign(
+    package static func stringToSign(
         method: String,
         headers: [HTTPHeader],
         bucket: String?,
@@ -154,7 +154,7 @@ public enum OSSV1Signature {
     ///   - secret: The secret access key.
     ///   - stringToSign: The string to sign.
     /// - Returns: The base64 signature.
-    public static func signature(secret: String, stringToSign: String) -> String {
+    package static func signature(secret: String, stringToSign: String) -> String {
         SigningMAC.hmacSHA1Base64(secret: secret, message: stringToSign)
     }
 
@@ -164,7 +164,7 @@ public enum OSSV1Signature {
     ///   - accessKeyID: The access key id.
     ///   - signature: The base64 signature.
     /// - Returns: The Authorization header value.
-    public static func authorization(accessKeyID: String, signature: String) -> String {
+    package static func authorization(accessKeyID: String, signature: String) -> String {
         "OSS \(accessKeyID):\(signature)"
     }
 }

@@ -22,13 +22,13 @@
 ///   encoded name (`Zeta` before `alpha`), an empty or absent value written as the bare name.
 /// - CanonicalHeaders: `content-type`, `content-md5`, every `x-oss-*`, and the additional headers;
 ///   lowercase names, values without surrounding whitespace (inner whitespace kept), sorted.
-public enum OSSV4Signature {
+package enum OSSV4Signature {
     /// `OSS4-HMAC-SHA256`.
-    public static let algorithm = "OSS4-HMAC-SHA256"
+    package static let algorithm = "OSS4-HMAC-SHA256"
     /// The default product in the scope: `oss`.
-    public static let defaultProduct = "oss"
+    package static let defaultProduct = "oss"
     /// The scope terminator: `aliyun_v4_request`.
-    public static let scopeTerminator = "aliyun_v4_request"
+    package static let scopeTerminator = "aliyun_v4_request"
 
     /// `YYYYMMDD/REGION/PRODUCT/aliyun_v4_request`.
     ///
@@ -37,7 +37,7 @@ public enum OSSV4Signature {
     ///   - region: The region, e.g. `cn-hangzhou`.
     ///   - product: The product, `oss`.
     /// - Returns: The credential scope.
-    public static func scope(date: String, region: String, product: String = defaultProduct) -> String {
+    package static func scope(date: String, region: String, product: String = defaultProduct) -> String {
         "\(date)/\(region)/\(product)/\(scopeTerminator)"
     }
 
@@ -45,7 +45,7 @@ public enum OSSV4Signature {
     ///
     /// - Parameter lowercasedName: The lowercase header name.
     /// - Returns: `true` for `content-type`, `content-md5` and `x-oss-*`.
-    public static func isDefaultSignedHeader(_ lowercasedName: String) -> Bool {
+    package static func isDefaultSignedHeader(_ lowercasedName: String) -> Bool {
         lowercasedName.hasPrefix("x-oss-") || lowercasedName == "content-type" || lowercasedName == "content-md5"
     }
 
@@ -61,7 +61,7 @@ public enum OSSV4Signature {
     ///   - requested: Header names the caller wants signed.
     ///   - headers: The headers the request carries (including `Host`).
     /// - Returns: The sorted lowercase names.
-    public static func additionalHeaders(_ requested: [String], presentIn headers: [HTTPHeader]) -> [String] {
+    package static func additionalHeaders(_ requested: [String], presentIn headers: [HTTPHeader]) -> [String] {
         guard !requested.isEmpty else { return [] }
         var names: [String] = []
         for name in requested {
@@ -81,7 +81,7 @@ public enum OSSV4Signature {
     ///   - bucket: The bucket, if any.
     ///   - key: The object key, decoded.
     /// - Returns: The canonical URI.
-    public static func canonicalURI(bucket: String?, key: String?) -> String {
+    package static func canonicalURI(bucket: String?, key: String?) -> String {
         var buffer = SigningBuffer(capacity: 64)
         appendCanonicalURI(bucket: bucket, key: key, to: &buffer)
         return buffer.string
@@ -100,7 +100,7 @@ public enum OSSV4Signature {
     /// - Parameter query: Every query parameter of the request, decoded (for a presigned URL,
     ///   all but `x-oss-signature`).
     /// - Returns: The canonical query.
-    public static func canonicalQuery(_ query: [QueryParameter]) -> String {
+    package static func canonicalQuery(_ query: [QueryParameter]) -> String {
         var buffer = SigningBuffer(capacity: query.count * 64)
         appendCanonicalQuery(query, to: &buffer)
         return buffer.string
@@ -124,7 +124,7 @@ public enum OSSV4Signature {
     ///     or parsed from `AdditionalHeaders=` / `x-oss-additional-headers`.
     ///   - payloadHash: `x-oss-content-sha256`, or `UNSIGNED-PAYLOAD` for a presigned URL.
     /// - Returns: The canonical request.
-    public static func canonicalRequest(
+    package static func canonicalRequest(
         method: String,
         bucket: String?,
         key: String?,
@@ -184,7 +184,7 @@ public enum OSSV4Signature {
     ///   - timestamp: The signing time (`x-oss-date`).
     ///   - scope: The credential scope.
     /// - Returns: The string to sign.
-    public static func stringToSign(canonicalRequest: String, timestamp: SigningTimestamp, scope: String) -> String {
+    package static func stringToSign(canonicalRequest: String, timestamp: SigningTimestamp, scope: String) -> String {
         v4StringToSign(algorithm: algorithm, canonicalRequest: canonicalRequest, timestamp: timestamp, scope: scope)
     }
 
@@ -196,7 +196,7 @@ public enum OSSV4Signature {
     ///   - region: The region.
     ///   - product: The product, `oss`.
     /// - Returns: The 32-byte signing key.
-    public static func signingKey(
+    package static func signingKey(
         secret: String,
         date: String,
         region: String,
@@ -225,7 +225,7 @@ public enum OSSV4Signature {
     ///   - signingKey: The derived key.
     ///   - stringToSign: The string to sign.
     /// - Returns: 64 hex digits.
-    public static func signature(signingKey: [UInt8], stringToSign: String) -> String {
+    package static func signature(signingKey: [UInt8], stringToSign: String) -> String {
         SigningMAC.hmacSHA256Hex(key: signingKey, message: stringToSign)
     }
 
@@ -241,7 +241,7 @@ public enum OSSV4Signature {
     ///   - additionalHeaders: The signed additional header names.
     ///   - signature: The hex signature.
     /// - Returns: The Authorization header value.
-    public static func authorization(
+    package static func authorization(
         accessKeyID: String,
         scope: String,
         additionalHeaders: [String],

@@ -19,13 +19,13 @@
 /// S3 rules: the URI path is encoded once (RFC 3986, `/` kept) and never normalized; every query
 /// parameter is signed, sorted by encoded name, with `name=` for an empty or absent value;
 /// header values are trimmed and inner runs of spaces squeezed.
-public enum SigV4Signature {
+package enum SigV4Signature {
     /// `AWS4-HMAC-SHA256`.
-    public static let algorithm = "AWS4-HMAC-SHA256"
+    package static let algorithm = "AWS4-HMAC-SHA256"
     /// The default service in the scope: `s3`.
-    public static let defaultService = "s3"
+    package static let defaultService = "s3"
     /// The scope terminator: `aws4_request`.
-    public static let scopeTerminator = "aws4_request"
+    package static let scopeTerminator = "aws4_request"
 
     /// Headers never signed because proxies and HTTP clients add, drop or rewrite them.
     static let unsignedHeaders: Set<String> = [
@@ -40,7 +40,7 @@ public enum SigV4Signature {
     ///   - region: The region, e.g. `us-east-1`.
     ///   - service: The service, `s3`.
     /// - Returns: The credential scope.
-    public static func scope(date: String, region: String, service: String = defaultService) -> String {
+    package static func scope(date: String, region: String, service: String = defaultService) -> String {
         "\(date)/\(region)/\(service)/\(scopeTerminator)"
     }
 
@@ -49,7 +49,7 @@ public enum SigV4Signature {
     ///
     /// - Parameter headers: The headers the request carries, `Host` included.
     /// - Returns: The SignedHeaders list.
-    public static func signedHeaderNames(for headers: [HTTPHeader]) -> [String] {
+    package static func signedHeaderNames(for headers: [HTTPHeader]) -> [String] {
         var names: [String] = []
         for header in headers {
             let name = header.name.asciiLowercased
@@ -64,7 +64,7 @@ public enum SigV4Signature {
     /// - Parameter query: Every query parameter, decoded (for a presigned URL, all but
     ///   `X-Amz-Signature`).
     /// - Returns: The canonical query.
-    public static func canonicalQuery(_ query: [QueryParameter]) -> String {
+    package static func canonicalQuery(_ query: [QueryParameter]) -> String {
         var encoded = EncodedQuery(query)
         encoded.sort()
         var buffer = SigningBuffer(capacity: encoded.bytes.count + query.count * 2)
@@ -83,7 +83,7 @@ public enum SigV4Signature {
     ///   - signedHeaders: The lowercase SignedHeaders names, sorted.
     ///   - payloadHash: `x-amz-content-sha256`, or `UNSIGNED-PAYLOAD` for a presigned URL.
     /// - Returns: The canonical request.
-    public static func canonicalRequest(
+    package static func canonicalRequest(
         method: String,
         path: String,
         query: [QueryParameter],
@@ -164,7 +164,7 @@ public enum SigV4Signature {
     ///   - timestamp: The signing time (`X-Amz-Date`).
     ///   - scope: The credential scope.
     /// - Returns: The string to sign.
-    public static func stringToSign(canonicalRequest: String, timestamp: SigningTimestamp, scope: String) -> String {
+    package static func stringToSign(canonicalRequest: String, timestamp: SigningTimestamp, scope: String) -> String {
         v4StringToSign(algorithm: algorithm, canonicalRequest: canonicalRequest, timestamp: timestamp, scope: scope)
     }
 
@@ -176,7 +176,7 @@ public enum SigV4Signature {
     ///   - region: The region.
     ///   - service: The service, `s3`.
     /// - Returns: The 32-byte signing key.
-    public static func signingKey(
+    package static func signingKey(
         secret: String,
         date: String,
         region: String,
@@ -205,7 +205,7 @@ public enum SigV4Signature {
     ///   - signingKey: The derived key.
     ///   - stringToSign: The string to sign.
     /// - Returns: 64 hex digits.
-    public static func signature(signingKey: [UInt8], stringToSign: String) -> String {
+    package static func signature(signingKey: [UInt8], stringToSign: String) -> String {
         SigningMAC.hmacSHA256Hex(key: signingKey, message: stringToSign)
     }
 
@@ -217,7 +217,7 @@ public enum SigV4Signature {
     ///   - signedHeaders: The SignedHeaders names.
     ///   - signature: The hex signature.
     /// - Returns: The Authorization header value.
-    public static func authorization(
+    package static func authorization(
         accessKeyID: String,
         scope: String,
         signedHeaders: [String],
