@@ -32,6 +32,7 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
         var reporter: TransferProgressReporter?
         while true {
             let (start, session): (Strategy.Checkpoint, Strategy.Session)
+            // Only a restarted round finds a reporter: the first round with parts creates it.
             switch try await strategy.prepare(restarts: &restarts, isRestart: reporter != nil) {
             case .finished(let result):
                 return result
@@ -68,42 +69,55 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
                 round.finish()
                 return TransferResult(checkpoint, reusing: start, completion, restarts: restarts)
             } catch {
-                var failure = strategy.failure(error, restarts: restarts)
-                if case .restart = failure, Task.isCancelled { failure = .keep }
-                switch failure {
-                case .keep:
-                    if strategy.checkpointPath == nil {
-                        await strategy.abandon(checkpoint, in: session, discarded: false)
-                    } else {
-                        strategy.logger.info(
-                            "transfer paused or failed; the checkpoint keeps it for the next call",
-                            metadata: ["os.bytes_kept": "\(checkpoint.bytesCompleted)"]
-                        )
-                    }
-                    throw error
-                case .discard:
-                    await discard(checkpoint, in: session, store: store)
-                    throw error
-                case .restart(let reason, let exhausted):
-                    await discard(checkpoint, in: session, store: store)
-                    guard restarts < strategy.maximumRestarts else { throw exhausted }
-                    restarts += 1
-                    // The bytes counted so far move again; reports never go back, so progress pauses instead.
-                    round.rewind()
-                    strategy.logger.notice(
-                        "starting over: \(reason)",
-                        metadata: ["os.reason": "\(reason)", "os.restart": "\(restarts)"]
-                    )
-                }
+                try await recover(from: error, checkpoint, in: session, restarts: &restarts, reporter: round)
             }
         }
     }
 
+    /// Ends a failed round as the strategy's ``TransferFailure`` says: keeps it (a pause), discards it, or discards
+    /// it and returns, so that the caller starts over.
+    ///
+    /// - Throws: `error`, or the strategy's error once ``TransferStrategy/maximumRestarts`` is reached.
+    private func recover(
+        from error: any Error,
+        _ checkpoint: Strategy.Checkpoint,
+        in session: Strategy.Session,
+        restarts: inout Int,
+        reporter: TransferProgressReporter
+    ) async throws {
+        var failure = strategy.failure(error, restarts: restarts)
+        if case .restart = failure, Task.isCancelled { failure = .keep }
+        switch failure {
+        case .keep:
+            if strategy.checkpointPath == nil {
+                await strategy.abandon(checkpoint, in: session, discarded: false)
+            } else {
+                strategy.logger.info(
+                    "transfer paused or failed; the checkpoint keeps it for the next call",
+                    metadata: ["os.bytes_kept": "\(checkpoint.bytesCompleted)"]
+                )
+            }
+            throw error
+        case .discard:
+            await discard(checkpoint, in: session)
+            throw error
+        case .restart(let reason, let exhausted):
+            await discard(checkpoint, in: session)
+            guard restarts < strategy.maximumRestarts else { throw exhausted }
+            restarts += 1
+            // The bytes counted so far move again; reports never go back, so progress pauses instead.
+            reporter.rewind()
+            strategy.logger.notice(
+                "starting over: \(reason)",
+                metadata: ["os.reason": "\(reason)", "os.restart": "\(restarts)"]
+            )
+        }
+    }
+
     /// Throws away a failed round's work: the strategy's, then the checkpoint.
-    private func discard(_ checkpoint: Strategy.Checkpoint, in session: Strategy.Session, store: CheckpointStore) async
-    {
+    private func discard(_ checkpoint: Strategy.Checkpoint, in session: Strategy.Session) async {
         await strategy.abandon(checkpoint, in: session, discarded: true)
-        if let path = strategy.checkpointPath { try? store.remove(at: path) }
+        if let path = strategy.checkpointPath { try? CheckpointStore(logger: strategy.logger).remove(at: path) }
     }
 
     private enum Outcome: Sendable {
