@@ -192,3 +192,40 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
         if let path, landed > durable { try strategy.save(checkpoint, in: session, to: path) }
     }
 }
+
+extension TransferResult {
+    /// The result of a checkpointed transfer: the layout and counts from its checkpoint, the object from its
+    /// completion.
+    ///
+    /// - Parameters:
+    ///   - finished: The checkpoint with every part recorded.
+    ///   - start: The checkpoint as this call's last round started: its parts count as reused.
+    ///   - completion: What the transfer learned about the object.
+    ///   - restarts: How many times the transfer started over.
+    init<Checkpoint: TransferCheckpoint>(
+        _ finished: Checkpoint,
+        reusing start: Checkpoint,
+        _ completion: TransferCompletion,
+        restarts: Int
+    ) {
+        self.init(
+            filePath: finished.filePath,
+            etag: completion.etag,
+            versionID: completion.versionID,
+            crc64: completion.crc64,
+            lastModified: completion.lastModified,
+            objectSize: finished.objectSize,
+            range: finished.objectRange,
+            bytesTransferred: finished.totalBytes - start.bytesCompleted,
+            bytesReused: start.bytesCompleted,
+            partSize: finished.partSize,
+            partCount: finished.partCount,
+            partsTransferred: finished.partCount - start.completedPartCount,
+            partsReused: start.completedPartCount,
+            isMultipart: finished.isMultipart,
+            restarts: restarts,
+            verification: completion.verification,
+            contentMD5Verified: completion.contentMD5Verified
+        )
+    }
+}

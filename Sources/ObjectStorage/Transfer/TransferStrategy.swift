@@ -11,11 +11,6 @@ import Logging
 /// One direction of a checkpointed transfer (`uploadFile`, `resumableDownload`; a multipart copy would be a
 /// third), driven by ``CheckpointedTransfer``, which owns the rest: the lock, the concurrency cap, durable
 /// coalesced saves, progress, restarts and cleanup after a failure.
-///
-/// The core calls ``prepare(restarts:isRestart:)`` under the checkpoint's lock, ``transfer(part:of:in:reporter:)``
-/// for each missing part in child tasks, ``save(_:in:to:)`` as parts land, and ``finish(_:in:)`` once every part is
-/// recorded and durable. After a failed round it asks ``failure(_:restarts:)`` and, when the work is not kept,
-/// calls ``abandon(_:in:discarded:)``.
 protocol TransferStrategy: Sendable {
     /// The transfer's state on disk.
     associatedtype Checkpoint: TransferCheckpoint
@@ -127,4 +122,33 @@ struct TransferCompletion: Sendable {
     var lastModified: String?
     var verification: TransferResult.Verification
     var contentMD5Verified = false
+}
+
+/// The state of a transfer cut into parts, as ``CheckpointedTransfer`` reads and updates it: the layout,
+/// which parts are done, and how a landed part is recorded. The file formats are the Checkpoint layer's.
+protocol TransferCheckpoint: Sendable {
+    /// The record of one landed part.
+    associatedtype Part: Sendable
+
+    /// The local file, as an absolute path: an upload's source, a download's destination.
+    var filePath: String { get }
+    /// The object's size (for a ranged download, the whole object).
+    var objectSize: Int64 { get }
+    /// The object offsets the transfer moves.
+    var objectRange: Range<Int64> { get }
+    /// The bytes the transfer moves (the length of ``objectRange``).
+    var totalBytes: Int64 { get }
+    /// The bytes of the parts recorded as done.
+    var bytesCompleted: Int64 { get }
+    var partSize: Int64 { get }
+    var partCount: Int { get }
+    /// How many parts are recorded as done.
+    var completedPartCount: Int { get }
+    /// The parts still to move, in order.
+    var missingParts: [Int] { get }
+    /// What ``TransferResult/isMultipart`` reports.
+    var isMultipart: Bool { get }
+
+    /// Records a landed part.
+    mutating func record(_ part: Part) throws
 }

@@ -28,28 +28,22 @@ extension UploadFileStrategy {
             return nil
         }
         guard head.contentLength == checkpoint.source.size else { return nil }
-        let crcMatches: Bool
-        if let reported = Self.crc64(of: head), let combined = checkpoint.combinedCRC64() {
-            crcMatches = reported == combined
-            guard crcMatches else { return nil }
+        let crc64 = Self.crc64(of: head)
+        var verification = TransferResult.Verification.none(reason: "the service reports no CRC-64")
+        if let crc64, let combined = checkpoint.combinedCRC64() {
+            guard crc64 == combined else { return nil }
+            verification = .crc64(crc64)
         } else {
-            crcMatches = false
             guard let etag = head.etag, let expected = Self.multipartETag(of: checkpoint.parts.map(\.etag)),
                 Self.bareETag(etag) == expected
             else { return nil }
         }
+        let verifiedBy = if case .crc64 = verification { "crc64" } else { "etag" }
         logger.notice(
             "the upload was already completed by an earlier run; removed the leftover checkpoint",
-            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(crcMatches ? "crc64" : "etag")"]
+            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(verifiedBy)"]
         )
-        var verification = TransferResult.Verification.none(reason: "the service reports no CRC-64")
-        if crcMatches, let reported = Self.crc64(of: head) { verification = .crc64(reported) }
-        return TransferCompletion(
-            etag: head.etag,
-            versionID: head.versionID,
-            crc64: Self.crc64(of: head),
-            verification: verification
-        )
+        return TransferCompletion(etag: head.etag, versionID: head.versionID, crc64: crc64, verification: verification)
     }
 
     /// The ETag S3-style services give a multipart object: the hex MD5 of the concatenated binary
