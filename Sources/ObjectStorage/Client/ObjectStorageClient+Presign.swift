@@ -49,7 +49,7 @@ extension ObjectStorageClient {
         )
         // The query (signature, credential scope, session token) is never logged; see ``URLRedaction``
         // for code that must log a whole presigned URL.
-        let location = (try? ResumableDownloadEngine.split(presignedURL: presigned.url)).map { $0.endpoint + $0.path }
+        let location = (try? ResumableDownloadStrategy.split(presignedURL: presigned.url)).map { $0.endpoint + $0.path }
         logger.debug(
             "presigned a URL",
             metadata: [

@@ -74,7 +74,7 @@ extension ObjectStorageClient {
         try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider)
         try range?.validate()
         let logger = self.transferLogger("ResumableDownload", bucket: bucket, key: key, logger)
-        let engine = try ResumableDownloadEngine(
+        let download = try ResumableDownloadStrategy(
             client: self,
             source: .object(bucket: bucket, key: key),
             destination: destination,
@@ -82,7 +82,7 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.runTransfer(logger: logger) { try await engine.run() }
+        return try await Self.runTransfer(logger: logger) { try await download.run() }
     }
 
     /// Downloads the object behind a presigned GET URL, with the same parallel, resumable engine as
@@ -114,9 +114,9 @@ extension ObjectStorageClient {
     ) async throws -> TransferResult {
         var logger = self.transferLogger("ResumableDownload", logger)
         try range?.validate()
-        let (endpoint, path) = try ResumableDownloadEngine.split(presignedURL: presignedURL)
+        let (endpoint, path) = try ResumableDownloadStrategy.split(presignedURL: presignedURL)
         logger[metadataKey: "os.url"] = "\(endpoint)\(path)"
-        let engine = try ResumableDownloadEngine(
+        let download = try ResumableDownloadStrategy(
             client: self,
             source: .presigned(url: presignedURL),
             destination: destination,
@@ -124,7 +124,7 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.runTransfer(logger: logger) { try await engine.run() }
+        return try await Self.runTransfer(logger: logger) { try await download.run() }
     }
 
     /// Discards a paused resumable download: deletes its temp file and checkpoint. The destination

@@ -27,8 +27,6 @@ struct PartFetcher: Sendable {
     let object: DownloadCheckpoint.ObjectState
     let versionID: String?
     let file: DownloadTempFile
-    let reporter: TransferProgressReporter?
-    let counter: ByteCounter
     let logger: Logger
     /// Whether parts may be written with direct I/O (not when the file is read back to verify it).
     let writesDirectly: Bool
@@ -40,15 +38,14 @@ struct PartFetcher: Sendable {
         self.object.etag.isEmpty || self.object.etag.hasPrefix("W/") ? nil : self.object.etag
     }
 
-    /// Downloads part `index`; returns its CRC-64.
-    func fetch(part index: Int) async throws -> (index: Int, crc64: UInt64) {
+    /// Downloads part `index`, counting its bytes with `reporter`; returns its CRC-64.
+    func fetch(part index: Int, reporter: TransferProgressReporter) async throws -> (index: Int, crc64: UInt64) {
         let writer = PartWriter(
             range: self.layout.range(ofPart: index),
             layoutStart: self.layout.start,
             object: self.object,
             file: self.file,
-            reporter: self.reporter,
-            counter: self.counter,
+            reporter: reporter,
             directBuffers: self.writesDirectly ? self.directBuffers : nil
         )
         var logger = self.logger

@@ -51,7 +51,6 @@ final class PartWriter: ResponseBodyConsumer {
     private let object: DownloadCheckpoint.ObjectState
     private let file: DownloadTempFile
     private let reporter: TransferProgressReporter?
-    private let counter: ByteCounter
     /// Where direct mode's buffers come from, or `nil` for writes through the page cache.
     private let buffers: DirectWriteBufferPool?
     private let state: Mutex<State>
@@ -62,7 +61,6 @@ final class PartWriter: ResponseBodyConsumer {
         object: DownloadCheckpoint.ObjectState,
         file: DownloadTempFile,
         reporter: TransferProgressReporter?,
-        counter: ByteCounter,
         directBuffers: DirectWriteBufferPool?
     ) {
         self.range = range
@@ -70,7 +68,6 @@ final class PartWriter: ResponseBodyConsumer {
         self.object = object
         self.file = file
         self.reporter = reporter
-        self.counter = counter
         let aligned = (range.lowerBound - layoutStart) % Int64(DownloadTempFile.directAlignment) == 0
         self.buffers = file.directDescriptor != nil && aligned ? directBuffers : nil
         self.state = Mutex(State(position: range.lowerBound))
@@ -209,7 +206,6 @@ final class PartWriter: ResponseBodyConsumer {
 
     private func counted(_ count: Int) {
         guard count > 0 else { return }
-        self.counter.add(Int64(count))
         self.reporter?.add(Int64(count))
     }
 

@@ -29,7 +29,8 @@ final class TransferProgressReporter: Sendable {
     }
 
     private let handler: TransferProgressHandler?
-    private let totalBytes: Int64
+    /// The transfer's size.
+    let totalBytes: Int64
     private let resumedBytes: Int64
     private let start = ContinuousClock.now
     private let state: Mutex<State>
@@ -53,6 +54,11 @@ final class TransferProgressReporter: Sendable {
     /// Takes back bytes counted by ``add(_:)`` that will be transferred again.
     func remove(_ count: Int64) {
         report(force: false) { $0.completedBytes -= count }
+    }
+
+    /// Takes back every byte counted: the transfer starts over from zero.
+    func rewind() {
+        report(force: false) { $0.completedBytes = 0 }
     }
 
     /// Delivers the first report (resumed bytes) immediately.

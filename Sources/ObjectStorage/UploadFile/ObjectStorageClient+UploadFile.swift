@@ -75,8 +75,7 @@ extension ObjectStorageClient {
         try self.validate(request)
         let logger = self.transferLogger("UploadFile", bucket: bucket, key: key, logger)
         return try await Self.runTransfer(logger: logger) {
-            let operation = try UploadFileOperation(client: self, request: request, progress: progress, logger: logger)
-            return try await operation.run()
+            try await UploadFileStrategy(client: self, request: request, progress: progress, logger: logger).run()
         }
     }
 

@@ -12,7 +12,7 @@ import ObjectStorageCheckpoint
 import ObjectStorageSigning
 import ObjectStorageTransport
 
-extension ResumableDownloadEngine {
+extension ResumableDownloadStrategy {
     /// Rejects options that cannot work, before anything is sent.
     static func validate(_ options: ResumableDownloadOptions) throws(ObjectStorageError) {
         try options.transfer.validate()

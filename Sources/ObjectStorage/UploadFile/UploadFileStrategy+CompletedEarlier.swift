@@ -10,14 +10,14 @@ import Logging
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
-extension UploadFileOperation {
-    /// The result of an upload that a killed run had already completed: CompleteMultipartUpload
+extension UploadFileStrategy {
+    /// The object of an upload that a killed run had already completed: CompleteMultipartUpload
     /// succeeded but the checkpoint was not removed, so the resume gets NoSuchUpload.
     ///
     /// Applies only when the checkpoint records every part. The object (HEAD) must have the file's
     /// size and either a CRC-64 equal to the combined part CRC-64s or, without CRC-64s, the multipart
     /// ETag of the recorded part ETags. `nil` otherwise (the caller starts a new upload).
-    func completedEarlier(_ checkpoint: UploadCheckpoint, restarts: Int) async -> TransferResult? {
+    func completedEarlier(_ checkpoint: UploadCheckpoint) async -> TransferCompletion? {
         guard checkpoint.isComplete else { return nil }
         let head: HeadObjectResponse
         do {
@@ -28,48 +28,22 @@ extension UploadFileOperation {
             return nil
         }
         guard head.contentLength == checkpoint.source.size else { return nil }
-        let crcMatches: Bool
-        if let reported = Self.crc64(of: head), let combined = checkpoint.combinedCRC64() {
-            crcMatches = reported == combined
-            guard crcMatches else { return nil }
+        let crc64 = Self.crc64(of: head)
+        var verification = TransferResult.Verification.none(reason: "the service reports no CRC-64")
+        if let crc64, let combined = checkpoint.combinedCRC64() {
+            guard crc64 == combined else { return nil }
+            verification = .crc64(crc64)
         } else {
-            crcMatches = false
             guard let etag = head.etag, let expected = Self.multipartETag(of: checkpoint.parts.map(\.etag)),
                 Self.bareETag(etag) == expected
             else { return nil }
         }
+        let verifiedBy = if case .crc64 = verification { "crc64" } else { "etag" }
         logger.notice(
             "the upload was already completed by an earlier run; removed the leftover checkpoint",
-            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(crcMatches ? "crc64" : "etag")"]
+            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(verifiedBy)"]
         )
-        let reporter = TransferProgressReporter(
-            totalBytes: checkpoint.source.size,
-            resumedBytes: checkpoint.bytesCompleted,
-            handler: progress
-        )
-        reporter.begin()
-        reporter.finish()
-        let size = checkpoint.source.size
-        var verification = TransferResult.Verification.none(reason: "the service reports no CRC-64")
-        if crcMatches, let reported = Self.crc64(of: head) { verification = .crc64(reported) }
-        return TransferResult(
-            filePath: sourcePath,
-            etag: head.etag,
-            versionID: head.versionID,
-            crc64: Self.crc64(of: head),
-            objectSize: size,
-            range: 0..<size,
-            bytesTransferred: 0,
-            bytesReused: checkpoint.bytesCompleted,
-            partSize: checkpoint.partSize,
-            partCount: checkpoint.partCount,
-            partsTransferred: 0,
-            partsReused: checkpoint.parts.count,
-            isMultipart: true,
-            restarts: restarts,
-            verification: verification,
-            contentMD5Verified: false
-        )
+        return TransferCompletion(etag: head.etag, versionID: head.versionID, crc64: crc64, verification: verification)
     }
 
     /// The ETag S3-style services give a multipart object: the hex MD5 of the concatenated binary

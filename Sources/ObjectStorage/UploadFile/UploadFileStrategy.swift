@@ -11,12 +11,11 @@ import NIOHTTP1
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
-/// One call of ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)``:
-/// validated inputs and the upload's life cycle (see `UploadCheckpoint` for the checkpoint's part in it).
-struct UploadFileOperation: Sendable {
-    /// How many times a multipart upload is started over (NoSuchUpload) before giving up.
-    static let maximumRestarts = 3
-
+/// One call of ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)``: the
+/// upload direction of ``CheckpointedTransfer``. A file no larger than one part goes up as a single PUT; a larger
+/// one as a multipart upload whose parts are read from the file by offset, with `UploadCheckpoint` recording the
+/// upload id and every part the server acknowledged.
+struct UploadFileStrategy: TransferStrategy {
     let client: ObjectStorageClient
     let request: UploadFileRequest
     let progress: TransferProgressHandler?
@@ -25,6 +24,17 @@ struct UploadFileOperation: Sendable {
     let identity: UploadCheckpoint.Identity
     let parameters: UploadCheckpoint.ObjectParameters
     let contentType: String
+    /// The file as it was when the call started.
+    let source: FileIdentity
+    let plan: UploadPartSizing.Plan
+    let checkpointPath: String?
+    let store: CheckpointStore
+
+    var concurrency: Int { request.concurrency }
+    /// How many times a multipart upload is started over (NoSuchUpload) before giving up.
+    var maximumRestarts: Int { 3 }
+    /// A save writes only the small checkpoint file (the parts are on the server).
+    var saveSyncsData: Bool { false }
 
     init(
         client: ObjectStorageClient,
@@ -40,10 +50,38 @@ struct UploadFileOperation: Sendable {
         self.request = request
         self.progress = progress
         self.logger = logger
-        self.identity = try Self.identity(of: request, configuration: client.configuration)
+        self.identity = UploadCheckpoint.Identity(
+            provider: client.configuration.provider.description,
+            endpoint: client.configuration.endpoint.description,
+            bucket: request.bucket,
+            key: request.key,
+            sourcePath: try CheckpointPaths.absolute(request.filePath)
+        )
         self.sourcePath = self.identity.sourcePath
         self.contentType = request.contentType ?? MediaTypes.guess(forPath: request.filePath)
         self.parameters = Self.parameters(of: request, contentType: self.contentType)
+        self.store = CheckpointStore(logger: logger)
+        self.source = try FileIdentity.current(path: sourcePath)
+        self.plan = try UploadPartSizing.plan(
+            fileSize: source.size,
+            requestedPartSize: request.partSize,
+            provider: client.configuration.provider
+        )
+        if let requested = plan.clampedFrom {
+            logger.warning(
+                "part size \(requested) is outside \(client.configuration.provider)'s limits; using \(plan.partSize)",
+                metadata: ["os.part_size": "\(plan.partSize)"]
+            )
+        }
+        if plan.enlargedToFit {
+            logger.notice(
+                "part size raised to \(plan.partSize) so the file fits in \(UploadPartSizing.maximumPartCount) parts",
+                metadata: ["os.part_size": "\(plan.partSize)"]
+            )
+        }
+        self.checkpointPath =
+            try request.enableCheckpoint
+            ? CheckpointPaths.upload(source: sourcePath, override: request.checkpointFilePath) : nil
     }
 
     /// The object's attributes, with the media type guessed when the caller gave none.
@@ -51,19 +89,6 @@ struct UploadFileOperation: Sendable {
         var attributes = request.attributes
         attributes.contentType = contentType
         return attributes
-    }
-
-    static func identity(
-        of request: UploadFileRequest,
-        configuration: ObjectStorageClient.Configuration
-    ) throws -> UploadCheckpoint.Identity {
-        UploadCheckpoint.Identity(
-            provider: configuration.provider.description,
-            endpoint: configuration.endpoint.description,
-            bucket: request.bucket,
-            key: request.key,
-            sourcePath: try CheckpointPaths.absolute(request.filePath)
-        )
     }
 
     static func parameters(of request: UploadFileRequest, contentType: String) -> UploadCheckpoint.ObjectParameters {
@@ -92,72 +117,83 @@ struct UploadFileOperation: Sendable {
         return parameters
     }
 
-    // MARK: Entry
+    // MARK: Rounds
 
-    func run() async throws -> TransferResult {
-        let source = try FileIdentity.current(path: sourcePath)
-        let plan = try UploadPartSizing.plan(
-            fileSize: source.size,
-            requestedPartSize: request.partSize,
-            provider: client.configuration.provider
-        )
-        if let requested = plan.clampedFrom {
-            logger.warning(
-                "part size \(requested) is outside \(client.configuration.provider)'s limits; using \(plan.partSize)",
-                metadata: ["os.part_size": "\(plan.partSize)"]
-            )
-        }
-        if plan.enlargedToFit {
-            logger.notice(
-                "part size raised to \(plan.partSize) so the file fits in \(UploadPartSizing.maximumPartCount) parts",
-                metadata: ["os.part_size": "\(plan.partSize)"]
-            )
-        }
-        guard request.enableCheckpoint else {
-            if !request.forceMultipart && source.size <= plan.partSize {
-                return try await putWhole(source: source)
-            }
-            return try await multipart(source: source, plan: plan, resuming: nil, checkpointPath: nil, restarts: 0)
-        }
-        let path = try CheckpointPaths.upload(source: sourcePath, override: request.checkpointFilePath)
-        let lock = try CheckpointLock.acquireForTransfer(path)
-        defer { lock.release() }
-        let store = CheckpointStore(logger: logger)
-        store.removeStaleTemporaryFiles(for: path)
+    func prepare(restarts: inout Int, isRestart: Bool) async throws -> TransferStart<Self> {
         var resuming: UploadCheckpoint?
-        var restarts = 0
-        switch store.load(
-            at: path,
-            expecting: UploadCheckpoint.Expectation(identity: identity, source: source, parameters: parameters)
-        ) {
-        case .loaded(let checkpoint):
-            resuming = checkpoint
-        case .discarded(let reason, let previous):
-            if let previous, previous.identity.firstDifference(from: identity) == nil {
-                logger.notice(
-                    "the checkpoint no longer applies (\(reason.code)); aborting upload and starting over",
-                    metadata: ["os.upload_id": "\(previous.uploadId)"]
-                )
-                await abortQuietly(uploadID: previous.uploadId)
-                restarts += 1
+        if let checkpointPath, !isRestart {
+            switch store.load(
+                at: checkpointPath,
+                expecting: UploadCheckpoint.Expectation(identity: identity, source: source, parameters: parameters)
+            ) {
+            case .loaded(let checkpoint):
+                resuming = checkpoint
+            case .discarded(let reason, let previous):
+                if let previous, previous.identity.firstDifference(from: identity) == nil {
+                    logger.notice(
+                        "the checkpoint no longer applies (\(reason.code)); aborting upload and starting over",
+                        metadata: ["os.upload_id": "\(previous.uploadId)"]
+                    )
+                    await abortQuietly(uploadID: previous.uploadId)
+                    restarts += 1
+                }
+                if !reason.isMissing { try store.remove(at: checkpointPath) }
             }
-            if !reason.isMissing { try store.remove(at: path) }
         }
-        if resuming == nil && !request.forceMultipart && source.size <= plan.partSize {
-            return try await putWhole(source: source)
+        if !isRestart && resuming == nil && !request.forceMultipart && source.size <= plan.partSize {
+            return .finished(try await putWhole())
         }
-        return try await multipart(
+        if let resumed = resuming {
+            do {
+                let checkpoint = try await reconciled(resumed)
+                if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
+                return .parts(checkpoint, ())
+            } catch let error as ServiceError where error.code == .noSuchUpload {
+                if let completion = await completedEarlier(resumed) { return .finishedEarlier(resumed, completion) }
+                logger.notice(
+                    "the checkpoint's upload no longer exists on the server; starting a new upload",
+                    metadata: ["os.upload_id": "\(resumed.uploadId)"]
+                )
+                restarts += 1
+                if let checkpointPath { try store.remove(at: checkpointPath) }
+            }
+        }
+        let uploadID = try await createUpload()
+        let checkpoint = try UploadCheckpoint(
+            identity: identity,
             source: source,
-            plan: plan,
-            resuming: resuming,
-            checkpointPath: path,
-            restarts: restarts
+            partSize: plan.partSize,
+            uploadId: uploadID,
+            parameters: parameters
         )
+        if let checkpointPath {
+            do {
+                try store.save(checkpoint, to: checkpointPath)
+            } catch {
+                await abortQuietly(uploadID: uploadID)
+                throw error
+            }
+        }
+        return .parts(checkpoint, ())
+    }
+
+    func save(_ checkpoint: UploadCheckpoint, in session: Void, to path: String) throws {
+        try store.save(checkpoint, to: path)
+    }
+
+    func failure(_ error: any Error, restarts: Int) -> TransferFailure {
+        guard let error = error as? ServiceError, error.code == .noSuchUpload else { return .keep }
+        return .restart(reason: "the upload disappeared from the server (NoSuchUpload)", exhausted: error)
+    }
+
+    func abandon(_ checkpoint: UploadCheckpoint, in session: Void, discarded: Bool) async {
+        // A discarded upload is already gone from the server (NoSuchUpload).
+        if !discarded { await abortQuietly(uploadID: checkpoint.uploadId) }
     }
 
     // MARK: Single PUT
 
-    private func putWhole(source: FileIdentity) async throws -> TransferResult {
+    private func putWhole() async throws -> TransferResult {
         var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty, attributes: attributes)
         if request.enableMD5Check {
             put.contentMD5 = try FileRegionDigest.compute(path: sourcePath, range: 0..<source.size).md5Base64
@@ -195,100 +231,6 @@ struct UploadFileOperation: Sendable {
 
     // MARK: Multipart
 
-    private func multipart(
-        source: FileIdentity,
-        plan: UploadPartSizing.Plan,
-        resuming: UploadCheckpoint?,
-        checkpointPath: String?,
-        restarts initialRestarts: Int
-    ) async throws -> TransferResult {
-        let store = CheckpointStore(logger: logger)
-        var restarts = initialRestarts
-        var candidate = resuming
-        var existingReporter: TransferProgressReporter?
-        while true {
-            var checkpoint: UploadCheckpoint
-            if let resumed = candidate {
-                candidate = nil
-                do {
-                    checkpoint = try await reconciled(resumed)
-                } catch let error as ServiceError where error.code == .noSuchUpload {
-                    if let result = await completedEarlier(resumed, restarts: restarts) {
-                        if let checkpointPath { try store.remove(at: checkpointPath) }
-                        return result
-                    }
-                    logger.notice(
-                        "the checkpoint's upload no longer exists on the server; starting a new upload",
-                        metadata: ["os.upload_id": "\(resumed.uploadId)"]
-                    )
-                    restarts += 1
-                    if let checkpointPath { try store.remove(at: checkpointPath) }
-                    continue
-                }
-                if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
-            } else {
-                let uploadID = try await createUpload()
-                checkpoint = try UploadCheckpoint(
-                    identity: identity,
-                    source: source,
-                    partSize: plan.partSize,
-                    uploadId: uploadID,
-                    parameters: parameters
-                )
-                if let checkpointPath {
-                    do {
-                        try store.save(checkpoint, to: checkpointPath)
-                    } catch {
-                        await abortQuietly(uploadID: uploadID)
-                        throw error
-                    }
-                }
-            }
-            let reporter =
-                existingReporter
-                ?? TransferProgressReporter(
-                    totalBytes: source.size,
-                    resumedBytes: checkpoint.bytesCompleted,
-                    handler: progress
-                )
-            if existingReporter == nil { reporter.begin() }
-            existingReporter = reporter
-            let ledger = UploadLedger(checkpoint: checkpoint, path: checkpointPath, store: store)
-            do {
-                return try await send(
-                    ledger: ledger,
-                    source: source,
-                    reporter: reporter,
-                    checkpointPath: checkpointPath,
-                    restarts: restarts
-                )
-            } catch let error as ServiceError where error.code == .noSuchUpload && !Task.isCancelled {
-                restarts += 1
-                guard restarts <= Self.maximumRestarts else { throw error }
-                logger.notice(
-                    "the upload disappeared from the server (NoSuchUpload); starting a new upload",
-                    metadata: ["os.upload_id": "\(checkpoint.uploadId)"]
-                )
-                // The bytes counted so far are sent again; the reporter never reports less than
-                // before, so progress pauses instead of going back.
-                reporter.remove(await ledger.checkpoint.bytesCompleted)
-                if let checkpointPath { try store.remove(at: checkpointPath) }
-                continue
-            } catch {
-                if checkpointPath != nil {
-                    try? await ledger.flush()
-                    logger.info(
-                        "upload paused or failed; the checkpoint keeps it for the next call",
-                        metadata: ["os.upload_id": "\(checkpoint.uploadId)"]
-                    )
-                } else {
-                    await abortQuietly(uploadID: checkpoint.uploadId)
-                }
-                throw error
-            }
-        }
-    }
-
     /// Lists the server's parts and keeps only the recorded parts it confirms.
     private func reconciled(_ checkpoint: UploadCheckpoint) async throws -> UploadCheckpoint {
         var serverParts: [UploadCheckpoint.ServerPart] = []
@@ -309,42 +251,13 @@ struct UploadFileOperation: Sendable {
         return checkpoint
     }
 
-    /// Uploads the missing parts, then completes the upload.
-    private func send(
-        ledger: UploadLedger,
-        source: FileIdentity,
-        reporter: TransferProgressReporter,
-        checkpointPath: String?,
-        restarts: Int
-    ) async throws -> TransferResult {
-        let start = await ledger.checkpoint
-        let missing = start.missingPartNumbers
-        let concurrency = request.concurrency
-        let store = CheckpointStore(logger: logger)
-        // A part keeps its concurrency slot until the checkpoint recording it is durable, so a SIGKILL
-        // loses at most `concurrency` parts; saves are coalesced (one at a time, of the latest state).
-        try await DurablePartScheduler.run(
-            parts: missing,
-            concurrency: concurrency,
-            transfer: { number in try await uploadPart(number, of: start, reporter: reporter) },
-            record: { part in _ = try await ledger.record(part) },
-            prepareSave: checkpointPath.map { path in
-                { generation in
-                    let snapshot = await ledger.checkpoint
-                    return {
-                        try store.save(snapshot, to: path)
-                        await ledger.didSave(generation)
-                    }
-                }
-            }
-        )
-        try await ledger.flush()
-        let finished = await ledger.checkpoint
+    /// Completes the upload once every part is recorded, removes the checkpoint, and checks the object's CRC-64.
+    func finish(_ finished: UploadCheckpoint, in session: Void) async throws -> TransferCompletion {
         // A file changed while its parts were read would give an object mixed from two versions.
         let now = try FileIdentity.current(path: sourcePath)
         if let field = now.firstDifference(from: source) {
             await abortQuietly(uploadID: finished.uploadId)
-            if let checkpointPath { try? CheckpointStore(logger: logger).remove(at: checkpointPath) }
+            if let checkpointPath { try? store.remove(at: checkpointPath) }
             throw ObjectStorageError(
                 code: .fileSystem,
                 message: "'\(sourcePath)' changed (\(field)) while it was being uploaded; the upload was aborted"
@@ -359,7 +272,7 @@ struct UploadFileOperation: Sendable {
             ),
             logger: logger
         )
-        if let checkpointPath { try? CheckpointStore(logger: logger).remove(at: checkpointPath) }
+        if let checkpointPath { try? store.remove(at: checkpointPath) }
         var crcVerified = TransferResult.Verification.none(
             reason: request.enableCRC64Check ? "the service reports no CRC-64" : "verification turned off"
         )
@@ -374,22 +287,10 @@ struct UploadFileOperation: Sendable {
             }
             crcVerified = .crc64(reported)
         }
-        reporter.finish()
-        return TransferResult(
-            filePath: sourcePath,
+        return TransferCompletion(
             etag: completed.etag,
             versionID: completed.versionID,
             crc64: completed.crc64,
-            objectSize: source.size,
-            range: 0..<source.size,
-            bytesTransferred: source.size - start.bytesCompleted,
-            bytesReused: start.bytesCompleted,
-            partSize: finished.partSize,
-            partCount: finished.partCount,
-            partsTransferred: missing.count,
-            partsReused: start.parts.count,
-            isMultipart: true,
-            restarts: restarts,
             verification: crcVerified,
             contentMD5Verified: request.enableMD5Check && finished.parts.allSatisfy { $0.md5 != nil }
         )
@@ -398,9 +299,10 @@ struct UploadFileOperation: Sendable {
     /// Sends one part from its file region.
     ///
     /// - Returns: The part's record for the checkpoint.
-    private func uploadPart(
-        _ number: Int,
+    func transfer(
+        part number: Int,
         of checkpoint: UploadCheckpoint,
+        in session: Void,
         reporter: TransferProgressReporter
     ) async throws -> UploadCheckpoint.UploadedPart {
         let range = checkpoint.range(ofPart: number)
@@ -469,5 +371,20 @@ struct UploadFileOperation: Sendable {
                 )
             }
         }.value
+    }
+}
+
+extension UploadCheckpoint: TransferCheckpoint {
+    var filePath: String { identity.sourcePath }
+    var objectSize: Int64 { source.size }
+    var objectRange: Range<Int64> { 0..<source.size }
+    var totalBytes: Int64 { source.size }
+    var completedPartCount: Int { parts.count }
+    var missingParts: [Int] { missingPartNumbers }
+    /// An upload checkpoint always records a multipart upload.
+    var isMultipart: Bool { true }
+
+    mutating func record(_ part: UploadedPart) throws {
+        try recordPart(part)
     }
 }
