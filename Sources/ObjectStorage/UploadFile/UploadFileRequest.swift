@@ -15,12 +15,6 @@ struct UploadFileRequest: Sendable {
     var attributes: UploadAttributes
     var options: TransferOptions
 
-    var acl: ObjectACL? { self.attributes.acl }
-    var storageClass: StorageClass? { self.attributes.storageClass }
-    var metadata: [String: String] { self.attributes.metadata }
-    var websiteRedirectLocation: String? { self.attributes.websiteRedirectLocation }
-    var serverSideEncryption: ServerSideEncryption? { self.attributes.serverSideEncryption }
-    var contentType: String? { self.attributes.contentType }
     var enableCheckpoint: Bool { self.options.enableCheckpoint }
     var enableMD5Check: Bool { self.options.enableMD5Check }
     var checkpointFilePath: String? { self.options.checkpointFilePath }

@@ -23,7 +23,8 @@ struct UploadFileStrategy: TransferStrategy {
     let sourcePath: String
     let identity: UploadCheckpoint.Identity
     let parameters: UploadCheckpoint.ObjectParameters
-    let contentType: String
+    /// The object's attributes, with the media type guessed from the file's extension when the caller gave none.
+    let attributes: UploadAttributes
     /// The file as it was when the call started.
     let source: FileIdentity
     let plan: UploadPartSizing.Plan
@@ -58,8 +59,10 @@ struct UploadFileStrategy: TransferStrategy {
             sourcePath: try CheckpointPaths.absolute(request.filePath)
         )
         self.sourcePath = self.identity.sourcePath
-        self.contentType = request.contentType ?? MediaTypes.guess(forPath: request.filePath)
-        self.parameters = Self.parameters(of: request, contentType: self.contentType)
+        var attributes = request.attributes
+        attributes.contentType = attributes.contentType ?? MediaTypes.guess(forPath: request.filePath)
+        self.attributes = attributes
+        self.parameters = Self.parameters(of: attributes)
         self.store = CheckpointStore(logger: logger)
         self.source = try FileIdentity.current(path: sourcePath)
         self.plan = try UploadPartSizing.plan(
@@ -84,28 +87,22 @@ struct UploadFileStrategy: TransferStrategy {
             ? CheckpointPaths.upload(source: sourcePath, override: request.checkpointFilePath) : nil
     }
 
-    /// The object's attributes, with the media type guessed when the caller gave none.
-    var attributes: UploadAttributes {
-        var attributes = request.attributes
-        attributes.contentType = contentType
-        return attributes
-    }
-
-    static func parameters(of request: UploadFileRequest, contentType: String) -> UploadCheckpoint.ObjectParameters {
+    /// What the checkpoint records of the object's attributes, to refuse resuming an upload created with others.
+    static func parameters(of attributes: UploadAttributes) -> UploadCheckpoint.ObjectParameters {
         var parameters = UploadCheckpoint.ObjectParameters(
-            contentType: contentType,
-            metadata: request.metadata,
-            storageClass: request.storageClass?.rawValue,
-            acl: request.acl?.rawValue,
-            websiteRedirectLocation: request.websiteRedirectLocation
+            contentType: attributes.contentType,
+            metadata: attributes.metadata,
+            storageClass: attributes.storageClass?.rawValue,
+            acl: attributes.acl?.rawValue,
+            websiteRedirectLocation: attributes.websiteRedirectLocation
         )
         let contentHeaders = [
-            "cache-control": request.attributes.cacheControl,
-            "content-disposition": request.attributes.contentDisposition,
-            "content-encoding": request.attributes.contentEncoding,
+            "cache-control": attributes.cacheControl,
+            "content-disposition": attributes.contentDisposition,
+            "content-encoding": attributes.contentEncoding,
         ]
         parameters.additionalHeaders = contentHeaders.compactMapValues { $0 }
-        switch request.serverSideEncryption?.kind {
+        switch attributes.serverSideEncryption?.kind {
         case .aes256:
             parameters.serverSideEncryption = "AES256"
         case .kms(let keyID):
