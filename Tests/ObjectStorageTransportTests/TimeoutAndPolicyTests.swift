@@ -40,9 +40,11 @@ struct TimeoutAndPolicyTests {
     @Test func aSlowButMovingUploadOutlivesTheTotalTimeoutWhileWaitingStaysBounded() async throws {
         let server = try await TestHTTPServer.start()
         var configuration = AsyncHTTPClientTransport.Configuration()
-        // A timeout that leaves room for connecting and answering on a loaded machine (a full suite on 2 cores took
-        // more than 3 s before the body started); one piece every 100 ms: 130 pieces move for longer than it.
+        // One piece every 100 ms: 130 pieces move for longer than the 10 s timeout. The clock runs until the body
+        // starts, and a full suite on 2 cores once spent more than 10 s connecting, so the PUTs below go over a
+        // connection a first request has opened.
         configuration.totalTimeout = .seconds(10)
+        configuration.maximumConnectionsPerHost = 1
         func pacedPUT(_ path: String, pieces: Int) -> TransportRequest {
             let content = testBytes(pieces * 8192)
             let body = PacedBuffers(content, piece: 8192, every: .milliseconds(100))
@@ -53,6 +55,13 @@ struct TimeoutAndPolicyTests {
             )
         }
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            let opening = try await transport.execute(
+                TransportRequest(url: server.url("/open")),
+                timeout: .seconds(60),
+                logger: logger
+            )
+            #expect(opening.status == .notFound)
+            for try await _ in opening.body {}
             let request = pacedPUT("/echo", pieces: 130)
             let response = try await transport.execute(request, timeout: .seconds(60), logger: logger)
             #expect(response.status == .ok)
