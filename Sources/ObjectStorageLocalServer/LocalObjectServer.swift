@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Hummingbird
 import HummingbirdCore
 public import Logging
 import NIOCore
+import NIOPosix
 public import ServiceLifecycle
 import Synchronization
 
@@ -103,7 +103,7 @@ public final class LocalObjectServer: Service, Sendable {
                     address: .hostname(configuration.host, port: configuration.port),
                     serverName: nil
                 ),
-                eventLoopGroup: EventLoopGroupProvider.singleton.eventLoopGroup,
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                 logger: logger,
                 responder: { request, writer, _ in
                     try await handler.handle(request, writer: writer)
