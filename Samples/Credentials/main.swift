@@ -80,7 +80,7 @@ func check(_ name: String, _ provider: some CredentialsProvider, _ storage: Samp
         var configuration = try ObjectStorageClient.Configuration.environment(storage.provider)
         configuration.credentials = provider
         let client = ObjectStorageClient(configuration: configuration)
-        _ = try await client.headBucket(HeadBucketRequest(bucket: storage.bucket))
+        _ = try await client.headBucket(bucket: storage.bucket)
         print("  signed HeadBucket \(storage.bucket): OK")
     } catch let error as CredentialsError where error.code == .notFound {
         print("\(name): nothing found (\(error))")

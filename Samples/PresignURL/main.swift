@@ -44,7 +44,7 @@ try await SampleStorage.run("PresignURL") { storage in
         print("  skipped: set \(storage.vendor.securityTokenVariable) with the keys of an STS token to try it")
     }
 
-    _ = try await client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
+    try await client.deleteObject(bucket: storage.bucket, key: key)
 }
 
 /// Presigns a GET and a HEAD URL valid for 15 minutes, fetches both, then a GET URL with a tampered signature.

@@ -228,31 +228,31 @@ extension BadInputCase {
 
     static let bucketNames: [BadInputCase] = [
         .api("S3 bucket 'ab' (too short)", .storage(.invalidArgument, mentions: "3 to 63")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "ab"))
+            try await context.client(.s3).createBucket(bucket: "ab")
         },
         .api("S3 bucket 'My_Bucket'", .storage(.invalidArgument, mentions: "lowercase")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "My_Bucket"))
+            try await context.client(.s3).createBucket(bucket: "My_Bucket")
         },
         .api("S3 bucket 'a..b'", .storage(.invalidArgument, mentions: "'..'")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "a..b"))
+            try await context.client(.s3).createBucket(bucket: "a..b")
         },
         .api("S3 bucket 'xn--bucket' (reserved prefix)", .storage(.invalidArgument, mentions: "reserved")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "xn--bucket"))
+            try await context.client(.s3).createBucket(bucket: "xn--bucket")
         },
         .api("OSS bucket 'my.bucket' (no dots)", .storage(.invalidArgument, mentions: "lowercase")) { context in
-            try await context.client(.oss).createBucket(CreateBucketRequest(bucket: "my.bucket"))
+            try await context.client(.oss).createBucket(bucket: "my.bucket")
         },
         .api("OSS bucket '-bucket'", .storage(.invalidArgument, mentions: "start and end")) { context in
-            try await context.client(.oss).createBucket(CreateBucketRequest(bucket: "-bucket"))
+            try await context.client(.oss).createBucket(bucket: "-bucket")
         },
         .api("OSS bucket of 64 characters", .storage(.invalidArgument, mentions: "3 to 63")) { context in
-            try await context.client(.oss).createBucket(CreateBucketRequest(bucket: String(repeating: "a", count: 64)))
+            try await context.client(.oss).createBucket(bucket: String(repeating: "a", count: 64))
         },
         .api("OBS bucket '192.168.1.1'", .storage(.invalidArgument, mentions: "IP address")) { context in
-            try await context.client(.obs).createBucket(CreateBucketRequest(bucket: "192.168.1.1"))
+            try await context.client(.obs).createBucket(bucket: "192.168.1.1")
         },
         .api("OBS bucket 'my-.bucket'", .storage(.invalidArgument, mentions: "next to")) { context in
-            try await context.client(.obs).createBucket(CreateBucketRequest(bucket: "my-.bucket"))
+            try await context.client(.obs).createBucket(bucket: "my-.bucket")
         },
         .api("bucket '..' in a GET (path traversal)", .storage(.invalidArgument, mentions: "'..'")) { context in
             _ = try await context.client(.s3).getObject(GetObjectRequest(bucket: "..", key: "etc/passwd"))
@@ -303,7 +303,7 @@ extension BadInputCase {
             _ = try await context.client(.s3).resumableDownload(bucket: "bkt", key: key, to: context.scratch.existing)
         },
         .api("OSS key starting with '/'", .storage(.invalidArgument, mentions: "start with")) { context in
-            _ = try await context.client(.oss).headObject(HeadObjectRequest(bucket: "bkt", key: "/etc/passwd"))
+            _ = try await context.client(.oss).headObject(bucket: "bkt", key: "/etc/passwd")
         },
         .cli("cp to a key of 1,025 bytes", .exit(65, mentions: "1025 UTF-8 bytes")) { context in
             ["cp", context.source, "s3://bkt/" + String(repeating: "k", count: 1025)] + context.remote()
@@ -368,7 +368,8 @@ extension BadInputCase {
         .api("static credentials with an empty secret", .credentials(.incomplete)) { context in
             let half = Credentials(accessKeyID: TestSecrets.accessKeyID, secretAccessKey: "")
             _ = try await context.fixture.client(.s3, credentials: half).headObject(
-                HeadObjectRequest(bucket: "bkt", key: "obj")
+                bucket: "bkt",
+                key: "obj"
             )
         },
         .api("environment with the key id only", .credentials(.incomplete)) { context in

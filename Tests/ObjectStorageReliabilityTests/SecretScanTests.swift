@@ -108,11 +108,11 @@ struct SecretScanTests {
         for provider in [StorageProvider.oss, .obs, .s3] {
             let client = try fixture.client(provider, credentials: TestSecrets.sessionCredentials, logger: logger)
             let bucket = "scan-\(provider)"
-            try await client.createBucket(CreateBucketRequest(bucket: bucket))
-            _ = try await client.headBucket(HeadBucketRequest(bucket: bucket))
+            try await client.createBucket(bucket: bucket)
+            _ = try await client.headBucket(bucket: bucket)
             try await client.putObject(PutObjectRequest(bucket: bucket, key: "a.txt", body: .bytes(Array("a".utf8))))
             _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "a.txt")).body.collect(upTo: 1 << 10)
-            _ = try await client.headObject(HeadObjectRequest(bucket: bucket, key: "a.txt"))
+            _ = try await client.headObject(bucket: bucket, key: "a.txt")
             try await client.copyObject(
                 CopyObjectRequest(sourceBucket: bucket, sourceKey: "a.txt", bucket: bucket, key: "b.txt")
             )
@@ -182,7 +182,7 @@ struct SecretScanTests {
             evidence.addFiles(under: scratch.path)
             faults.removeAll()
             _ = try await client.resumableDownload(presignedURL: presigned.url, to: viaURL, options: options)
-            _ = try await client.deleteObject(DeleteObjectRequest(bucket: bucket, key: "a.txt"))
+            try await client.deleteObject(bucket: bucket, key: "a.txt")
 
             // A wrong secret: the service's error (with its string-to-sign) must not echo anything secret.
             let wrong = Credentials(
@@ -192,7 +192,7 @@ struct SecretScanTests {
             )
             do {
                 _ = try await fixture.client(provider, credentials: wrong, logger: logger)
-                    .headObject(HeadObjectRequest(bucket: bucket, key: "big.bin"))
+                    .headObject(bucket: bucket, key: "big.bin")
             } catch {
                 evidence.add(error: error, "wrong secret")
             }

@@ -19,8 +19,8 @@ struct ObjectOperationTests {
     @Test("bucket and object round trip", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "bucket"))
-            _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
+            try await client.createBucket(bucket: "bucket")
+            _ = try await client.headBucket(bucket: "bucket")
             let content = testBytes(3000)
             var put = PutObjectRequest(bucket: "bucket", key: "dir/hello world+.txt", body: .bytes(content))
             put.attributes.contentType = "text/plain"
@@ -31,7 +31,7 @@ struct ObjectOperationTests {
             let putResponse = try await client.putObject(put)
             #expect(putResponse.etag != nil)
 
-            let head = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "dir/hello world+.txt"))
+            let head = try await client.headObject(bucket: "bucket", key: "dir/hello world+.txt")
             #expect(head.contentLength == 3000)
             #expect(head.contentType == "text/plain")
             #expect(head.metadata["color"] == "blue")
@@ -60,7 +60,7 @@ struct ObjectOperationTests {
             let copyBody = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "copy")).body
             #expect(try await copyBody.collect(upTo: 1 << 20).bytes == content)
             // A copy keeps the source's media type and metadata unless told to replace them.
-            let kept = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            let kept = try await client.headObject(bucket: "bucket", key: "copy")
             #expect(kept.contentType == "text/plain" && kept.metadata["color"] == "blue")
             var unsaid = copy
             unsaid.attributes.metadata = ["shade": "dark"]
@@ -73,7 +73,7 @@ struct ObjectOperationTests {
             replacing.replacesMetadata = true
             replacing.attributes.contentType = "application/json"
             try await client.copyObject(replacing)
-            let replaced = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            let replaced = try await client.headObject(bucket: "bucket", key: "copy")
             #expect(replaced.contentType == "application/json")
             #expect(replaced.metadata == ["shade": "dark"])
 
@@ -81,13 +81,13 @@ struct ObjectOperationTests {
                 DeleteObjectsRequest(bucket: "bucket", keys: ["copy", "dir/hello world+.txt"])
             )
             #expect(Set(deleted.deleted) == ["copy", "dir/hello world+.txt"])
-            try await client.deleteObject(DeleteObjectRequest(bucket: "bucket", key: "never-existed"))
+            try await client.deleteObject(bucket: "bucket", key: "never-existed")
             _ = await expectServiceError(.noSuchKey, status: 404) {
-                _ = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+                _ = try await client.headObject(bucket: "bucket", key: "copy")
             }
-            try await client.deleteBucket(DeleteBucketRequest(bucket: "bucket"))
+            try await client.deleteBucket(bucket: "bucket")
             _ = await expectServiceError(.noSuchBucket, status: 404) {
-                _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
+                _ = try await client.headBucket(bucket: "bucket")
             }
         }
     }
@@ -95,7 +95,7 @@ struct ObjectOperationTests {
     @Test("error paths: 404, 412, 304, 416", arguments: ClientDialect.all)
     func errorPaths(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "errors"))
+            try await client.createBucket(bucket: "errors")
             let put = try await client.putObject(
                 PutObjectRequest(bucket: "errors", key: "k", body: .bytes(testBytes(100)))
             )
@@ -141,7 +141,7 @@ struct ObjectOperationTests {
         )
         try await withClient(dialect, credentials: wrong) { client, _ in
             let error = await expectServiceError(.signatureDoesNotMatch, status: 403) {
-                try await client.createBucket(CreateBucketRequest(bucket: "wrong-secret"))
+                try await client.createBucket(bucket: "wrong-secret")
             }
             #expect(error?.stringToSign?.isEmpty == false)
             #expect(error.map { "\($0)" }?.contains("wrong") == false)
@@ -151,7 +151,7 @@ struct ObjectOperationTests {
     @Test("listing pages with prefix and delimiter", arguments: ClientDialect.all)
     func listing(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "list"))
+            try await client.createBucket(bucket: "list")
             let keys = ["a/1", "a/2", "b/1", "c", "d", "e f", "g"]
             for key in keys {
                 try await client.putObject(PutObjectRequest(bucket: "list", key: key, body: .bytes(Array(key.utf8))))
@@ -193,7 +193,7 @@ struct ObjectOperationTests {
     @Test("get to a file, and upload from a file", arguments: [ClientDialect.ossV4, .s3])
     func files(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "files"))
+            try await client.createBucket(bucket: "files")
             let content = testBytes(700_000)
             let source = temporaryPath("source")
             try Data(content).write(to: URL(fileURLWithPath: source))
@@ -226,7 +226,7 @@ struct ObjectOperationTests {
     @Test("presigned GET works with plain AsyncHTTPClient", arguments: ClientDialect.all)
     func presignedGet(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "presign"))
+            try await client.createBucket(bucket: "presign")
             try await client.putObject(
                 PutObjectRequest(bucket: "presign", key: "a b/c", body: .bytes(Array("hello".utf8)))
             )

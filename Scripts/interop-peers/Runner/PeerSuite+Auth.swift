@@ -54,7 +54,7 @@ extension PeerSuite {
             $0.statusCode == 403
         }
         try await requireThrows(ServiceError.self, "the denied PUT must not have stored the object") {
-            _ = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: "denied.bin"))
+            _ = try await self.client.headObject(bucket: self.bucket, key: "denied.bin")
         } where: {
             $0.statusCode == 404
         }

@@ -10,8 +10,8 @@ import ObjectStorage
 
 extension PeerSuite {
     func createBucket() async throws {
-        _ = try await self.client.createBucket(CreateBucketRequest(bucket: self.bucket))
-        _ = try await self.client.headBucket(HeadBucketRequest(bucket: self.bucket))
+        try await self.client.createBucket(bucket: self.bucket)
+        _ = try await self.client.headBucket(bucket: self.bucket)
     }
 
     func putGetHead() async throws {
@@ -24,15 +24,15 @@ extension PeerSuite {
         let (got, body) = try await self.get("dir/hello.bin")
         try require(body == bytes, "GET returned \(body.count) bytes that differ from the \(bytes.count) put")
         try require(got.attributes.etag == etag, "GET ETag \(got.attributes.etag ?? "nil") != PUT ETag \(etag)")
-        let head = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: "dir/hello.bin"))
+        let head = try await self.client.headObject(bucket: self.bucket, key: "dir/hello.bin")
         try require(
-            head.attributes.contentLength == Int64(bytes.count),
-            "HEAD length \(head.attributes.contentLength ?? -1)"
+            head.contentLength == Int64(bytes.count),
+            "HEAD length \(head.contentLength ?? -1)"
         )
-        try require(head.attributes.etag == etag, "HEAD ETag \(head.attributes.etag ?? "nil") != \(etag)")
+        try require(head.etag == etag, "HEAD ETag \(head.etag ?? "nil") != \(etag)")
         try require(
-            head.attributes.contentType == "application/x-interop",
-            "HEAD Content-Type \(head.attributes.contentType ?? "nil")"
+            head.contentType == "application/x-interop",
+            "HEAD Content-Type \(head.contentType ?? "nil")"
         )
     }
 
@@ -53,8 +53,8 @@ extension PeerSuite {
             toFile: destination
         )
         try require(
-            head.attributes.contentLength == Int64(bytes.count),
-            "length \(head.attributes.contentLength ?? -1)"
+            head.contentLength == Int64(bytes.count),
+            "length \(head.contentLength ?? -1)"
         )
         try require(try Files.load(destination) == bytes, "downloaded file differs from the uploaded file")
     }
@@ -101,10 +101,10 @@ extension PeerSuite {
         let keys = self.listedKeys
         let response = try await self.client.deleteObjects(DeleteObjectsRequest(bucket: self.bucket, keys: keys))
         try require(response.failures.isEmpty, "failures \(response.failures)")
-        _ = try await self.client.deleteObject(DeleteObjectRequest(bucket: self.bucket, key: "dir/hello.bin"))
+        try await self.client.deleteObject(bucket: self.bucket, key: "dir/hello.bin")
         for key in [keys[0], "dir/hello.bin"] {
             try await requireThrows(ServiceError.self, "HEAD \(key) after delete") {
-                _ = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: key))
+                _ = try await self.client.headObject(bucket: self.bucket, key: key)
             } where: {
                 $0.statusCode == 404
             }
@@ -125,9 +125,9 @@ extension PeerSuite {
         if !keys.isEmpty {
             _ = try await self.client.deleteObjects(DeleteObjectsRequest(bucket: self.bucket, keys: keys))
         }
-        _ = try await self.client.deleteBucket(DeleteBucketRequest(bucket: self.bucket))
+        try await self.client.deleteBucket(bucket: self.bucket)
         try await requireThrows(ServiceError.self, "HEAD bucket after delete") {
-            _ = try await self.client.headBucket(HeadBucketRequest(bucket: self.bucket))
+            _ = try await self.client.headBucket(bucket: self.bucket)
         } where: {
             $0.statusCode == 404
         }

@@ -24,9 +24,8 @@ extension ObjectStorageClient {
     /// - Returns: The ETag, version id and checksum.
     /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``/ObjectStorageTransport/TransportError``.
     @discardableResult
-    public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> PutObjectResponse {
+    public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> ObjectWriteResult {
         var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
-        let prefix = self.configuration.headerPrefix
         try self.add(request.attributes, to: &operation)
         if let md5 = request.contentMD5 {
             operation.header("Content-MD5", md5)
@@ -40,11 +39,10 @@ extension ObjectStorageClient {
         }
         operation.body = request.body
         let response = try await self.execute(operation, logger: logger)
-        return PutObjectResponse(
-            etag: response.headers.first(name: "ETag"),
-            versionID: response.headers.first(name: prefix + "version-id"),
-            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
-            requestID: response.headers.requestID
+        return ObjectWriteResult(
+            headers: response.headers,
+            prefix: self.configuration.headerPrefix,
+            etag: response.headers.first(name: "ETag")
         )
     }
 
@@ -96,47 +94,50 @@ extension ObjectStorageClient {
     /// Reads an object's headers.
     ///
     /// - Parameters:
-    ///   - request: The object.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - versionID: A specific version.
+    ///   - ifMatch: Succeed only if the ETag matches (else 412).
+    ///   - ifNoneMatch: Succeed only if the ETag differs (else 304).
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The headers.
     /// - Throws: ``ServiceError`` with a code derived from the status (HEAD answers have no body):
     ///   ``ServiceError/Code/noSuchKey`` for 404.
-    public func headObject(_ request: HeadObjectRequest, logger: Logger? = nil) async throws -> HeadObjectResponse {
-        var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: request.bucket, key: request.key)
-        operation.header("If-Match", request.ifMatch)
-        operation.header("If-None-Match", request.ifNoneMatch)
-        operation.query("versionId", request.versionID)
+    public func headObject(
+        bucket: String,
+        key: String,
+        versionID: String? = nil,
+        ifMatch: String? = nil,
+        ifNoneMatch: String? = nil,
+        logger: Logger? = nil
+    ) async throws -> ObjectAttributes {
+        var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: bucket, key: key)
+        operation.header("If-Match", ifMatch)
+        operation.header("If-None-Match", ifNoneMatch)
+        operation.query("versionId", versionID)
         let response = try await self.execute(operation, logger: logger)
-        return HeadObjectResponse(
-            attributes: ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
-        )
+        return ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
     }
 
     /// Deletes an object (deleting a missing key succeeds).
     ///
     /// - Parameters:
-    ///   - request: The object.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - versionID: A specific version to delete; `nil` deletes the current one (a versioned bucket
+    ///     then keeps it behind a delete marker).
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: Version information.
     /// - Throws: ``ServiceError``.
-    @discardableResult
-    public func deleteObject(_ request: DeleteObjectRequest, logger: Logger? = nil) async throws -> DeleteObjectResponse
-    {
-        var operation = OperationRequest(
-            name: "DeleteObject",
-            method: .DELETE,
-            bucket: request.bucket,
-            key: request.key
-        )
-        operation.query("versionId", request.versionID)
+    public func deleteObject(
+        bucket: String,
+        key: String,
+        versionID: String? = nil,
+        logger: Logger? = nil
+    ) async throws {
+        var operation = OperationRequest(name: "DeleteObject", method: .DELETE, bucket: bucket, key: key)
+        operation.query("versionId", versionID)
         let response = try await self.execute(operation, logger: logger)
         _ = try? await response.body.collect(upTo: 1 << 16)
-        let prefix = self.configuration.headerPrefix
-        return DeleteObjectResponse(
-            versionID: response.headers.first(name: prefix + "version-id"),
-            deleteMarker: response.headers.first(name: prefix + "delete-marker") == "true",
-            requestID: response.headers.requestID
-        )
     }
 
     /// Deletes up to 1000 objects in one request.
@@ -189,10 +190,10 @@ extension ObjectStorageClient {
     /// - Parameters:
     ///   - request: The source, the destination and options.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The copy's ETag.
+    /// - Returns: The copy's ETag, version id and modification time.
     /// - Throws: ``ServiceError`` (also when the service answers 200 with an error document).
     @discardableResult
-    public func copyObject(_ request: CopyObjectRequest, logger: Logger? = nil) async throws -> CopyObjectResponse {
+    public func copyObject(_ request: CopyObjectRequest, logger: Logger? = nil) async throws -> ObjectWriteResult {
         var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: request.bucket, key: request.key)
         let prefix = self.configuration.headerPrefix
         var source = "/" + request.sourceBucket + "/" + PercentEncoding.encode(request.sourceKey, style: .path)
@@ -209,11 +210,11 @@ extension ObjectStorageClient {
         }
         try self.add(request.attributes, to: &operation)
         let (headers, root) = try await self.executeXML(operation, logger: logger)
-        return CopyObjectResponse(
+        return ObjectWriteResult(
+            headers: headers,
+            prefix: prefix,
             etag: root["ETag"],
-            lastModified: root["LastModified"].flatMap(HTTPDates.parse),
-            versionID: headers.first(name: prefix + "version-id"),
-            requestID: headers.requestID
+            lastModified: root["LastModified"].flatMap(HTTPDates.parse)
         )
     }
 

@@ -6,12 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-
 /// Copies an object server-side (up to 5 GiB) in one request.
 ///
 /// The copy keeps the source's media type, user metadata and content headers unless ``replacesMetadata``
@@ -59,16 +53,4 @@ public struct CopyObjectRequest: Sendable {
         self.bucket = bucket
         self.key = key
     }
-}
-
-/// The answer to ``ObjectStorageClient/copyObject(_:logger:)``.
-public struct CopyObjectResponse: Sendable {
-    /// The copy's entity tag.
-    public var etag: String?
-    /// When the copy was written.
-    public var lastModified: Date?
-    /// The copy's version id.
-    public var versionID: String?
-    /// The request id.
-    public var requestID: String?
 }

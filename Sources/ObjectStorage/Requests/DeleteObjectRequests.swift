@@ -6,36 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Deletes one object.
-public struct DeleteObjectRequest: Sendable {
-    /// The bucket.
-    public var bucket: String
-    /// The object key.
-    public var key: String
-    /// A specific version.
-    public var versionID: String?
-
-    /// Creates the request.
-    ///
-    /// - Parameters:
-    ///   - bucket: The bucket.
-    ///   - key: The object key.
-    public init(bucket: String, key: String) {
-        self.bucket = bucket
-        self.key = key
-    }
-}
-
-/// The answer to ``ObjectStorageClient/deleteObject(_:logger:)``.
-public struct DeleteObjectResponse: Sendable {
-    /// The version id of the delete marker or deleted version, if any.
-    public var versionID: String?
-    /// Whether a delete marker was created or removed.
-    public var deleteMarker: Bool
-    /// The request id.
-    public var requestID: String?
-}
-
 /// Deletes up to 1000 objects in one request.
 public struct DeleteObjectsRequest: Sendable {
     /// One object to delete.

@@ -12,7 +12,8 @@ public import ObjectStorageSigning
 ///
 /// Two levels apply to bucket names:
 /// - ``validateBucketName(_:for:)``: the vendor's naming rules, checked by
-///   ``ObjectStorageClient/createBucket(_:logger:)`` (a new bucket must follow them).
+///   ``ObjectStorageClient/createBucket(bucket:acl:storageClass:locationConstraint:logger:)`` (a new bucket must
+///   follow them).
 /// - ``validateBucketReference(_:)``: what every other operation checks — only what could make the
 ///   request address something else (a `/`, `..`, a control character), so that buckets created
 ///   under older, laxer rules (S3's legacy `us-east-1` names) stay reachable.

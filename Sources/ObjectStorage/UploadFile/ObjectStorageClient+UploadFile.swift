@@ -126,12 +126,12 @@ extension ObjectStorageClient {
             {
                 let identity = checkpoint.identity
                 do {
-                    let abort = AbortMultipartUploadRequest(
+                    try await self.abortMultipartUpload(
                         bucket: identity.bucket,
                         key: identity.key,
-                        uploadID: checkpoint.uploadId
+                        uploadID: checkpoint.uploadId,
+                        logger: logger
                     )
-                    try await self.abortMultipartUpload(abort, logger: logger)
                 } catch let error as ServiceError where error.code == .noSuchUpload {
                     logger.debug("the upload was already gone", metadata: ["os.upload_id": "\(checkpoint.uploadId)"])
                 }

@@ -54,7 +54,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
                 if recursive {
                     failures += try await Self.removeTree(location, client: client, output: output)
                 } else {
-                    try await client.deleteObject(DeleteObjectRequest(bucket: location.bucket, key: location.key ?? ""))
+                    try await client.deleteObject(bucket: location.bucket, key: location.key ?? "")
                     output.report("delete: \(RemoteLocation.text(location))")
                 }
             }
