@@ -37,11 +37,15 @@ try await SampleStorage.run("PresignURL") { storage in
     print("\nSigned with temporary STS credentials (the token travels in the URL):")
     if let temporary = try await temporaryCredentials(storage) {
         var configuration = client.configuration
-        configuration.credentials = StaticCredentialsProvider(temporary)
+        configuration.credentials = .static(
+            accessKeyID: temporary.accessKeyID,
+            secretAccessKey: temporary.secretAccessKey,
+            securityToken: temporary.securityToken
+        )
         let temporaryClient = ObjectStorageClient(configuration: configuration)
         try await presignAndFetch(client: temporaryClient, bucket: storage.bucket, key: key)
     } else {
-        print("  skipped: set \(storage.vendor.securityTokenVariable) with the keys of an STS token to try it")
+        print("  skipped: set the \(storage.vendor) session token variable with the keys of an STS token to try it")
     }
 
     try await client.deleteObject(bucket: storage.bucket, key: key)
@@ -81,7 +85,7 @@ func temporaryCredentials(_ storage: SampleStorage) async throws -> Credentials?
         credentials.expiration = Date().addingTimeInterval(3600)
         return credentials
     }
-    let environment = try? await EnvironmentCredentialsProvider(storage.vendor).credentials(
+    let environment = try? await EnvironmentCredentialsProvider.environment(storage.vendor).credentials(
         logger: Logger(label: "sample")
     )
     return environment?.securityToken == nil ? nil : environment
