@@ -22,8 +22,9 @@ extension ObjectStorageClient {
     ///   - locationConstraint: The region constraint (S3 `LocationConstraint`, OBS `Location`); `nil` for the
     ///     endpoint's region.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a name the vendor's rules refuse
-    ///   (``ObjectNameRules/validateBucketName(_:for:)``), before anything is sent; ``ServiceError``
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a name the vendor's rules refuse (3 to 63
+    ///   lowercase letters, digits and hyphens, starting and ending with a letter or digit; S3 and OBS also
+    ///   allow periods), before anything is sent; ``ServiceError``
     ///   (e.g. `BucketAlreadyExists`), ``/ObjectStorageTransport/TransportError``.
     public func createBucket(
         bucket: String,
