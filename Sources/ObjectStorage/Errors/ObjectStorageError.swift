@@ -79,7 +79,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - message: A human-readable explanation.
-    public init(code: Code, message: String) {
+    package init(code: Code, message: String) {
         self.code = code
         self.message = message
     }
