@@ -55,9 +55,9 @@ public struct ListPartsResponse: Sendable {
     /// The parts of this page.
     public var parts: [Part]
     /// Whether more pages follow.
-    public var isTruncated: Bool
+    package var isTruncated: Bool
     /// The marker of the next page.
-    public var nextPartNumberMarker: Int?
+    package var nextPartNumberMarker: Int?
     /// The request id.
     public var requestID: String?
 }
@@ -81,11 +81,11 @@ public struct ListMultipartUploadsResponse: Sendable {
     /// The grouped prefixes of this page.
     public var commonPrefixes: [String]
     /// Whether more pages follow.
-    public var isTruncated: Bool
+    package var isTruncated: Bool
     /// The key marker of the next page.
-    public var nextKeyMarker: String?
+    package var nextKeyMarker: String?
     /// The upload id marker of the next page.
-    public var nextUploadIDMarker: String?
+    package var nextUploadIDMarker: String?
     /// The request id.
     public var requestID: String?
 }
