@@ -8,8 +8,8 @@
 
 // # Presigned URLs
 //
-// Presigns GET and HEAD URLs with `ObjectStorageClient.presign(_:)` and fetches them with a plain HTTP
-// client that holds no credentials: first signed with long-term keys, then with temporary STS
+// Presigns GET and HEAD URLs with `ObjectStorageClient.presign(bucket:key:method:expires:)` and fetches them
+// with a plain HTTP client that holds no credentials: first signed with long-term keys, then with temporary STS
 // credentials, whose security token is signed into the URL. A URL with a tampered signature is refused.
 //
 // ```sh
@@ -55,7 +55,10 @@ try await SampleStorage.run("PresignURL") { storage in
 func presignAndFetch(client: ObjectStorageClient, bucket: String, key: String) async throws {
     for method in [HTTPMethod.GET, .HEAD] {
         let presigned = try await client.presign(
-            PresignRequest(method: method.rawValue, bucket: bucket, key: key, expires: .seconds(900))
+            bucket: bucket,
+            key: key,
+            method: method.rawValue,
+            expires: .seconds(900)
         )
         print("  \(method) \(presigned.url)")
         let (status, body) = try await fetch(presigned.url, method: method)

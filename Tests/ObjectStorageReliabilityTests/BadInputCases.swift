@@ -258,7 +258,7 @@ extension BadInputCase {
             _ = try await context.client(.s3).getObject(GetObjectRequest(bucket: "..", key: "etc/passwd"))
         },
         .api("bucket 'a/b' in a listing", .storage(.invalidArgument, mentions: "'/'")) { context in
-            for try await _ in try context.client(.s3).listObjectsV2(ListObjectsV2Request(bucket: "a/b")) {}
+            for try await _ in try context.client(.s3).listObjectsV2(bucket: "a/b") {}
         },
         .cli("mb s3://My_Bucket", .exit(65, mentions: "lowercase")) { context in
             ["mb", "s3://My_Bucket"] + context.remote()
@@ -331,25 +331,31 @@ extension BadInputCase {
 
     static let presign: [BadInputCase] = [
         .api("presign expiry 0", .signing(.invalidExpiry)) { context in
-            _ = try await context.client(.s3).presign(PresignRequest(bucket: "bkt", key: "obj", expires: .zero))
+            _ = try await context.client(.s3).presign(bucket: "bkt", key: "obj", expires: .zero)
         },
         .api("presign expiry -60 s", .signing(.invalidExpiry)) { context in
             _ = try await context.client(.oss).presign(
-                PresignRequest(bucket: "bkt", key: "obj", expires: .seconds(-60))
+                bucket: "bkt",
+                key: "obj",
+                expires: .seconds(-60)
             )
         },
         .api("SigV4 presign expiry 7 days + 1 s", .signing(.invalidExpiry)) { context in
             _ = try await context.client(.s3).presign(
-                PresignRequest(bucket: "bkt", key: "obj", expires: .seconds(604_801))
+                bucket: "bkt",
+                key: "obj",
+                expires: .seconds(604_801)
             )
         },
         .api("OSS V4 presign expiry 8 days", .signing(.invalidExpiry)) { context in
             _ = try await context.client(.oss).presign(
-                PresignRequest(bucket: "bkt", key: "obj", expires: .seconds(8 * 86_400))
+                bucket: "bkt",
+                key: "obj",
+                expires: .seconds(8 * 86_400)
             )
         },
         .api("presign on an anonymous client", .storage(.invalidArgument, mentions: "credentials")) { context in
-            _ = try await context.fixture.anonymousClient(.s3).presign(PresignRequest(bucket: "bkt", key: "obj"))
+            _ = try await context.fixture.anonymousClient(.s3).presign(bucket: "bkt", key: "obj")
         },
         .cli("presign --expires 0", .exit(65, mentions: "--expires")) { _ in
             ["presign", "s3://bkt/obj", "--expires", "0"]

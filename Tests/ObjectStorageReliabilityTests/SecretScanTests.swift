@@ -113,11 +113,9 @@ struct SecretScanTests {
             try await client.putObject(PutObjectRequest(bucket: bucket, key: "a.txt", body: .bytes(Array("a".utf8))))
             _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "a.txt")).body.collect(upTo: 1 << 10)
             _ = try await client.headObject(bucket: bucket, key: "a.txt")
-            try await client.copyObject(
-                CopyObjectRequest(sourceBucket: bucket, sourceKey: "a.txt", bucket: bucket, key: "b.txt")
-            )
-            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: bucket)) {}
-            _ = try await client.deleteObjects(DeleteObjectsRequest(bucket: bucket, keys: ["b.txt"]))
+            try await client.copyObject(bucket: bucket, key: "b.txt", sourceBucket: bucket, sourceKey: "a.txt")
+            for try await _ in client.listObjectsV2(bucket: bucket) {}
+            _ = try await client.deleteObjects(bucket: bucket, keys: ["b.txt"])
             do {
                 _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "missing"))
             } catch {
@@ -168,7 +166,7 @@ struct SecretScanTests {
             _ = try await client.resumableDownload(bucket: bucket, key: "big.bin", to: destination, options: options)
 
             // Presigning, and a download through a presigned URL (which carries the session token).
-            let presigned = try await client.presign(PresignRequest(bucket: bucket, key: "big.bin"))
+            let presigned = try await client.presign(bucket: bucket, key: "big.bin")
             faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
             let viaURL = scratch.file("url-\(provider).bin")
             try await Self.pauseAfterProgress(evidence, "paused presigned download") { [options] progress in

@@ -30,8 +30,8 @@ struct LogRedactionTests {
             try await client.createBucket(bucket: "logs")
             try await client.putObject(PutObjectRequest(bucket: "logs", key: "k", body: .bytes([1])))
             _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "k")).body.collect(upTo: 10)
-            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: "logs")) {}
-            _ = try await client.presign(PresignRequest(bucket: "logs", key: "k"))
+            for try await _ in client.listObjectsV2(bucket: "logs") {}
+            _ = try await client.presign(bucket: "logs", key: "k")
             do {
                 _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "missing"))
             } catch {

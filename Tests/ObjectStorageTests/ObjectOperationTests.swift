@@ -49,36 +49,46 @@ struct ObjectOperationTests {
             #expect(part.contentType == "application/x-test")
             #expect(try await part.body.collect(upTo: 1 << 20).bytes == Array(content[10...19]))
 
-            let copy = CopyObjectRequest(
-                sourceBucket: "bucket",
-                sourceKey: "dir/hello world+.txt",
+            let copied = try await client.copyObject(
                 bucket: "bucket",
-                key: "copy"
+                key: "copy",
+                sourceBucket: "bucket",
+                sourceKey: "dir/hello world+.txt"
             )
-            let copied = try await client.copyObject(copy)
             #expect(copied.etag != nil)
             let copyBody = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "copy")).body
             #expect(try await copyBody.collect(upTo: 1 << 20).bytes == content)
             // A copy keeps the source's media type and metadata unless told to replace them.
             let kept = try await client.headObject(bucket: "bucket", key: "copy")
             #expect(kept.contentType == "text/plain" && kept.metadata["color"] == "blue")
-            var unsaid = copy
-            unsaid.attributes.metadata = ["shade": "dark"]
+            var attributes = UploadAttributes(metadata: ["shade": "dark"])
             await #expect {
-                try await client.copyObject(unsaid)
+                try await client.copyObject(
+                    bucket: "bucket",
+                    key: "copy",
+                    sourceBucket: "bucket",
+                    sourceKey: "dir/hello world+.txt",
+                    attributes: attributes
+                )
             } throws: { error in
                 (error as? ObjectStorageError)?.code == .invalidArgument
             }
-            var replacing = unsaid
-            replacing.replacesMetadata = true
-            replacing.attributes.contentType = "application/json"
-            try await client.copyObject(replacing)
+            attributes.contentType = "application/json"
+            try await client.copyObject(
+                bucket: "bucket",
+                key: "copy",
+                sourceBucket: "bucket",
+                sourceKey: "dir/hello world+.txt",
+                attributes: attributes,
+                replacesMetadata: true
+            )
             let replaced = try await client.headObject(bucket: "bucket", key: "copy")
             #expect(replaced.contentType == "application/json")
             #expect(replaced.metadata == ["shade": "dark"])
 
             let deleted = try await client.deleteObjects(
-                DeleteObjectsRequest(bucket: "bucket", keys: ["copy", "dir/hello world+.txt"])
+                bucket: "bucket",
+                keys: ["copy", "dir/hello world+.txt"]
             )
             #expect(Set(deleted.deleted) == ["copy", "dir/hello world+.txt"])
             try await client.deleteObject(bucket: "bucket", key: "never-existed")
@@ -156,36 +166,32 @@ struct ObjectOperationTests {
             for key in keys {
                 try await client.putObject(PutObjectRequest(bucket: "list", key: key, body: .bytes(Array(key.utf8))))
             }
-            var request = ListObjectsV2Request(bucket: "list")
-            request.maxKeys = 2
             var pages = 0
             var listed: [String] = []
-            for try await page in client.listObjectsV2(request) {
+            for try await page in client.listObjectsV2(bucket: "list", maxKeys: 2) {
                 pages += 1
                 listed += page.contents.map(\.key)
             }
             #expect(listed == keys.sorted())
             #expect(pages == 4)
 
-            var grouped = ListObjectsV2Request(bucket: "list", delimiter: "/")
-            grouped.maxKeys = 3
             var objects: [String] = []
             var prefixes: [String] = []
-            for try await page in client.listObjectsV2(grouped) {
+            for try await page in client.listObjectsV2(bucket: "list", delimiter: "/", maxKeys: 3) {
                 objects += page.contents.map(\.key)
                 prefixes += page.commonPrefixes
             }
             #expect(prefixes == ["a/", "b/"])
             #expect(objects == ["c", "d", "e f", "g"])
 
-            var prefixed = ListObjectsV2Request(bucket: "list", prefix: "a/")
-            prefixed.maxKeys = 1
             var prefixedKeys: [String] = []
-            for try await page in client.listObjectsV2(prefixed) { prefixedKeys += page.contents.map(\.key) }
+            for try await page in client.listObjectsV2(bucket: "list", prefix: "a/", maxKeys: 1) {
+                prefixedKeys += page.contents.map(\.key)
+            }
             #expect(prefixedKeys == ["a/1", "a/2"])
 
             await #expect(throws: ServiceError.self) {
-                for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: "missing")) {}
+                for try await _ in client.listObjectsV2(bucket: "missing") {}
             }
         }
     }
@@ -231,7 +237,9 @@ struct ObjectOperationTests {
                 PutObjectRequest(bucket: "presign", key: "a b/c", body: .bytes(Array("hello".utf8)))
             )
             let presigned = try await client.presign(
-                PresignRequest(bucket: "presign", key: "a b/c", expires: .seconds(300))
+                bucket: "presign",
+                key: "a b/c",
+                expires: .seconds(300)
             )
             let response = try await HTTPClientFetch.get(presigned.url)
             #expect(response.status == 200)

@@ -78,7 +78,7 @@ struct ResilienceTests {
                 FaultRule(operations: [.listObjectsV2], trigger: .nth(1), fault: .closeConnection(afterBodyBytes: 40))
             )
             var keys: [String] = []
-            for try await page in client.listObjectsV2(ListObjectsV2Request(bucket: "cut-off")) {
+            for try await page in client.listObjectsV2(bucket: "cut-off") {
                 keys += page.contents.map(\.key)
             }
             #expect(keys == ["a", "b", "c"])
@@ -120,7 +120,7 @@ struct ResilienceTests {
             // machine; what matters is that ~20 minutes were learned (drift under 5 minutes is ignored).
             #expect((20 * 60 - 30)...(20 * 60 + 30) ~= offset)
             try await client.putObject(PutObjectRequest(bucket: "skew", key: "k", body: .bytes([1, 2, 3])))
-            let presigned = try await client.presign(PresignRequest(bucket: "skew", key: "k"))
+            let presigned = try await client.presign(bucket: "skew", key: "k")
             let fetched = try await HTTPClientFetch.get(presigned.url)
             #expect(fetched.status == 200)
             #expect(fetched.body == [1, 2, 3])

@@ -369,7 +369,7 @@ struct ResumableDownloadTests {
             try await client.createBucket(bucket: "presigned")
             try await client.putObject(PutObjectRequest(bucket: "presigned", key: "p/q r", body: .bytes(content)))
             try await client.putObject(PutObjectRequest(bucket: "presigned", key: "empty", body: .bytes([])))
-            let url = try await client.presign(PresignRequest(bucket: "presigned", key: "p/q r")).url
+            let url = try await client.presign(bucket: "presigned", key: "p/q r").url
             let destination = scratch.file("presigned.bin")
             let result = try await client.resumableDownload(
                 presignedURL: url,
@@ -378,7 +378,7 @@ struct ResumableDownloadTests {
             )
             #expect(try fileBytes(destination) == content)
             #expect(result.partCount == 6)
-            let emptyURL = try await client.presign(PresignRequest(bucket: "presigned", key: "empty")).url
+            let emptyURL = try await client.presign(bucket: "presigned", key: "empty").url
             _ = try await client.resumableDownload(presignedURL: emptyURL, to: scratch.file("empty"))
             #expect(try fileBytes(scratch.file("empty")) == [])
         }

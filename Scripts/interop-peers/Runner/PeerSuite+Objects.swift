@@ -73,20 +73,18 @@ extension PeerSuite {
             try await self.put(key, Array(key.utf8))
         }
         let prefix = "list\(self.separator)"
-        var request = ListObjectsV2Request(bucket: self.bucket, prefix: prefix, delimiter: self.separator)
         var listed: [String] = []
         var prefixes: [String] = []
-        for try await page in self.client.listObjectsV2(request) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: prefix, delimiter: self.separator)
+        {
             listed += page.contents.map(\.key)
             prefixes += page.commonPrefixes
         }
         try require(listed == Array(keys[0...1]), "delimited keys \(listed)")
         try require(prefixes == ["\(prefix)sub\(self.separator)"], "common prefixes \(prefixes)")
-        request = ListObjectsV2Request(bucket: self.bucket, prefix: prefix)
-        request.maxKeys = 1
         var pages = 0
         listed = []
-        for try await page in self.client.listObjectsV2(request) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: prefix, maxKeys: 1) {
             pages += 1
             listed += page.contents.map(\.key)
             if let object = page.contents.first, object.key == keys[0] {
@@ -99,7 +97,7 @@ extension PeerSuite {
 
     func deleteObjects() async throws {
         let keys = self.listedKeys
-        let response = try await self.client.deleteObjects(DeleteObjectsRequest(bucket: self.bucket, keys: keys))
+        let response = try await self.client.deleteObjects(bucket: self.bucket, keys: keys)
         try require(response.failures.isEmpty, "failures \(response.failures)")
         try await self.client.deleteObject(bucket: self.bucket, key: "dir/hello.bin")
         for key in [keys[0], "dir/hello.bin"] {
@@ -110,8 +108,7 @@ extension PeerSuite {
             }
         }
         var remaining: [String] = []
-        let request = ListObjectsV2Request(bucket: self.bucket, prefix: "list\(self.separator)")
-        for try await page in self.client.listObjectsV2(request) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: "list\(self.separator)") {
             remaining += page.contents.map(\.key)
         }
         try require(remaining.isEmpty, "still listed after delete: \(remaining)")
@@ -119,11 +116,11 @@ extension PeerSuite {
 
     func cleanUp() async throws {
         var keys: [String] = []
-        for try await page in self.client.listObjectsV2(ListObjectsV2Request(bucket: self.bucket)) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket) {
             keys += page.contents.map(\.key)
         }
         if !keys.isEmpty {
-            _ = try await self.client.deleteObjects(DeleteObjectsRequest(bucket: self.bucket, keys: keys))
+            _ = try await self.client.deleteObjects(bucket: self.bucket, keys: keys)
         }
         try await self.client.deleteBucket(bucket: self.bucket)
         try await requireThrows(ServiceError.self, "HEAD bucket after delete") {

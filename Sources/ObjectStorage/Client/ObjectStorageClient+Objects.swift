@@ -140,24 +140,51 @@ extension ObjectStorageClient {
         _ = try? await response.body.collect(upTo: 1 << 16)
     }
 
-    /// Deletes up to 1000 objects in one request.
+    /// Deletes up to 1000 objects (their current versions) in one request.
     ///
     /// - Parameters:
-    ///   - request: The bucket and keys.
+    ///   - bucket: The bucket.
+    ///   - keys: The object keys (1...1000).
+    ///   - quiet: Report only failures (``DeleteObjectsResponse/deleted`` stays empty).
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The keys deleted and the per-key failures.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for 0 or more than 1000 keys; ``ServiceError``.
     public func deleteObjects(
-        _ request: DeleteObjectsRequest,
+        bucket: String,
+        keys: [String],
+        quiet: Bool = false,
         logger: Logger? = nil
     ) async throws -> DeleteObjectsResponse {
-        guard (1...1000).contains(request.objects.count) else {
-            throw ObjectStorageError.invalidArgument("deleteObjects takes 1...1000 keys, not \(request.objects.count)")
+        try await self.deleteObjects(
+            bucket: bucket,
+            objects: keys.map { ObjectVersion(key: $0) },
+            quiet: quiet,
+            logger: logger
+        )
+    }
+
+    /// Deletes up to 1000 objects or specific versions of them in one request.
+    ///
+    /// - Parameters:
+    ///   - bucket: The bucket.
+    ///   - objects: The objects (1...1000), each a key and optionally a version id.
+    ///   - quiet: Report only failures (``DeleteObjectsResponse/deleted`` stays empty).
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The keys deleted and the per-key failures.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for 0 or more than 1000 objects; ``ServiceError``.
+    public func deleteObjects(
+        bucket: String,
+        objects: [ObjectVersion],
+        quiet: Bool = false,
+        logger: Logger? = nil
+    ) async throws -> DeleteObjectsResponse {
+        guard (1...1000).contains(objects.count) else {
+            throw ObjectStorageError.invalidArgument("deleteObjects takes 1...1000 keys, not \(objects.count)")
         }
         var xml = XMLWriter()
         xml.open("Delete")
-        xml.element("Quiet", request.quiet ? "true" : "false")
-        for object in request.objects {
+        xml.element("Quiet", quiet ? "true" : "false")
+        for object in objects {
             xml.open("Object")
             xml.element("Key", object.key)
             if let versionID = object.versionID { xml.element("VersionId", versionID) }
@@ -165,7 +192,7 @@ extension ObjectStorageClient {
         }
         xml.close("Delete")
         let body = xml.bytes
-        var operation = OperationRequest(name: "DeleteObjects", method: .POST, bucket: request.bucket)
+        var operation = OperationRequest(name: "DeleteObjects", method: .POST, bucket: bucket)
         operation.query = [QueryParameter(name: "delete", value: nil)]
         operation.header("Content-Type", "application/xml")
         operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
@@ -185,30 +212,63 @@ extension ObjectStorageClient {
         )
     }
 
-    /// Copies an object server-side.
+    /// Copies an object server-side (up to 5 GiB) in one request.
+    ///
+    /// The copy keeps the source's media type, user metadata and content headers unless `replacesMetadata` is
+    /// set, in which case it takes them from `attributes` (and a field left `nil` there is dropped, as the
+    /// services do). The ACL, storage class and encryption in `attributes` apply either way.
+    ///
+    /// ```swift
+    /// var attributes = UploadAttributes()
+    /// attributes.storageClass = .standardIA
+    /// try await client.copyObject(bucket: "archive", key: "cat.jpg", sourceBucket: "photos", sourceKey: "cat.jpg",
+    ///                             attributes: attributes)
+    /// ```
     ///
     /// - Parameters:
-    ///   - request: The source, the destination and options.
+    ///   - bucket: The destination bucket.
+    ///   - key: The destination key.
+    ///   - sourceBucket: The source bucket.
+    ///   - sourceKey: The source key.
+    ///   - sourceVersionID: A specific source version.
+    ///   - sourceIfMatch: Copy only if the source's ETag matches.
+    ///   - sourceIfNoneMatch: Copy only if the source's ETag differs.
+    ///   - attributes: The copy's attributes (see above for which apply when).
+    ///   - replacesMetadata: Whether the copy takes its media type, user metadata and content headers from
+    ///     `attributes` (`REPLACE`) rather than from the source (`COPY`, the default). Setting any of those in
+    ///     `attributes` without this is refused with ``ObjectStorageError/Code/invalidArgument``, rather than
+    ///     silently ignored.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The copy's ETag, version id and modification time.
     /// - Throws: ``ServiceError`` (also when the service answers 200 with an error document).
     @discardableResult
-    public func copyObject(_ request: CopyObjectRequest, logger: Logger? = nil) async throws -> ObjectWriteResult {
-        var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: request.bucket, key: request.key)
+    public func copyObject(
+        bucket: String,
+        key: String,
+        sourceBucket: String,
+        sourceKey: String,
+        sourceVersionID: String? = nil,
+        sourceIfMatch: String? = nil,
+        sourceIfNoneMatch: String? = nil,
+        attributes: UploadAttributes = UploadAttributes(),
+        replacesMetadata: Bool = false,
+        logger: Logger? = nil
+    ) async throws -> ObjectWriteResult {
+        var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: bucket, key: key)
         let prefix = self.configuration.headerPrefix
-        var source = "/" + request.sourceBucket + "/" + PercentEncoding.encode(request.sourceKey, style: .path)
-        if let version = request.sourceVersionID { source += "?versionId=" + version }
+        var source = "/" + sourceBucket + "/" + PercentEncoding.encode(sourceKey, style: .path)
+        if let version = sourceVersionID { source += "?versionId=" + version }
         operation.header(prefix + "copy-source", source)
-        operation.header(prefix + "copy-source-if-match", request.sourceIfMatch)
-        operation.header(prefix + "copy-source-if-none-match", request.sourceIfNoneMatch)
-        if request.replacesMetadata {
+        operation.header(prefix + "copy-source-if-match", sourceIfMatch)
+        operation.header(prefix + "copy-source-if-none-match", sourceIfNoneMatch)
+        if replacesMetadata {
             operation.header(prefix + "metadata-directive", "REPLACE")
-        } else if request.attributes.describesContent {
+        } else if attributes.describesContent {
             throw ObjectStorageError.invalidArgument(
                 "a copy keeps the source's media type, metadata and content headers unless replacesMetadata is set"
             )
         }
-        try self.add(request.attributes, to: &operation)
+        try self.add(attributes, to: &operation)
         let (headers, root) = try await self.executeXML(operation, logger: logger)
         return ObjectWriteResult(
             headers: headers,
