@@ -80,7 +80,7 @@ func check(_ name: String, _ provider: some CredentialsProvider, _ storage: Samp
         var configuration = try ObjectStorageClient.Configuration.environment(storage.provider)
         configuration.credentials = provider
         let client = ObjectStorageClient(configuration: configuration)
-        _ = try await client.headBucket(HeadBucketRequest(bucket: storage.bucket))
+        _ = try await client.headBucket(bucket: storage.bucket)
         print("  signed HeadBucket \(storage.bucket): OK")
     } catch let error as CredentialsError where error.code == .notFound {
         print("\(name): nothing found (\(error))")
@@ -91,7 +91,8 @@ func check(_ name: String, _ provider: some CredentialsProvider, _ storage: Samp
 /// its keys with a made-up token (it does not check tokens). Against a real bucket: the environment's keys.
 func fetchTemporaryCredentials(_ storage: SampleStorage) async throws -> Credentials {
     guard var credentials = storage.embeddedServerCredentials else {
-        return try await EnvironmentCredentialsProvider(storage.vendor).credentials(logger: Logger(label: "sample"))
+        let environment = EnvironmentCredentialsProvider.environment(storage.vendor)
+        return try await environment.credentials(logger: Logger(label: "sample"))
     }
     credentials.securityToken = "sample-security-token"
     credentials.expiration = Date().addingTimeInterval(3600)

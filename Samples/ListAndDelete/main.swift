@@ -31,19 +31,16 @@ try await SampleStorage.run("ListAndDelete") { storage in
     print("Wrote \(names.count) objects under \(storage.prefix)")
 
     // Every key under the prefix, two a page.
-    var everything = ListObjectsV2Request(bucket: storage.bucket, prefix: storage.prefix)
-    everything.maxKeys = 2
     var keys: [String] = []
     var pages = 0
-    for try await page in client.listObjectsV2(everything) {
+    for try await page in client.listObjectsV2(bucket: storage.bucket, prefix: storage.prefix, maxKeys: 2) {
         pages += 1
         for object in page.contents { print("  page \(pages): \(object.key) (\(object.size) bytes)") }
         keys += page.contents.map(\.key)
     }
 
     // One level, like a directory: "folders" are common prefixes.
-    let level = ListObjectsV2Request(bucket: storage.bucket, prefix: storage.prefix, delimiter: "/")
-    for try await page in client.listObjectsV2(level) {
+    for try await page in client.listObjectsV2(bucket: storage.bucket, prefix: storage.prefix, delimiter: "/") {
         for folder in page.commonPrefixes { print("  folder \(folder)") }
         for object in page.contents { print("  file   \(object.key)") }
     }
@@ -52,12 +49,12 @@ try await SampleStorage.run("ListAndDelete") { storage in
     var deleted = 0
     for start in stride(from: 0, to: keys.count, by: 1000) {
         let batch = Array(keys[start..<min(start + 1000, keys.count)])
-        let response = try await client.deleteObjects(DeleteObjectsRequest(bucket: storage.bucket, keys: batch))
+        let response = try await client.deleteObjects(bucket: storage.bucket, keys: batch)
         deleted += response.deleted.count
         for failure in response.failures { print("  could not delete \(failure.key): \(failure.code)") }
     }
     var remaining = 0
-    for try await page in client.listObjectsV2(ListObjectsV2Request(bucket: storage.bucket, prefix: storage.prefix)) {
+    for try await page in client.listObjectsV2(bucket: storage.bucket, prefix: storage.prefix) {
         remaining += page.contents.count
     }
     print("Deleted \(deleted) of \(keys.count) objects; \(remaining) left under the prefix")

@@ -8,8 +8,8 @@
 
 // # Presigned URLs
 //
-// Presigns GET and HEAD URLs with `ObjectStorageClient.presign(_:)` and fetches them with a plain HTTP
-// client that holds no credentials: first signed with long-term keys, then with temporary STS
+// Presigns GET and HEAD URLs with `ObjectStorageClient.presign(bucket:key:method:expires:)` and fetches them
+// with a plain HTTP client that holds no credentials: first signed with long-term keys, then with temporary STS
 // credentials, whose security token is signed into the URL. A URL with a tampered signature is refused.
 //
 // ```sh
@@ -37,21 +37,28 @@ try await SampleStorage.run("PresignURL") { storage in
     print("\nSigned with temporary STS credentials (the token travels in the URL):")
     if let temporary = try await temporaryCredentials(storage) {
         var configuration = client.configuration
-        configuration.credentials = StaticCredentialsProvider(temporary)
+        configuration.credentials = .static(
+            accessKeyID: temporary.accessKeyID,
+            secretAccessKey: temporary.secretAccessKey,
+            securityToken: temporary.securityToken
+        )
         let temporaryClient = ObjectStorageClient(configuration: configuration)
         try await presignAndFetch(client: temporaryClient, bucket: storage.bucket, key: key)
     } else {
-        print("  skipped: set \(storage.vendor.securityTokenVariable) with the keys of an STS token to try it")
+        print("  skipped: set the \(storage.vendor) session token variable with the keys of an STS token to try it")
     }
 
-    _ = try await client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
+    try await client.deleteObject(bucket: storage.bucket, key: key)
 }
 
 /// Presigns a GET and a HEAD URL valid for 15 minutes, fetches both, then a GET URL with a tampered signature.
 func presignAndFetch(client: ObjectStorageClient, bucket: String, key: String) async throws {
     for method in [HTTPMethod.GET, .HEAD] {
         let presigned = try await client.presign(
-            PresignRequest(method: method.rawValue, bucket: bucket, key: key, expires: .seconds(900))
+            bucket: bucket,
+            key: key,
+            method: method.rawValue,
+            expires: .seconds(900)
         )
         print("  \(method) \(presigned.url)")
         let (status, body) = try await fetch(presigned.url, method: method)
@@ -81,7 +88,7 @@ func temporaryCredentials(_ storage: SampleStorage) async throws -> Credentials?
         credentials.expiration = Date().addingTimeInterval(3600)
         return credentials
     }
-    let environment = try? await EnvironmentCredentialsProvider(storage.vendor).credentials(
+    let environment = try? await EnvironmentCredentialsProvider.environment(storage.vendor).credentials(
         logger: Logger(label: "sample")
     )
     return environment?.securityToken == nil ? nil : environment

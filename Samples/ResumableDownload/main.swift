@@ -88,7 +88,7 @@ exit(exitStatus)
 /// Uploads an object for the sample to download, unless it is already there.
 func uploadSampleObject(_ storage: SampleStorage, client: ObjectStorageClient, key: String, size: Int) async throws {
     do {
-        let existing = try await client.headObject(HeadObjectRequest(bucket: storage.bucket, key: key))
+        let existing = try await client.headObject(bucket: storage.bucket, key: key)
         if existing.contentLength == Int64(size) { return }
     } catch let error as ServiceError where error.statusCode == 404 {
         // Not there yet.

@@ -96,7 +96,7 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
     private func createBucketIfNeeded() async throws {
         do {
             let client = ObjectStorageClient(configuration: try .environment(self.provider))
-            _ = try await client.createBucket(CreateBucketRequest(bucket: self.bucket))
+            try await client.createBucket(bucket: self.bucket)
         } catch let error as ServiceError
             where error.code == .bucketAlreadyOwnedByYou || error.code == .bucketAlreadyExists
         {

@@ -86,5 +86,5 @@ try await SampleStorage.run("UploadFile") { storage in
     print("  bytes: \(result.bytesTransferred) sent, \(result.bytesReused) reused from the checkpoint")
     print("  Content-MD5 checked: \(result.contentMD5Verified), verified: \(result.verification)")
 
-    _ = try await client.deleteObject(DeleteObjectRequest(bucket: storage.bucket, key: key))
+    try await client.deleteObject(bucket: storage.bucket, key: key)
 }

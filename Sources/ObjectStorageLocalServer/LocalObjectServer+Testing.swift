@@ -24,7 +24,7 @@ extension LocalObjectServer {
     /// ```swift
     /// @Test func retriesThrottling() async throws {
     ///     try await LocalObjectServer.withRunning(dialect: .oss) { client, server in
-    ///         try await client.createBucket(CreateBucketRequest(bucket: "test"))
+    ///         try await client.createBucket(bucket: "test")
     ///         server.faults.add(FaultRule(operations: [.putObject], trigger: .first(2), fault: .slowDown))
     ///         try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
     ///     }

@@ -17,7 +17,10 @@ extension AsyncHTTPClientTransport {
     /// configuration.maximumConnectionsPerHost = 256
     /// configuration.tls.trustRoots = .pemFile("/etc/ssl/private-ca.pem")
     /// configuration.proxy = .init(host: "proxy.internal", port: 3128)
-    /// let transport = AsyncHTTPClientTransport(configuration: configuration)  // owns its client: shut it down
+    /// try await withObjectStorageClient(configuration: .oss(region: "cn-hangzhou"), transport: configuration) {
+    ///     client in
+    ///     // ... use the client
+    /// }
     /// ```
     ///
     /// What each limit bounds. Waiting is bounded; a transfer that keeps moving never fails, however long it takes:

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import AsyncHTTPClient
-public import Logging
-public import NIOCore
+package import Logging
+package import NIOCore
 import NIOHTTP1
 import Synchronization
 
@@ -33,7 +33,7 @@ extension AsyncHTTPClientTransport {
     /// - Returns: The response; its body is empty when the consumer took it, else the body's first MiB.
     /// - Throws: ``TransportError`` (``TransportError/Code/bodyTruncated`` for an accepted body that ended before
     ///   its `Content-Length`), or what the consumer threw.
-    public func execute(
+    package func execute(
         _ request: TransportRequest,
         deadline: NIODeadline,
         logger: Logger,

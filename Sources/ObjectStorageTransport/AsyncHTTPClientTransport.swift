@@ -6,39 +6,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import AsyncHTTPClient
-public import Logging
-public import NIOCore
+package import AsyncHTTPClient
+package import Logging
+package import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// An ``HTTPTransport`` over AsyncHTTPClient.
+/// The HTTP client the SDK sends through: AsyncHTTPClient, configured for object storage.
 ///
-/// Every `HTTPClient` it sends through is configured for object storage: it never follows a redirect (a signed
-/// request is valid for one host only, and following a redirect would hand its credentials and payload to whatever
-/// host the server names; a 3xx answer with a `Location` fails with ``TransportError/Code/redirectRefused``) and
-/// never decompresses a body (an object stored with `Content-Encoding: gzip` comes back byte for byte, as stored,
-/// so its checksums hold).
-///
-/// Use the SDK's process-wide transport (its client is created on first use with those settings and the default
-/// ``Configuration``, and needs no shutdown):
-///
-/// ```swift
-/// let transport = AsyncHTTPClientTransport.shared
-/// ```
-///
-/// or let the transport own a new client built from a ``Configuration`` (pool size, timeouts, TLS, proxy), and shut
-/// it down when done, most simply with ``withAsyncHTTPClientTransport(configuration:backgroundActivityLogger:isolation:_:)``:
-///
-/// ```swift
-/// try await withAsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 256)) { transport in
-///     let client = ObjectStorageClient(configuration: configuration, transport: transport)
-///     // ... use the client
-/// }
-/// ```
-///
-/// An application's own `HTTPClient` can be shared with ``init(httpClient:configuration:)``, which refuses one that
-/// follows redirects or decompresses (`HTTPClient.shared` does both).
+/// Its ``Configuration`` sizes the connection pool and sets the timeouts, TLS and proxy of a client made by
+/// `withObjectStorageClient(configuration:transport:logger:isolation:_:)`. Every client it
+/// sends through never follows a redirect (a signed request is valid for one host only, and following a redirect
+/// would hand its credentials and payload to whatever host the server names; a 3xx answer with a `Location` fails
+/// with ``TransportError/Code/redirectRefused``) and never decompresses a body (an object stored with
+/// `Content-Encoding: gzip` comes back byte for byte, as stored, so its checksums hold).
 public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
     package let httpClient: HTTPClient
@@ -54,7 +35,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// The SDK's process-wide transport, over a client of its own with the default ``Configuration``: no
     /// redirects, no decompression, ``Configuration/maximumConnectionsPerHost`` connections per host. It is never
     /// shut down (like `HTTPClient.shared`), so it needs no lifecycle management; ``shutdown()`` does nothing.
-    public static let shared = AsyncHTTPClientTransport(
+    package static let shared = AsyncHTTPClientTransport(
         sharing: HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: AsyncHTTPClientTransport.clientConfiguration(Configuration()),
@@ -93,7 +74,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///   its configuration cannot be read (AsyncHTTPClient does not make it public, so it is read by reflection, and
     ///   an unreadable one is refused rather than trusted), or when `configuration` sets a client-level value
     ///   the shared client would ignore.
-    public init(httpClient: HTTPClient, configuration: Configuration = Configuration()) throws(TransportError) {
+    package init(httpClient: HTTPClient, configuration: Configuration = Configuration()) throws(TransportError) {
         try Self.validate(httpClient)
         let ignored = configuration.clientOnlySettingsChanged
         guard ignored.isEmpty else {
@@ -114,7 +95,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///   - configuration: Timeouts, pool size, TLS and proxy.
     ///   - eventLoopGroup: The event loops to run on (default AsyncHTTPClient's shared group).
     ///   - backgroundActivityLogger: A logger for the pool's background activity (default none).
-    public init(
+    package init(
         configuration: Configuration,
         eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
         backgroundActivityLogger: Logger? = nil
@@ -135,7 +116,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Shuts down the client if the transport owns it; does nothing for a shared client.
     ///
     /// - Throws: The client's shutdown error.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         guard self.ownsClient else { return }
         try await self.httpClient.shutdown()
     }
@@ -159,7 +140,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///     the query string).
     /// - Returns: The response, whose body may still be arriving.
     /// - Throws: ``TransportError``.
-    public func execute(
+    package func execute(
         _ request: TransportRequest,
         deadline: NIODeadline,
         logger: Logger
@@ -317,7 +298,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws, or the shutdown error.
 @discardableResult
-public func withAsyncHTTPClientTransport<Result>(
+package func withAsyncHTTPClientTransport<Result>(
     configuration: AsyncHTTPClientTransport.Configuration = .init(),
     backgroundActivityLogger: Logger? = nil,
     isolation: isolated (any Actor)? = #isolation,

@@ -6,15 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Logging
-public import NIOCore
+package import Logging
+package import NIOCore
 
 /// Sends HTTP requests. The SDK's operations talk to the network only through this protocol, so an application
 /// can supply its own implementation (or a fake in tests).
 ///
 /// The shape follows AsyncHTTPClient's `execute(_:deadline:logger:)`: the call returns when the response head
 /// arrives, and the body streams afterwards.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends one request (no retries) and returns when the response head arrives.
     ///
     /// Cancelling the calling task cancels the request.

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Logging
-public import NIOCore
-public import NIOHTTP1
+package import Logging
+package import NIOCore
+package import NIOHTTP1
 import NIOPosix
 
 /// Takes a response body buffer by buffer, on the network thread when the transport can (see
@@ -19,7 +19,7 @@ import NIOPosix
 /// body, in order and never concurrently. Both may run on the connection's event loop, so they must be quick (a
 /// `pwrite` into the page cache and a checksum update are; waiting for anything is not: return
 /// ``BodyDemand/after(_:)`` instead).
-public protocol ResponseBodyConsumer: Sendable {
+package protocol ResponseBodyConsumer: Sendable {
     /// Decides from the response head whether the body goes to ``consume(_:on:)``, before any body byte arrives.
     ///
     /// - Parameters:
@@ -41,7 +41,7 @@ public protocol ResponseBodyConsumer: Sendable {
 }
 
 /// What a ``ResponseBodyConsumer`` wants after a buffer.
-public enum BodyDemand: Sendable {
+package enum BodyDemand: Sendable {
     /// The next buffer, as soon as it arrives.
     case more
     /// No more bytes: the transport ends the request early and returns normally.
@@ -61,7 +61,7 @@ extension HTTPTransport {
     ///   - consumer: Takes the body of an accepted answer.
     /// - Returns: The response; its body is empty when the consumer took it, else the unread body.
     /// - Throws: ``TransportError`` when the exchange fails, or what the consumer threw.
-    public func execute(
+    package func execute(
         _ request: TransportRequest,
         deadline: NIODeadline,
         logger: Logger,

@@ -6,22 +6,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import NIOHTTP1
+package import NIOHTTP1
 
-/// When and how often to retry: attempts, full-jitter exponential backoff with a cap, `Retry-After`, and an
-/// optional caller classifier.
+/// When and how often to retry: attempts, full-jitter exponential backoff with a cap, and `Retry-After`.
 ///
-/// Retryable by default: transient connection failures (refused, reset, closed mid-exchange, connect/read/write
-/// timeouts, a per-attempt deadline), and the statuses 408, 429 and 5xx. The ``classifier`` lets a higher layer
-/// add its own cases (a `RequestTimeTooSkewed` service error, an integrity mismatch) or veto one. A cancelled task
-/// is never retried.
+/// Retryable: transient connection failures (refused, reset, closed mid-exchange, connect/read/write
+/// timeouts, a per-attempt deadline), the statuses 408, 429 and 5xx, and what the client itself knows to be
+/// worth another attempt (a `RequestTimeTooSkewed` answer once the clock is corrected, a checksum mismatch on a
+/// body it can send again). A cancelled task is never retried.
 ///
 /// ```swift
 /// var policy = RetryPolicy.exponentialJitter(maxAttempts: 5)
-/// policy.classifier = { failure in
-///     if case .error(let error) = failure, error is IntegrityMismatch { return .retry }
-///     return nil  // fall back to the defaults
-/// }
+/// policy.maxRetryAfter = .seconds(10)
 /// ```
 public struct RetryPolicy: Sendable {
     /// The most attempts in total, the first included (1 = no retries).
@@ -33,7 +29,7 @@ public struct RetryPolicy: Sendable {
     /// The most a server's `Retry-After` is honoured for; longer values are cut to this.
     public var maxRetryAfter: Duration
     /// A hook consulted before the defaults: return a decision to override them, or `nil` to keep them.
-    public var classifier: (@Sendable (RetryFailure) -> RetryDecision?)?
+    package var classifier: (@Sendable (RetryFailure) -> RetryDecision?)?
 
     /// Creates a policy.
     ///
@@ -43,7 +39,7 @@ public struct RetryPolicy: Sendable {
     ///   - maxDelay: The backoff cap (default 20 s).
     ///   - maxRetryAfter: The longest `Retry-After` honoured (default 60 s).
     ///   - classifier: An optional hook that overrides the default classification.
-    public init(
+    package init(
         maxAttempts: Int = 3,
         baseDelay: Duration = .milliseconds(200),
         maxDelay: Duration = .seconds(20),
@@ -176,7 +172,7 @@ public struct RetryPolicy: Sendable {
 }
 
 /// What went wrong in one attempt, as given to ``RetryPolicy/classifier``.
-public enum RetryFailure: Sendable {
+package enum RetryFailure: Sendable {
     /// The server answered with this status and these headers (the body is not available to the classifier).
     case status(HTTPResponseStatus, HTTPHeaders)
     /// The attempt threw this error (a ``TransportError``, or the caller's own error thrown from an operation).
@@ -184,7 +180,7 @@ public enum RetryFailure: Sendable {
 }
 
 /// Whether to retry a failed attempt.
-public struct RetryDecision: Sendable, Hashable {
+package struct RetryDecision: Sendable, Hashable {
     /// Whether to retry.
     package var shouldRetry: Bool
     /// The delay the server asked for (`Retry-After`), used instead of the backoff.
@@ -201,15 +197,15 @@ public struct RetryDecision: Sendable, Hashable {
     }
 
     /// Retry after the policy's backoff.
-    public static let retry = RetryDecision(shouldRetry: true)
+    package static let retry = RetryDecision(shouldRetry: true)
     /// Do not retry.
-    public static let doNotRetry = RetryDecision(shouldRetry: false)
+    package static let doNotRetry = RetryDecision(shouldRetry: false)
 
     /// Retry after the given delay (capped by ``RetryPolicy/maxRetryAfter``).
     ///
     /// - Parameter delay: The delay.
     /// - Returns: The decision.
-    public static func retry(after delay: Duration) -> RetryDecision {
+    package static func retry(after delay: Duration) -> RetryDecision {
         RetryDecision(shouldRetry: true, retryAfter: delay)
     }
 }

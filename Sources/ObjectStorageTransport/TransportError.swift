@@ -173,7 +173,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     ///   - statusCode: The last response status, if any.
     ///   - attempts: The number of attempts made, if known.
     ///   - underlying: The lower-level error, if any.
-    public init(
+    package init(
         code: Code,
         message: String,
         statusCode: Int? = nil,

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import NIOCore
+package import NIOCore
 import Synchronization
 
 extension TransportRequest {
@@ -15,7 +15,7 @@ extension TransportRequest {
     /// `Body` is itself an `AsyncSequence` of `ByteBuffer`, so any transport can send it. Bytes and file bodies
     /// can be iterated any number of times (they are *replayable*); a stream body can be iterated once, and a
     /// second iteration throws ``TransportError/Code/bodyNotReplayable``.
-    public struct Body: Sendable {
+    package struct Body: Sendable {
         enum Storage: Sendable {
             case bytes(ByteBuffer)
             case file(FileRegionBody)
@@ -85,7 +85,7 @@ extension TransportRequest {
         }
 
         /// The number of bytes the body holds, when known in advance.
-        public var length: Int64? {
+        package var length: Int64? {
             switch self.storage {
             case .bytes(let buffer): return Int64(buffer.readableBytes)
             case .file(let region): return region.length
@@ -105,10 +105,10 @@ extension TransportRequest {
 
 extension TransportRequest.Body: AsyncSequence {
     /// The element type: a chunk of the body.
-    public typealias Element = ByteBuffer
+    package typealias Element = ByteBuffer
 
     /// Iterates the body's chunks.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         enum State {
             case bytes(ByteBuffer?)
             case file(FileRegionBody.Iterator)
@@ -122,7 +122,7 @@ extension TransportRequest.Body: AsyncSequence {
         /// - Returns: The next chunk, or `nil`.
         /// - Throws: ``TransportError`` when the file cannot be read or a stream is iterated a second time, or
         ///   whatever the stream throws.
-        public mutating func next() async throws -> ByteBuffer? {
+        package mutating func next() async throws -> ByteBuffer? {
             switch self.state {
             case .bytes(let buffer):
                 self.state = .bytes(nil)
@@ -138,7 +138,7 @@ extension TransportRequest.Body: AsyncSequence {
     /// Starts iterating the body.
     ///
     /// - Returns: An iterator over the body's chunks.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         switch self.storage {
         case .bytes(let buffer):
             return AsyncIterator(state: .bytes(buffer.readableBytes > 0 ? buffer : nil))

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import NIOCore
-public import NIOHTTP1
+package import NIOHTTP1
 
 /// An HTTP request as the transport sends it: method, absolute URL, headers and an optional body.
 ///
@@ -26,15 +26,15 @@ public import NIOHTTP1
 ///     ...
 /// }
 /// ```
-public struct TransportRequest: Sendable {
+package struct TransportRequest: Sendable {
     /// The HTTP method.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The absolute URL, path and query already percent-encoded.
-    public var url: String
+    package var url: String
     /// The headers to send, exactly as given.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body, or `nil` for none.
-    public var body: Body?
+    package var body: Body?
 
     /// Creates a request.
     ///

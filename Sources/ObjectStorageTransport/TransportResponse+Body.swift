@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import AsyncHTTPClient
-public import NIOCore
+package import NIOCore
 package import NIOHTTP1
 
 extension TransportResponse {
@@ -22,7 +22,7 @@ extension TransportResponse {
     /// never count as the server's; but a connection cannot wait forever for a reader: a pause longer than the
     /// read-idle timeout (or the server's own send timeout) loses the connection, and the body then throws.
     /// Cancelling the task that iterates cancels the underlying request.
-    public struct Body: Sendable {
+    package struct Body: Sendable {
         enum Storage: Sendable {
             case empty
             case client(HTTPClientResponse.Body, RequestContext, StallMeter?)
@@ -38,7 +38,7 @@ extension TransportResponse {
         }
 
         /// An empty body.
-        public init() {
+        package init() {
             self.storage = .empty
         }
 
@@ -46,7 +46,7 @@ extension TransportResponse {
         ///
         /// - Parameter sequence: The body's chunks.
         /// - Returns: A body that can be iterated once.
-        public static func stream<Bytes: AsyncSequence & Sendable>(
+        package static func stream<Bytes: AsyncSequence & Sendable>(
             _ sequence: Bytes
         ) -> Body where Bytes.Element == ByteBuffer {
             Body(storage: .stream(OneShotStream(sequence)))
@@ -94,10 +94,10 @@ extension TransportResponse {
 
 extension TransportResponse.Body: AsyncSequence {
     /// The element type: a chunk of the body.
-    public typealias Element = ByteBuffer
+    package typealias Element = ByteBuffer
 
     /// Iterates the body's chunks as they arrive.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         enum State {
             case empty
             case client(HTTPClientResponse.Body.AsyncIterator, RequestContext, StallMeter?)
@@ -113,7 +113,7 @@ extension TransportResponse.Body: AsyncSequence {
         ///
         /// - Returns: The next chunk, or `nil` at the end of the body.
         /// - Throws: ``TransportError`` when the connection fails or times out, or the task is cancelled.
-        public mutating func next() async throws -> ByteBuffer? {
+        package mutating func next() async throws -> ByteBuffer? {
             switch self.state {
             case .empty:
                 try self.checkComplete()
@@ -150,7 +150,7 @@ extension TransportResponse.Body: AsyncSequence {
     /// Starts iterating the body.
     ///
     /// - Returns: An iterator over the body's chunks.
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         let state: AsyncIterator.State
         switch self.storage {
         case .empty: state = .empty

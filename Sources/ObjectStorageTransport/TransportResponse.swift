@@ -7,19 +7,19 @@
 //===----------------------------------------------------------------------===//
 
 import NIOCore
-public import NIOHTTP1
+package import NIOHTTP1
 
 /// A response: status, headers, and a body that streams as it arrives.
 ///
 /// The body must be consumed (or dropped) promptly: until then the connection stays busy. Reading it slowly
 /// applies backpressure to the server.
-public struct TransportResponse: Sendable {
+package struct TransportResponse: Sendable {
     /// The response status.
-    public var status: HTTPResponseStatus
+    package var status: HTTPResponseStatus
     /// The response headers.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The response body.
-    public var body: Body
+    package var body: Body
 
     /// Creates a response (for transports other than ``AsyncHTTPClientTransport``, and for tests).
     ///
@@ -27,7 +27,7 @@ public struct TransportResponse: Sendable {
     ///   - status: The response status.
     ///   - headers: The response headers.
     ///   - body: The response body (default empty).
-    public init(status: HTTPResponseStatus, headers: HTTPHeaders = [:], body: Body = Body()) {
+    package init(status: HTTPResponseStatus, headers: HTTPHeaders = [:], body: Body = Body()) {
         self.status = status
         self.headers = headers
         self.body = body

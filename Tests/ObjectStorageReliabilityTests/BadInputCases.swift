@@ -228,37 +228,37 @@ extension BadInputCase {
 
     static let bucketNames: [BadInputCase] = [
         .api("S3 bucket 'ab' (too short)", .storage(.invalidArgument, mentions: "3 to 63")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "ab"))
+            try await context.client(.s3).createBucket(bucket: "ab")
         },
         .api("S3 bucket 'My_Bucket'", .storage(.invalidArgument, mentions: "lowercase")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "My_Bucket"))
+            try await context.client(.s3).createBucket(bucket: "My_Bucket")
         },
         .api("S3 bucket 'a..b'", .storage(.invalidArgument, mentions: "'..'")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "a..b"))
+            try await context.client(.s3).createBucket(bucket: "a..b")
         },
         .api("S3 bucket 'xn--bucket' (reserved prefix)", .storage(.invalidArgument, mentions: "reserved")) { context in
-            try await context.client(.s3).createBucket(CreateBucketRequest(bucket: "xn--bucket"))
+            try await context.client(.s3).createBucket(bucket: "xn--bucket")
         },
         .api("OSS bucket 'my.bucket' (no dots)", .storage(.invalidArgument, mentions: "lowercase")) { context in
-            try await context.client(.oss).createBucket(CreateBucketRequest(bucket: "my.bucket"))
+            try await context.client(.oss).createBucket(bucket: "my.bucket")
         },
         .api("OSS bucket '-bucket'", .storage(.invalidArgument, mentions: "start and end")) { context in
-            try await context.client(.oss).createBucket(CreateBucketRequest(bucket: "-bucket"))
+            try await context.client(.oss).createBucket(bucket: "-bucket")
         },
         .api("OSS bucket of 64 characters", .storage(.invalidArgument, mentions: "3 to 63")) { context in
-            try await context.client(.oss).createBucket(CreateBucketRequest(bucket: String(repeating: "a", count: 64)))
+            try await context.client(.oss).createBucket(bucket: String(repeating: "a", count: 64))
         },
         .api("OBS bucket '192.168.1.1'", .storage(.invalidArgument, mentions: "IP address")) { context in
-            try await context.client(.obs).createBucket(CreateBucketRequest(bucket: "192.168.1.1"))
+            try await context.client(.obs).createBucket(bucket: "192.168.1.1")
         },
         .api("OBS bucket 'my-.bucket'", .storage(.invalidArgument, mentions: "next to")) { context in
-            try await context.client(.obs).createBucket(CreateBucketRequest(bucket: "my-.bucket"))
+            try await context.client(.obs).createBucket(bucket: "my-.bucket")
         },
         .api("bucket '..' in a GET (path traversal)", .storage(.invalidArgument, mentions: "'..'")) { context in
             _ = try await context.client(.s3).getObject(GetObjectRequest(bucket: "..", key: "etc/passwd"))
         },
         .api("bucket 'a/b' in a listing", .storage(.invalidArgument, mentions: "'/'")) { context in
-            for try await _ in try context.client(.s3).listObjectsV2(ListObjectsV2Request(bucket: "a/b")) {}
+            for try await _ in try context.client(.s3).listObjectsV2(bucket: "a/b") {}
         },
         .cli("mb s3://My_Bucket", .exit(65, mentions: "lowercase")) { context in
             ["mb", "s3://My_Bucket"] + context.remote()
@@ -303,7 +303,7 @@ extension BadInputCase {
             _ = try await context.client(.s3).resumableDownload(bucket: "bkt", key: key, to: context.scratch.existing)
         },
         .api("OSS key starting with '/'", .storage(.invalidArgument, mentions: "start with")) { context in
-            _ = try await context.client(.oss).headObject(HeadObjectRequest(bucket: "bkt", key: "/etc/passwd"))
+            _ = try await context.client(.oss).headObject(bucket: "bkt", key: "/etc/passwd")
         },
         .cli("cp to a key of 1,025 bytes", .exit(65, mentions: "1025 UTF-8 bytes")) { context in
             ["cp", context.source, "s3://bkt/" + String(repeating: "k", count: 1025)] + context.remote()
@@ -331,25 +331,31 @@ extension BadInputCase {
 
     static let presign: [BadInputCase] = [
         .api("presign expiry 0", .signing(.invalidExpiry)) { context in
-            _ = try await context.client(.s3).presign(PresignRequest(bucket: "bkt", key: "obj", expires: .zero))
+            _ = try await context.client(.s3).presign(bucket: "bkt", key: "obj", expires: .zero)
         },
         .api("presign expiry -60 s", .signing(.invalidExpiry)) { context in
             _ = try await context.client(.oss).presign(
-                PresignRequest(bucket: "bkt", key: "obj", expires: .seconds(-60))
+                bucket: "bkt",
+                key: "obj",
+                expires: .seconds(-60)
             )
         },
         .api("SigV4 presign expiry 7 days + 1 s", .signing(.invalidExpiry)) { context in
             _ = try await context.client(.s3).presign(
-                PresignRequest(bucket: "bkt", key: "obj", expires: .seconds(604_801))
+                bucket: "bkt",
+                key: "obj",
+                expires: .seconds(604_801)
             )
         },
         .api("OSS V4 presign expiry 8 days", .signing(.invalidExpiry)) { context in
             _ = try await context.client(.oss).presign(
-                PresignRequest(bucket: "bkt", key: "obj", expires: .seconds(8 * 86_400))
+                bucket: "bkt",
+                key: "obj",
+                expires: .seconds(8 * 86_400)
             )
         },
         .api("presign on an anonymous client", .storage(.invalidArgument, mentions: "credentials")) { context in
-            _ = try await context.fixture.anonymousClient(.s3).presign(PresignRequest(bucket: "bkt", key: "obj"))
+            _ = try await context.fixture.anonymousClient(.s3).presign(bucket: "bkt", key: "obj")
         },
         .cli("presign --expires 0", .exit(65, mentions: "--expires")) { _ in
             ["presign", "s3://bkt/obj", "--expires", "0"]
@@ -368,7 +374,8 @@ extension BadInputCase {
         .api("static credentials with an empty secret", .credentials(.incomplete)) { context in
             let half = Credentials(accessKeyID: TestSecrets.accessKeyID, secretAccessKey: "")
             _ = try await context.fixture.client(.s3, credentials: half).headObject(
-                HeadObjectRequest(bucket: "bkt", key: "obj")
+                bucket: "bkt",
+                key: "obj"
             )
         },
         .api("environment with the key id only", .credentials(.incomplete)) { context in

@@ -65,7 +65,7 @@ struct LocalPathsTests {
         let scratch = try Scratch()
         do {
             let client = try fixture.client(.s3)
-            try await client.createBucket(CreateBucketRequest(bucket: "tree"))
+            try await client.createBucket(bucket: "tree")
             let keys = [
                 "ok.txt", "sub/ok2.txt", "../escape.txt", "sub/../../escape2.txt", "/abs.txt",
                 "win\\..\\..\\escape3.txt", "dir/", "a//b.txt", "tab\there.txt",

@@ -65,7 +65,7 @@ struct ServerFixture: Sendable {
             region: server.configuration.region
         )
         let client = try fixture.client(.s3)
-        try await client.createBucket(CreateBucketRequest(bucket: "bkt"))
+        try await client.createBucket(bucket: "bkt")
         try await client.putObject(PutObjectRequest(bucket: "bkt", key: "obj", body: .bytes(objectBytes)))
         return fixture
     }

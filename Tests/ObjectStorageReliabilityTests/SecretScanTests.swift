@@ -108,16 +108,14 @@ struct SecretScanTests {
         for provider in [StorageProvider.oss, .obs, .s3] {
             let client = try fixture.client(provider, credentials: TestSecrets.sessionCredentials, logger: logger)
             let bucket = "scan-\(provider)"
-            try await client.createBucket(CreateBucketRequest(bucket: bucket))
-            _ = try await client.headBucket(HeadBucketRequest(bucket: bucket))
+            try await client.createBucket(bucket: bucket)
+            _ = try await client.headBucket(bucket: bucket)
             try await client.putObject(PutObjectRequest(bucket: bucket, key: "a.txt", body: .bytes(Array("a".utf8))))
             _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "a.txt")).body.collect(upTo: 1 << 10)
-            _ = try await client.headObject(HeadObjectRequest(bucket: bucket, key: "a.txt"))
-            try await client.copyObject(
-                CopyObjectRequest(sourceBucket: bucket, sourceKey: "a.txt", bucket: bucket, key: "b.txt")
-            )
-            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: bucket)) {}
-            _ = try await client.deleteObjects(DeleteObjectsRequest(bucket: bucket, keys: ["b.txt"]))
+            _ = try await client.headObject(bucket: bucket, key: "a.txt")
+            try await client.copyObject(bucket: bucket, key: "b.txt", sourceBucket: bucket, sourceKey: "a.txt")
+            for try await _ in client.listObjectsV2(bucket: bucket) {}
+            _ = try await client.deleteObjects(bucket: bucket, keys: ["b.txt"])
             do {
                 _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "missing"))
             } catch {
@@ -168,7 +166,7 @@ struct SecretScanTests {
             _ = try await client.resumableDownload(bucket: bucket, key: "big.bin", to: destination, options: options)
 
             // Presigning, and a download through a presigned URL (which carries the session token).
-            let presigned = try await client.presign(PresignRequest(bucket: bucket, key: "big.bin"))
+            let presigned = try await client.presign(bucket: bucket, key: "big.bin")
             faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
             let viaURL = scratch.file("url-\(provider).bin")
             try await Self.pauseAfterProgress(evidence, "paused presigned download") { [options] progress in
@@ -182,7 +180,7 @@ struct SecretScanTests {
             evidence.addFiles(under: scratch.path)
             faults.removeAll()
             _ = try await client.resumableDownload(presignedURL: presigned.url, to: viaURL, options: options)
-            _ = try await client.deleteObject(DeleteObjectRequest(bucket: bucket, key: "a.txt"))
+            try await client.deleteObject(bucket: bucket, key: "a.txt")
 
             // A wrong secret: the service's error (with its string-to-sign) must not echo anything secret.
             let wrong = Credentials(
@@ -192,7 +190,7 @@ struct SecretScanTests {
             )
             do {
                 _ = try await fixture.client(provider, credentials: wrong, logger: logger)
-                    .headObject(HeadObjectRequest(bucket: bucket, key: "big.bin"))
+                    .headObject(bucket: bucket, key: "big.bin")
             } catch {
                 evidence.add(error: error, "wrong secret")
             }

@@ -155,7 +155,7 @@ struct SuiteSecretScanTests {
         let scratch = try Scratch()
         let client = try fixture.client(.s3, credentials: TestSecrets.sessionCredentials)
         await #expect(throws: ServiceError.self) {
-            _ = try await client.headObject(HeadObjectRequest(bucket: "bkt", key: "missing"))
+            _ = try await client.headObject(bucket: "bkt", key: "missing")
         }
         let options = TransferOptions(partSize: 256, concurrency: 1, enableCheckpoint: true)
         _ = try await client.resumableDownload(bucket: "bkt", key: "obj", to: scratch.file("obj"), options: options)

@@ -42,7 +42,7 @@ struct URLRedactionTests {
         )
         configuration.addressing = .path
         let client = ObjectStorageClient(configuration: configuration, logger: .capturing(logs))
-        let presigned = try await client.presign(PresignRequest(bucket: "bkt", key: "dir/report.pdf"))
+        let presigned = try await client.presign(bucket: "bkt", key: "dir/report.pdf")
         let signature = try #require(Self.value(of: scheme.signatureName, in: presigned.url))
         #expect(presigned.url.contains(TestSecrets.sessionToken))
 

@@ -67,7 +67,7 @@ struct ClientRedirectAndEncodingTests {
     @Test(arguments: ClientDialect.all)
     func aGzipEncodedObjectComesBackAsStored(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "enc"))
+            try await client.createBucket(bucket: "enc")
             var put = PutObjectRequest(bucket: "enc", key: "log.gz", body: .bytes(Self.gzipped))
             put.attributes.contentEncoding = "gzip"
             try await client.putObject(put)

@@ -21,7 +21,7 @@ struct ClientRetryPathTests {
     func streamBodyIsNotRetried(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await withClient(dialect, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "once"))
+            try await client.createBucket(bucket: "once")
             faults.add(FaultRule(operations: [.putObject], trigger: .first(1), fault: .internalError))
             let content = testBytes(1000)
             let stream = AsyncStream { continuation in
@@ -51,7 +51,7 @@ struct ClientRetryPathTests {
             }
         }
         try await withClient(.s3, faults: faults, configure: configure) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "classified"))
+            try await client.createBucket(bucket: "classified")
             try await client.putObject(PutObjectRequest(bucket: "classified", key: "k", body: .bytes([1, 2, 3])))
             faults.add(
                 FaultRule(

@@ -44,8 +44,8 @@ struct EmbeddedServerTests {
         _ client: ObjectStorageClient,
         faults: FaultInjector
     ) async throws {
-        try await client.createBucket(CreateBucketRequest(bucket: "slow"))
-        try await client.createBucket(CreateBucketRequest(bucket: "fast"))
+        try await client.createBucket(bucket: "slow")
+        try await client.createBucket(bucket: "fast")
         try await client.putObject(PutObjectRequest(bucket: "slow", key: "k", body: .bytes(testBytes(4 << 20))))
         let small = testBytes(100 * 1024, seed: 2)
         try await client.putObject(PutObjectRequest(bucket: "fast", key: "k", body: .bytes(small)))
@@ -87,7 +87,7 @@ struct EmbeddedServerTests {
     func pausedReaderGetsAnError() async throws {
         let faults = FaultInjector()
         try await withClient(.s3, faults: faults) { shared, _ in
-            try await shared.createBucket(CreateBucketRequest(bucket: "paused"))
+            try await shared.createBucket(bucket: "paused")
             let content = testBytes(16 << 20)
             try await shared.putObject(PutObjectRequest(bucket: "paused", key: "k", body: .bytes(content)))
             faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
@@ -115,7 +115,7 @@ struct EmbeddedServerTests {
     func shortBodyThrowsWhateverTheTransport() async throws {
         let truncating: @Sendable (any HTTPTransport) -> any HTTPTransport = { TruncatingTransport(base: $0) }
         try await withClient(.ossV4, transport: truncating) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "short"))
+            try await client.createBucket(bucket: "short")
             let content = testBytes(300_000)
             try await client.putObject(PutObjectRequest(bucket: "short", key: "k", body: .bytes(content)))
             for range in [nil, ByteRange(httpRangeHeader: "bytes=1000-199999")] {
@@ -138,7 +138,7 @@ struct EmbeddedServerTests {
         // body started), and transfers that move for longer than it.
         let shortTimeout: (inout ObjectStorageClient.Configuration) -> Void = { $0.timeout = .seconds(10) }
         try await withClient(.s3, faults: faults, configure: shortTimeout) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "slow"))
+            try await client.createBucket(bucket: "slow")
             let content = testBytes(130 * 16384)
             // 130 pieces, one every 100 ms: the upload moves for longer than the operation timeout.
             let body = PacedBuffers(content, piece: 16384, every: .milliseconds(100))
@@ -156,7 +156,7 @@ struct EmbeddedServerTests {
     func serviceStatusIsReachable() async throws {
         let faults = FaultInjector()
         try await withClient(.ossV4, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "status"))
+            try await client.createBucket(bucket: "status")
             do {
                 _ = try await client.getObject(GetObjectRequest(bucket: "status", key: "missing"))
                 Issue.record("expected NoSuchKey")
@@ -165,7 +165,7 @@ struct EmbeddedServerTests {
             }
             faults.add(FaultRule(operations: [.headObject], fault: .slowDown))
             do {
-                _ = try await client.headObject(HeadObjectRequest(bucket: "status", key: "missing"))
+                _ = try await client.headObject(bucket: "status", key: "missing")
                 Issue.record("expected SlowDown")
             } catch {
                 #expect(ServiceError.httpStatus(of: error) == 503)

@@ -22,7 +22,7 @@ struct LocalObjectServerWithRunningTests {
     @Test("the client stores and reads back", arguments: [Dialect.oss, .obs, .s3])
     func clientStoresAndReadsBack(_ dialect: Dialect) async throws {
         try await LocalObjectServer.withRunning(dialect: dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "test"))
+            try await client.createBucket(bucket: "test")
             let put = try await client.putObject(
                 PutObjectRequest(bucket: "test", key: "a.txt", body: .bytes(Array("hello".utf8)))
             )
@@ -40,7 +40,7 @@ struct LocalObjectServerWithRunningTests {
         try await LocalObjectServer.withRunning(dialect: .oss, faults: faults) { client, server in
             #expect(server.faults === faults)
             // Two throttled attempts, then the third succeeds.
-            try await client.createBucket(CreateBucketRequest(bucket: "test"))
+            try await client.createBucket(bucket: "test")
             server.faults.add(FaultRule(operations: [.putObject], trigger: .always, fault: .internalError))
             let error = await #expect(throws: ServiceError.self) {
                 try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
@@ -58,7 +58,7 @@ struct LocalObjectServerWithRunningTests {
             try await LocalObjectServer.withRunning { client, server in
                 directory = server.configuration.storage.path
                 port = server.port
-                try await client.createBucket(CreateBucketRequest(bucket: "test"))
+                try await client.createBucket(bucket: "test")
                 try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
                 throw PlannedFailure()
             }

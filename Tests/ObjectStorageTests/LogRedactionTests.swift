@@ -27,11 +27,11 @@ struct LogRedactionTests {
         let secret = LocalObjectServer.developmentCredentials.secretAccessKey
         var descriptions: [String] = []
         try await withClient(dialect, faults: faults, logger: logger) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "logs"))
+            try await client.createBucket(bucket: "logs")
             try await client.putObject(PutObjectRequest(bucket: "logs", key: "k", body: .bytes([1])))
             _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "k")).body.collect(upTo: 10)
-            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: "logs")) {}
-            _ = try await client.presign(PresignRequest(bucket: "logs", key: "k"))
+            for try await _ in client.listObjectsV2(bucket: "logs") {}
+            _ = try await client.presign(bucket: "logs", key: "k")
             do {
                 _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "missing"))
             } catch {
@@ -41,7 +41,7 @@ struct LogRedactionTests {
         let wrong = Credentials(accessKeyID: "LOCALDEVACCESSKEY", secretAccessKey: "wrong-secret-value")
         try await withClient(dialect, credentials: wrong, logger: logger) { client, _ in
             do {
-                try await client.createBucket(CreateBucketRequest(bucket: "logs"))
+                try await client.createBucket(bucket: "logs")
             } catch {
                 descriptions.append("\(error)")
                 descriptions.append(String(reflecting: error))

@@ -18,15 +18,16 @@ struct MultipartTests {
     @Test("initiate, upload parts from a file, list parts in pages, complete, abort", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "multipart"))
+            try await client.createBucket(bucket: "multipart")
             let partSize = dialect.minimumPartSize
             let content = testBytes(partSize * 2 + 1234, seed: 3)
             let path = temporaryPath("parts")
             try Data(content).write(to: URL(fileURLWithPath: path))
             defer { try? FileManager.default.removeItem(atPath: path) }
 
-            let upload = try await client.createMultipartUpload(
-                CreateMultipartUploadRequest(bucket: "multipart", key: "big")
+            let uploadID = try await client.createMultipartUpload(
+                bucket: "multipart",
+                key: "big"
             )
             var parts: [CompletedPart] = []
             for index in 0..<3 {
@@ -35,21 +36,18 @@ struct MultipartTests {
                 let body: UploadBody =
                     index == 2 ? .bytes(content[Int(offset)...]) : .file(path: path, offset: offset, length: length)
                 let part = try await client.uploadPart(
-                    UploadPartRequest(
-                        bucket: "multipart",
-                        key: "big",
-                        uploadID: upload.uploadID,
-                        partNumber: index + 1,
-                        body: body
-                    )
+                    bucket: "multipart",
+                    key: "big",
+                    uploadID: uploadID,
+                    partNumber: index + 1,
+                    body: body
+
                 )
-                parts.append(part.completedPart)
+                parts.append(part)
             }
-            var listParts = ListPartsRequest(bucket: "multipart", key: "big", uploadID: upload.uploadID)
-            listParts.maxParts = 2
             var pages = 0
             var listed: [Int] = []
-            for try await page in client.listParts(listParts) {
+            for try await page in client.listParts(bucket: "multipart", key: "big", uploadID: uploadID, maxParts: 2) {
                 pages += 1
                 listed += page.parts.map(\.partNumber)
             }
@@ -57,38 +55,39 @@ struct MultipartTests {
             #expect(pages == 2)
 
             var uploads: [String] = []
-            for try await page in client.listMultipartUploads(ListMultipartUploadsRequest(bucket: "multipart")) {
+            for try await page in client.listMultipartUploads(bucket: "multipart") {
                 uploads += page.uploads.map(\.uploadID)
             }
-            #expect(uploads == [upload.uploadID])
+            #expect(uploads == [uploadID])
 
             let completed = try await client.completeMultipartUpload(
-                CompleteMultipartUploadRequest(
-                    bucket: "multipart",
-                    key: "big",
-                    uploadID: upload.uploadID,
-                    parts: parts.reversed()
-                )
+                bucket: "multipart",
+                key: "big",
+                uploadID: uploadID,
+                parts: parts.reversed()
+
             )
             #expect(completed.etag != nil)
             let body = try await client.getObject(GetObjectRequest(bucket: "multipart", key: "big")).body
             #expect(try await body.collect(upTo: 32 << 20).bytes == content)
 
-            let second = try await client.createMultipartUpload(
-                CreateMultipartUploadRequest(bucket: "multipart", key: "gone")
+            let secondID = try await client.createMultipartUpload(
+                bucket: "multipart",
+                key: "gone"
             )
             try await client.abortMultipartUpload(
-                AbortMultipartUploadRequest(bucket: "multipart", key: "gone", uploadID: second.uploadID)
+                bucket: "multipart",
+                key: "gone",
+                uploadID: secondID
             )
             _ = await expectServiceError(.noSuchUpload, status: 404) {
                 _ = try await client.uploadPart(
-                    UploadPartRequest(
-                        bucket: "multipart",
-                        key: "gone",
-                        uploadID: second.uploadID,
-                        partNumber: 1,
-                        body: .bytes([1])
-                    )
+                    bucket: "multipart",
+                    key: "gone",
+                    uploadID: secondID,
+                    partNumber: 1,
+                    body: .bytes([1])
+
                 )
             }
         }

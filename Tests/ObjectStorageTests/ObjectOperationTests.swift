@@ -19,8 +19,8 @@ struct ObjectOperationTests {
     @Test("bucket and object round trip", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "bucket"))
-            _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
+            try await client.createBucket(bucket: "bucket")
+            _ = try await client.headBucket(bucket: "bucket")
             let content = testBytes(3000)
             var put = PutObjectRequest(bucket: "bucket", key: "dir/hello world+.txt", body: .bytes(content))
             put.attributes.contentType = "text/plain"
@@ -31,7 +31,7 @@ struct ObjectOperationTests {
             let putResponse = try await client.putObject(put)
             #expect(putResponse.etag != nil)
 
-            let head = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "dir/hello world+.txt"))
+            let head = try await client.headObject(bucket: "bucket", key: "dir/hello world+.txt")
             #expect(head.contentLength == 3000)
             #expect(head.contentType == "text/plain")
             #expect(head.metadata["color"] == "blue")
@@ -49,45 +49,55 @@ struct ObjectOperationTests {
             #expect(part.contentType == "application/x-test")
             #expect(try await part.body.collect(upTo: 1 << 20).bytes == Array(content[10...19]))
 
-            let copy = CopyObjectRequest(
-                sourceBucket: "bucket",
-                sourceKey: "dir/hello world+.txt",
+            let copied = try await client.copyObject(
                 bucket: "bucket",
-                key: "copy"
+                key: "copy",
+                sourceBucket: "bucket",
+                sourceKey: "dir/hello world+.txt"
             )
-            let copied = try await client.copyObject(copy)
             #expect(copied.etag != nil)
             let copyBody = try await client.getObject(GetObjectRequest(bucket: "bucket", key: "copy")).body
             #expect(try await copyBody.collect(upTo: 1 << 20).bytes == content)
             // A copy keeps the source's media type and metadata unless told to replace them.
-            let kept = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            let kept = try await client.headObject(bucket: "bucket", key: "copy")
             #expect(kept.contentType == "text/plain" && kept.metadata["color"] == "blue")
-            var unsaid = copy
-            unsaid.attributes.metadata = ["shade": "dark"]
+            var attributes = UploadAttributes(metadata: ["shade": "dark"])
             await #expect {
-                try await client.copyObject(unsaid)
+                try await client.copyObject(
+                    bucket: "bucket",
+                    key: "copy",
+                    sourceBucket: "bucket",
+                    sourceKey: "dir/hello world+.txt",
+                    attributes: attributes
+                )
             } throws: { error in
                 (error as? ObjectStorageError)?.code == .invalidArgument
             }
-            var replacing = unsaid
-            replacing.replacesMetadata = true
-            replacing.attributes.contentType = "application/json"
-            try await client.copyObject(replacing)
-            let replaced = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+            attributes.contentType = "application/json"
+            try await client.copyObject(
+                bucket: "bucket",
+                key: "copy",
+                sourceBucket: "bucket",
+                sourceKey: "dir/hello world+.txt",
+                attributes: attributes,
+                replacesMetadata: true
+            )
+            let replaced = try await client.headObject(bucket: "bucket", key: "copy")
             #expect(replaced.contentType == "application/json")
             #expect(replaced.metadata == ["shade": "dark"])
 
             let deleted = try await client.deleteObjects(
-                DeleteObjectsRequest(bucket: "bucket", keys: ["copy", "dir/hello world+.txt"])
+                bucket: "bucket",
+                keys: ["copy", "dir/hello world+.txt"]
             )
             #expect(Set(deleted.deleted) == ["copy", "dir/hello world+.txt"])
-            try await client.deleteObject(DeleteObjectRequest(bucket: "bucket", key: "never-existed"))
+            try await client.deleteObject(bucket: "bucket", key: "never-existed")
             _ = await expectServiceError(.noSuchKey, status: 404) {
-                _ = try await client.headObject(HeadObjectRequest(bucket: "bucket", key: "copy"))
+                _ = try await client.headObject(bucket: "bucket", key: "copy")
             }
-            try await client.deleteBucket(DeleteBucketRequest(bucket: "bucket"))
+            try await client.deleteBucket(bucket: "bucket")
             _ = await expectServiceError(.noSuchBucket, status: 404) {
-                _ = try await client.headBucket(HeadBucketRequest(bucket: "bucket"))
+                _ = try await client.headBucket(bucket: "bucket")
             }
         }
     }
@@ -95,7 +105,7 @@ struct ObjectOperationTests {
     @Test("error paths: 404, 412, 304, 416", arguments: ClientDialect.all)
     func errorPaths(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "errors"))
+            try await client.createBucket(bucket: "errors")
             let put = try await client.putObject(
                 PutObjectRequest(bucket: "errors", key: "k", body: .bytes(testBytes(100)))
             )
@@ -141,7 +151,7 @@ struct ObjectOperationTests {
         )
         try await withClient(dialect, credentials: wrong) { client, _ in
             let error = await expectServiceError(.signatureDoesNotMatch, status: 403) {
-                try await client.createBucket(CreateBucketRequest(bucket: "wrong-secret"))
+                try await client.createBucket(bucket: "wrong-secret")
             }
             #expect(error?.stringToSign?.isEmpty == false)
             #expect(error.map { "\($0)" }?.contains("wrong") == false)
@@ -151,41 +161,37 @@ struct ObjectOperationTests {
     @Test("listing pages with prefix and delimiter", arguments: ClientDialect.all)
     func listing(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "list"))
+            try await client.createBucket(bucket: "list")
             let keys = ["a/1", "a/2", "b/1", "c", "d", "e f", "g"]
             for key in keys {
                 try await client.putObject(PutObjectRequest(bucket: "list", key: key, body: .bytes(Array(key.utf8))))
             }
-            var request = ListObjectsV2Request(bucket: "list")
-            request.maxKeys = 2
             var pages = 0
             var listed: [String] = []
-            for try await page in client.listObjectsV2(request) {
+            for try await page in client.listObjectsV2(bucket: "list", maxKeys: 2) {
                 pages += 1
                 listed += page.contents.map(\.key)
             }
             #expect(listed == keys.sorted())
             #expect(pages == 4)
 
-            var grouped = ListObjectsV2Request(bucket: "list", delimiter: "/")
-            grouped.maxKeys = 3
             var objects: [String] = []
             var prefixes: [String] = []
-            for try await page in client.listObjectsV2(grouped) {
+            for try await page in client.listObjectsV2(bucket: "list", delimiter: "/", maxKeys: 3) {
                 objects += page.contents.map(\.key)
                 prefixes += page.commonPrefixes
             }
             #expect(prefixes == ["a/", "b/"])
             #expect(objects == ["c", "d", "e f", "g"])
 
-            var prefixed = ListObjectsV2Request(bucket: "list", prefix: "a/")
-            prefixed.maxKeys = 1
             var prefixedKeys: [String] = []
-            for try await page in client.listObjectsV2(prefixed) { prefixedKeys += page.contents.map(\.key) }
+            for try await page in client.listObjectsV2(bucket: "list", prefix: "a/", maxKeys: 1) {
+                prefixedKeys += page.contents.map(\.key)
+            }
             #expect(prefixedKeys == ["a/1", "a/2"])
 
             await #expect(throws: ServiceError.self) {
-                for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: "missing")) {}
+                for try await _ in client.listObjectsV2(bucket: "missing") {}
             }
         }
     }
@@ -193,7 +199,7 @@ struct ObjectOperationTests {
     @Test("get to a file, and upload from a file", arguments: [ClientDialect.ossV4, .s3])
     func files(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "files"))
+            try await client.createBucket(bucket: "files")
             let content = testBytes(700_000)
             let source = temporaryPath("source")
             try Data(content).write(to: URL(fileURLWithPath: source))
@@ -226,12 +232,14 @@ struct ObjectOperationTests {
     @Test("presigned GET works with plain AsyncHTTPClient", arguments: ClientDialect.all)
     func presignedGet(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "presign"))
+            try await client.createBucket(bucket: "presign")
             try await client.putObject(
                 PutObjectRequest(bucket: "presign", key: "a b/c", body: .bytes(Array("hello".utf8)))
             )
             let presigned = try await client.presign(
-                PresignRequest(bucket: "presign", key: "a b/c", expires: .seconds(300))
+                bucket: "presign",
+                key: "a b/c",
+                expires: .seconds(300)
             )
             let response = try await HTTPClientFetch.get(presigned.url)
             #expect(response.status == 200)

@@ -22,7 +22,7 @@ struct ResilienceTests {
     func retriesServerErrors(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await withClient(dialect, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "retry"))
+            try await client.createBucket(bucket: "retry")
             try await client.putObject(PutObjectRequest(bucket: "retry", key: "k", body: .bytes(testBytes(10))))
             faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .internalError))
             faults.add(FaultRule(operations: [.getObject], trigger: .nth(2), fault: .slowDown))
@@ -35,7 +35,7 @@ struct ResilienceTests {
             faults.removeAll()
             faults.add(FaultRule(operations: [.headObject], fault: .internalError))
             _ = await expectServiceError(.internalError, status: 500) {
-                _ = try await client.headObject(HeadObjectRequest(bucket: "retry", key: "k"))
+                _ = try await client.headObject(bucket: "retry", key: "k")
             }
         }
     }
@@ -47,7 +47,7 @@ struct ResilienceTests {
     func connectionClosedMidBody(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await withClient(dialect, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "close"))
+            try await client.createBucket(bucket: "close")
             let content = testBytes(200_000)
             try await client.putObject(PutObjectRequest(bucket: "close", key: "k", body: .bytes(content)))
             faults.add(
@@ -70,7 +70,7 @@ struct ResilienceTests {
     func cutOffXMLAnswerIsRetried(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await withClient(dialect, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "cut-off"))
+            try await client.createBucket(bucket: "cut-off")
             for key in ["a", "b", "c"] {
                 try await client.putObject(PutObjectRequest(bucket: "cut-off", key: key, body: .bytes([1])))
             }
@@ -78,7 +78,7 @@ struct ResilienceTests {
                 FaultRule(operations: [.listObjectsV2], trigger: .nth(1), fault: .closeConnection(afterBodyBytes: 40))
             )
             var keys: [String] = []
-            for try await page in client.listObjectsV2(ListObjectsV2Request(bucket: "cut-off")) {
+            for try await page in client.listObjectsV2(bucket: "cut-off") {
                 keys += page.contents.map(\.key)
             }
             #expect(keys == ["a", "b", "c"])
@@ -88,7 +88,7 @@ struct ResilienceTests {
     @Test("cancelling the task stops a GET mid-stream")
     func cancellationMidStream() async throws {
         try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: "cancel"))
+            try await client.createBucket(bucket: "cancel")
             try await client.putObject(PutObjectRequest(bucket: "cancel", key: "k", body: .bytes(testBytes(4 << 20))))
             server.faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 256 * 1024)))
             let (firstChunk, firstChunkContinuation) = AsyncStream<Void>.makeStream()
@@ -114,13 +114,13 @@ struct ResilienceTests {
             $0.now = { Date().addingTimeInterval(-20 * 60) }
         }
         try await withClient(dialect, configure: skewed) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "skew"))
+            try await client.createBucket(bucket: "skew")
             let offset = client.clockOffset.components.seconds
             // The server's Date has one-second resolution and the answer takes a moment on a loaded
             // machine; what matters is that ~20 minutes were learned (drift under 5 minutes is ignored).
             #expect((20 * 60 - 30)...(20 * 60 + 30) ~= offset)
             try await client.putObject(PutObjectRequest(bucket: "skew", key: "k", body: .bytes([1, 2, 3])))
-            let presigned = try await client.presign(PresignRequest(bucket: "skew", key: "k"))
+            let presigned = try await client.presign(bucket: "skew", key: "k")
             let fetched = try await HTTPClientFetch.get(presigned.url)
             #expect(fetched.status == 200)
             #expect(fetched.body == [1, 2, 3])
@@ -135,7 +135,7 @@ struct ResilienceTests {
         }
         try await withClient(.s3, configure: skewedWithoutRetries) { client, _ in
             _ = await expectServiceError(.requestTimeTooSkewed, status: 403) {
-                try await client.createBucket(CreateBucketRequest(bucket: "skew"))
+                try await client.createBucket(bucket: "skew")
             }
             #expect(client.clockOffset.components.seconds > 19 * 60)
         }
@@ -144,7 +144,7 @@ struct ResilienceTests {
     @Test("a skewed HEAD (bodiless 403) learns the offset from the Date header")
     func clockSkewOnHead() async throws {
         try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "skew"))
+            try await client.createBucket(bucket: "skew")
             try await client.putObject(PutObjectRequest(bucket: "skew", key: "k", body: .bytes([1])))
             var configuration = client.configuration
             configuration.now = { Date().addingTimeInterval(30 * 60) }
@@ -153,7 +153,7 @@ struct ResilienceTests {
                 transport: AsyncHTTPClientTransport.shared,
                 logger: .scanning
             )
-            let head = try await skewed.headObject(HeadObjectRequest(bucket: "skew", key: "k"))
+            let head = try await skewed.headObject(bucket: "skew", key: "k")
             #expect(head.contentLength == 1)
             #expect(skewed.clockOffset.components.seconds < -29 * 60)
         }

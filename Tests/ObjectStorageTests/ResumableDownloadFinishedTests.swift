@@ -73,7 +73,7 @@ struct ResumableDownloadFinishedTests {
         let content = testBytes(2 * 1024 * 1024 + 777, seed: 51)
         let counting = DownloadBox<CountingTransport>()
         try await withClient(dialect, transport: counting.transportFactory) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "done"))
+            try await client.createBucket(bucket: "done")
             try await client.putObject(PutObjectRequest(bucket: "done", key: "k", body: .bytes(content)))
             let destination = scratch.file("done.bin")
             let transport = try #require(counting.value)
@@ -113,7 +113,7 @@ struct ResumableDownloadFinishedTests {
         damaged[1_500_000] ^= 0x01
         let counting = DownloadBox<CountingTransport>()
         try await withClient(dialect, transport: counting.transportFactory) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "done"))
+            try await client.createBucket(bucket: "done")
             try await client.putObject(PutObjectRequest(bucket: "done", key: "k", body: .bytes(content)))
             let destination = scratch.file("damaged.bin")
             let transport = try #require(counting.value)

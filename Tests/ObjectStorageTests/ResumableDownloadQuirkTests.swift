@@ -23,7 +23,7 @@ struct ResumableDownloadQuirkTests {
         let content = testBytes(1024 * 1024 + 99, seed: 41)
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { Status200RangeTransport(base: $0) }
         try await withClient(.s3, transport: transport) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "quirk"))
+            try await client.createBucket(bucket: "quirk")
             try await client.putObject(PutObjectRequest(bucket: "quirk", key: "k", body: .bytes(content)))
             let destination = scratch.file("quirk.bin")
             let result = try await client.resumableDownload(

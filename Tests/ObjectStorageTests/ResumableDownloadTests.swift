@@ -26,7 +26,7 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(3 * 1024 * 1024 + 12_345, seed: 3)
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "rd-bucket"))
+            try await client.createBucket(bucket: "rd-bucket")
             try await client.putObject(PutObjectRequest(bucket: "rd-bucket", key: "a/big.bin", body: .bytes(content)))
             let destination = scratch.file("big.bin")
             let progress = DownloadProgressLog()
@@ -59,7 +59,7 @@ struct ResumableDownloadTests {
     func tinyObjects(_ dialect: ClientDialect) async throws {
         let scratch = try ScratchDirectory()
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "tiny"))
+            try await client.createBucket(bucket: "tiny")
             for size in [0, 1] {
                 let content = testBytes(size, seed: 9)
                 try await client.putObject(PutObjectRequest(bucket: "tiny", key: "k\(size)", body: .bytes(content)))
@@ -77,7 +77,7 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(2 * 1024 * 1024, seed: 4)
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "range"))
+            try await client.createBucket(bucket: "range")
             try await client.putObject(PutObjectRequest(bucket: "range", key: "k", body: .bytes(content)))
             let options = smallPartOptions()
             let destination = scratch.file("slice")
@@ -116,7 +116,7 @@ struct ResumableDownloadTests {
         let counting = DownloadBox<CountingTransport>()
         try await withClient(dialect, transport: counting.transportFactory(sequenceOnly: seed > 4)) { client, _ in
             let counting = try #require(counting.value)
-            try await client.createBucket(CreateBucketRequest(bucket: "pause"))
+            try await client.createBucket(bucket: "pause")
             try await client.putObject(PutObjectRequest(bucket: "pause", key: "k", body: .bytes(content)))
             counting.reset()
             let options = smallPartOptions()
@@ -167,7 +167,7 @@ struct ResumableDownloadTests {
         let new = testBytes(2 * 1024 * 1024 + 99, seed: 6)
         let faults = FaultInjector()
         try await withClient(dialect, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "change"))
+            try await client.createBucket(bucket: "change")
             try await client.putObject(PutObjectRequest(bucket: "change", key: "k", body: .bytes(old)))
             faults.add(FaultRule(operations: [.getObject], trigger: .nth(3), fault: .replaceContent(with: new)))
             let destination = scratch.file("changed.bin")
@@ -207,7 +207,7 @@ struct ResumableDownloadTests {
         let counting = DownloadBox<CountingTransport>()
         let factory = counting.transportFactory(sequenceOnly: sequenceOnly)
         try await withClient(dialect, faults: faults, transport: factory) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "drop"))
+            try await client.createBucket(bucket: "drop")
             try await client.putObject(PutObjectRequest(bucket: "drop", key: "k", body: .bytes(content)))
             faults.add(
                 FaultRule(
@@ -240,7 +240,7 @@ struct ResumableDownloadTests {
         let retry = RetryPolicy.exponentialJitter(maxAttempts: 6, base: .milliseconds(1), cap: .milliseconds(5))
         let configure: (inout ObjectStorageClient.Configuration) -> Void = { $0.retry = retry }
         try await withClient(dialect, faults: faults, configure: configure) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "burst"))
+            try await client.createBucket(bucket: "burst")
             try await client.putObject(PutObjectRequest(bucket: "burst", key: "k", body: .bytes(content)))
             faults.add(FaultRule(operations: [.headObject], trigger: .nth(1), fault: .slowDown))
             faults.add(FaultRule(operations: [.getObject], trigger: .first(2), fault: .internalError))
@@ -274,7 +274,7 @@ struct ResumableDownloadTests {
         try await withClient(.ossV4, logger: logger, transport: counting.transportFactory) {
             client,
             _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "damage"))
+            try await client.createBucket(bucket: "damage")
             try await client.putObject(PutObjectRequest(bucket: "damage", key: "k", body: .bytes(content)))
             let destination = scratch.file("damaged.bin")
             let paused = try await pauseDownload(
@@ -329,7 +329,7 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let faults = FaultInjector()
         try await withClient(.s3, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "keep"))
+            try await client.createBucket(bucket: "keep")
             try await client.putObject(PutObjectRequest(bucket: "keep", key: "k", body: .bytes(testBytes(600_000))))
             let destination = scratch.file("precious.txt")
             try Data("older version".utf8).write(to: URL(fileURLWithPath: destination))
@@ -366,10 +366,10 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(1024 * 1024 + 3, seed: 11)
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "presigned"))
+            try await client.createBucket(bucket: "presigned")
             try await client.putObject(PutObjectRequest(bucket: "presigned", key: "p/q r", body: .bytes(content)))
             try await client.putObject(PutObjectRequest(bucket: "presigned", key: "empty", body: .bytes([])))
-            let url = try await client.presign(PresignRequest(bucket: "presigned", key: "p/q r")).url
+            let url = try await client.presign(bucket: "presigned", key: "p/q r").url
             let destination = scratch.file("presigned.bin")
             let result = try await client.resumableDownload(
                 presignedURL: url,
@@ -378,7 +378,7 @@ struct ResumableDownloadTests {
             )
             #expect(try fileBytes(destination) == content)
             #expect(result.partCount == 6)
-            let emptyURL = try await client.presign(PresignRequest(bucket: "presigned", key: "empty")).url
+            let emptyURL = try await client.presign(bucket: "presigned", key: "empty").url
             _ = try await client.resumableDownload(presignedURL: emptyURL, to: scratch.file("empty"))
             #expect(try fileBytes(scratch.file("empty")) == [])
         }
@@ -388,7 +388,7 @@ struct ResumableDownloadTests {
     func validation() async throws {
         let scratch = try ScratchDirectory()
         try await withClient(.s3) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "valid"))
+            try await client.createBucket(bucket: "valid")
             try await client.putObject(PutObjectRequest(bucket: "valid", key: "k", body: .bytes(testBytes(1000))))
             var cases: [(String, TransferOptions, ByteRange?, String)] = []
             var options = TransferOptions()
@@ -431,7 +431,7 @@ struct ResumableDownloadTests {
         try await withClient(.ossV4, faults: faults, transport: counting.transportFactory) {
             client,
             _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "abandon"))
+            try await client.createBucket(bucket: "abandon")
             try await client.putObject(PutObjectRequest(bucket: "abandon", key: "k", body: .bytes(content)))
             let destination = scratch.file("abandoned.bin")
             let counter = try #require(counting.value)

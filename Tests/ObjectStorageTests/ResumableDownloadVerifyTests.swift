@@ -33,7 +33,7 @@ struct ResumableDownloadVerifyTests {
         var logger = Logger.scanning(label: "rd-verify", alsoTo: handler)
         logger.logLevel = .debug
         try await withClient(dialect, logger: logger, transport: counting.transportFactory) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "verify"))
+            try await client.createBucket(bucket: "verify")
             try await client.putObject(PutObjectRequest(bucket: "verify", key: "k", body: .bytes(content)))
             let destination = scratch.file("kept.bin")
             // One part at a time: after 1.1 MB the first eight parts (1 MiB) are recorded done.
@@ -83,7 +83,7 @@ struct ResumableDownloadVerifyTests {
         let content = testBytes(1024 * 1024 + 5, seed: 32)
         let counting = DownloadBox<CountingTransport>()
         try await withClient(.s3, transport: counting.transportFactory) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "verify"))
+            try await client.createBucket(bucket: "verify")
             try await client.putObject(PutObjectRequest(bucket: "verify", key: "k", body: .bytes(content)))
             let destination = scratch.file("intact.bin")
             let options = smallPartOptions(partSize: partSize, concurrency: 1)
@@ -123,7 +123,7 @@ struct ResumableDownloadVerifyTests {
             HeadHeaderTransport(base: base, name: "x-obs-hash-crc64ecma", value: String(advertised))
         }
         try await withClient(.obs, transport: transport) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "obs-crc"))
+            try await client.createBucket(bucket: "obs-crc")
             try await client.putObject(PutObjectRequest(bucket: "obs-crc", key: "k", body: .bytes(content)))
             let destination = scratch.file("obs.bin")
             let options = smallPartOptions(partSize: 256 * 1024)

@@ -31,7 +31,7 @@ struct TransferSymmetryTests {
         try Data(content).write(to: URL(fileURLWithPath: source))
         let destination = scratch.file("copy.bin")
         try await withClient(.s3) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "same"))
+            try await client.createBucket(bucket: "same")
             let upProgress = ProgressLog()
             let up = try await client.uploadFile(from: source, bucket: "same", key: "k", progress: upProgress.handler)
             let downProgress = ProgressLog()
@@ -96,7 +96,7 @@ struct TransferSymmetryTests {
         try Data(content).write(to: URL(fileURLWithPath: source))
         let faults = FaultInjector()
         try await withClient(.ossV4, faults: faults) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "resume"))
+            try await client.createBucket(bucket: "resume")
             let options = TransferOptions(partSize: partSize, concurrency: 1, enableCheckpoint: true)
             let denied = Fault.error(status: 403, code: "AccessDenied", message: "injected")
             faults.add(FaultRule(operations: [.uploadPart], trigger: .nth(3), fault: denied))
@@ -139,7 +139,7 @@ struct TransferSymmetryTests {
         try Data(testBytes(300 * 1024)).write(to: URL(fileURLWithPath: source))
         let destination = scratch.file("copy.bin")
         try await withClient(.ossV4) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "lock"))
+            try await client.createBucket(bucket: "lock")
             try await client.putObject(PutObjectRequest(bucket: "lock", key: "k", body: .bytes(testBytes(1000))))
             let options = TransferOptions(partSize: 100 * 1024, enableCheckpoint: true)
             let uploadLock = try CheckpointLock.acquire(for: source + ".ucp")
@@ -173,7 +173,7 @@ struct TransferSymmetryTests {
         let faults = FaultInjector()
         let signalling = DownloadBox<SignallingTransport>()
         try await withClient(.ossV4, faults: faults, transport: signalling.transportFactory) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: "cancel"))
+            try await client.createBucket(bucket: "cancel")
             try await client.putObject(PutObjectRequest(bucket: "cancel", key: "k", body: .bytes(content)))
             let transport = try #require(signalling.value)
             let (sent, continuation) = AsyncStream<Void>.makeStream()
@@ -192,7 +192,7 @@ struct TransferSymmetryTests {
                         options: options
                     )
                 case .operation:
-                    _ = try await client.headObject(HeadObjectRequest(bucket: "cancel", key: "k"))
+                    _ = try await client.headObject(bucket: "cancel", key: "k")
                 }
             }
             for await _ in sent { break }

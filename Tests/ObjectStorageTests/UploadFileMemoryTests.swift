@@ -57,7 +57,7 @@ struct UploadFileMemoryTests {
 
     /// Uploads `path` with a checkpoint and prints the time and the process's peak RSS.
     private static func upload(_ path: String, size: Int64, with client: ObjectStorageClient) async throws {
-        _ = try? await client.createBucket(CreateBucketRequest(bucket: UploadFileFixture.bucket))
+        _ = try? await client.createBucket(bucket: UploadFileFixture.bucket)
         var request = UploadFileCall(bucket: UploadFileFixture.bucket, key: "big", filePath: path)
         request.options.enableCheckpoint = true
         let start = ContinuousClock.now

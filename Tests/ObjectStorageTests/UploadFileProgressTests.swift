@@ -33,7 +33,7 @@ struct UploadFileProgressTests {
         let partSize: Int64 = dialect.provider == .s3 ? 5 << 20 : 2 << 20
         let content = testBytes(Int(partSize) * 2 + 4321, seed: 21)
         try await withClient(dialect, transport: SlowBodyTransport.wrapping, configure: Self.patient) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
@@ -58,7 +58,7 @@ struct UploadFileProgressTests {
     func fastUploadReportsEveryMebibyte() async throws {
         let content = testBytes(40 << 20, seed: 23)
         try await withClient(.s3) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(.s3, path: path)
@@ -81,7 +81,7 @@ struct UploadFileProgressTests {
     func progressWithinSinglePut(_ dialect: ClientDialect) async throws {
         let content = testBytes(2 << 20, seed: 22)
         try await withClient(dialect, transport: SlowBodyTransport.wrapping, configure: Self.patient) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
@@ -104,7 +104,7 @@ struct UploadFileProgressTests {
         let partSize = Int64(dialect.minimumPartSize)
         let content = testBytes(Int(partSize) * 2 + 99, seed: 23)
         try await withClient(dialect, transport: FailFirstPartTransport.wrapping) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)
@@ -133,13 +133,15 @@ struct UploadFileProgressTests {
             }
         }
         try await withClient(dialect, transport: transport) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
-            var create = CreateMultipartUploadRequest(bucket: Fixture.bucket, key: "direct")
-            create.attributes.websiteRedirectLocation = "/direct.html"
-            let created = try await client.createMultipartUpload(create)
-            try await client.abortMultipartUpload(
-                AbortMultipartUploadRequest(bucket: Fixture.bucket, key: "direct", uploadID: created.uploadID)
+            try await client.createBucket(bucket: Fixture.bucket)
+            var attributes = UploadAttributes()
+            attributes.websiteRedirectLocation = "/direct.html"
+            let uploadID = try await client.createMultipartUpload(
+                bucket: Fixture.bucket,
+                key: "direct",
+                attributes: attributes
             )
+            try await client.abortMultipartUpload(bucket: Fixture.bucket, key: "direct", uploadID: uploadID)
 
             let path = try Fixture.makeFile(testBytes(1000, seed: 24))
             defer { Fixture.cleanUp(path) }

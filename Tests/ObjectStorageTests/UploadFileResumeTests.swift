@@ -66,7 +66,7 @@ struct UploadFileResumeTests {
     @Test("a failed call keeps the checkpoint; the next call sends only the missing parts", arguments: Fixture.dialects)
     func resumesAfterFailure(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 21)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -99,7 +99,7 @@ struct UploadFileResumeTests {
             PartGateTransport(base: $0, limit: limit, events: continuation)
         }
         try await withClient(dialect, transport: gate) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let task = Task { try await client.uploadFile(request) }
             for await answered in events where answered >= limit { break }
             task.cancel()
@@ -122,7 +122,7 @@ struct UploadFileResumeTests {
     )
     func resendsUnconfirmedParts(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 44)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -151,14 +151,16 @@ struct UploadFileResumeTests {
     )
     func noSuchUploadOnResume(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 55)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
             let request = Fixture.request(dialect, path: path)
             let checkpoint = try await Self.interruptedUpload(client, server, request: request)
             try await client.abortMultipartUpload(
-                AbortMultipartUploadRequest(bucket: Fixture.bucket, key: "object", uploadID: checkpoint.uploadId)
+                bucket: Fixture.bucket,
+                key: "object",
+                uploadID: checkpoint.uploadId
             )
 
             let result = try await client.uploadFile(request)
@@ -173,7 +175,7 @@ struct UploadFileResumeTests {
     @Test("NoSuchUpload answered to UploadPart mid-upload starts a fresh upload", arguments: Fixture.dialects)
     func noSuchUploadDuringParts(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 66)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -200,7 +202,7 @@ struct UploadFileResumeTests {
     )
     func changedFile(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 77))
             defer { Fixture.cleanUp(path) }
             let request = Fixture.request(dialect, path: path)
@@ -221,7 +223,7 @@ struct UploadFileResumeTests {
     @Test("abandonUploadFile aborts the server's upload and removes the checkpoint", arguments: [ClientDialect.ossV4])
     func explicitAbort(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 88))
             defer { Fixture.cleanUp(path) }
             let request = Fixture.request(dialect, path: path)
@@ -237,7 +239,7 @@ struct UploadFileResumeTests {
     @Test("checkpoint off: a failed multipart upload is aborted on the server", arguments: Fixture.dialects)
     func checkpointOffAborts(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, server in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 99))
             defer { Fixture.cleanUp(path) }
             Self.failAfterTwoParts(server)

@@ -59,7 +59,7 @@ enum UploadFileFixture {
     /// The upload ids in progress in the bucket.
     static func pendingUploads(_ client: ObjectStorageClient) async throws -> [String] {
         var ids: [String] = []
-        for try await page in client.listMultipartUploads(ListMultipartUploadsRequest(bucket: bucket)) {
+        for try await page in client.listMultipartUploads(bucket: bucket) {
             ids += page.uploads.map(\.uploadID)
         }
         return ids

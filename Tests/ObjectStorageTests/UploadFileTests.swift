@@ -23,7 +23,7 @@ struct UploadFileTests {
     )
     func multipartRoundTrip(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 11)
             let path = try Fixture.makeFile(content, name: "photo.json")
             defer { Fixture.cleanUp(path) }
@@ -39,7 +39,7 @@ struct UploadFileTests {
             #expect(result.contentMD5Verified)
             #expect(result.isCRC64Verified == (dialect.provider == .oss))
             #expect(try await Fixture.objectSHA256(client, key: "object") == Hashing.SHA256.hash(content))
-            let head = try await client.headObject(HeadObjectRequest(bucket: Fixture.bucket, key: "object"))
+            let head = try await client.headObject(bucket: Fixture.bucket, key: "object")
             #expect(head.contentType == "application/json")
             #expect(head.metadata["origin"] == "unit-test")
             #expect(!FileManager.default.fileExists(atPath: path + ".ucp"))
@@ -54,7 +54,7 @@ struct UploadFileTests {
     @Test("an empty file: a single PUT, or one empty part when multipart is forced", arguments: Fixture.dialects)
     func emptyFile(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile([])
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path, key: "empty")
@@ -68,7 +68,7 @@ struct UploadFileTests {
             #expect(forced.isMultipart)
             #expect(forced.partsTransferred == 1)
             for key in ["empty", "empty-multipart"] {
-                let head = try await client.headObject(HeadObjectRequest(bucket: Fixture.bucket, key: key))
+                let head = try await client.headObject(bucket: Fixture.bucket, key: key)
                 #expect(head.contentLength == 0)
             }
         }
@@ -77,7 +77,7 @@ struct UploadFileTests {
     @Test("a file of exactly one part is a single PUT; one byte more is two parts", arguments: Fixture.dialects)
     func exactlyOnePart(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let size = Int(Fixture.partSize(dialect))
             for (key, count, multipart) in [("one", size, false), ("two", size + 1, true)] {
                 let content = testBytes(count, seed: 5)
@@ -97,7 +97,7 @@ struct UploadFileTests {
     @Test("a part size below the provider's minimum is clamped and the upload succeeds", arguments: Fixture.dialects)
     func clampsPartSize(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 9)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -116,7 +116,7 @@ struct UploadFileTests {
     func badDigest(_ dialect: ClientDialect) async throws {
         let corrupting: @Sendable (any HTTPTransport) -> any HTTPTransport = { CorruptingPartTransport(base: $0) }
         try await withClient(dialect, transport: corrupting) { client, _ in
-            try await client.createBucket(CreateBucketRequest(bucket: Fixture.bucket))
+            try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 2))
             defer { Fixture.cleanUp(path) }
             var request = Fixture.request(dialect, path: path)

@@ -57,13 +57,13 @@ struct InteropRunner {
         let start = clock.now
         switch arguments.first {
         case "create-bucket" where arguments.count == 2:
-            _ = try await client.createBucket(CreateBucketRequest(bucket: arguments[1]))
+            try await client.createBucket(bucket: arguments[1])
         case "get" where arguments.count == 4:
             let head = try await client.getObject(
                 GetObjectRequest(bucket: arguments[1], key: arguments[2]),
                 toFile: arguments[3]
             )
-            Self.report("get-to-file", bytes: head.attributes.contentLength ?? 0, elapsed: clock.now - start)
+            Self.report("get-to-file", bytes: head.contentLength ?? 0, elapsed: clock.now - start)
         case "put" where arguments.count == 4:
             var info = stat()
             guard stat(arguments[3], &info) == 0 else { throw CheckFailure("cannot stat \(arguments[3])") }

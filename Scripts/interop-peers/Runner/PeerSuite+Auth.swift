@@ -18,7 +18,10 @@ extension PeerSuite {
         let bytes = Pattern.bytes(count: 10_000, seed: 7)
         try await self.put("presigned.bin", bytes)
         let presigned = try await self.client.presign(
-            PresignRequest(method: "GET", bucket: self.bucket, key: "presigned.bin", expires: .seconds(300))
+            bucket: self.bucket,
+            key: "presigned.bin",
+            method: "GET",
+            expires: .seconds(300)
         )
         let (status, body) = try await Self.fetch(presigned.url)
         try require(status == 200, "presigned GET answered \(status): \(String(decoding: body, as: UTF8.self))")
@@ -54,7 +57,7 @@ extension PeerSuite {
             $0.statusCode == 403
         }
         try await requireThrows(ServiceError.self, "the denied PUT must not have stored the object") {
-            _ = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: "denied.bin"))
+            _ = try await self.client.headObject(bucket: self.bucket, key: "denied.bin")
         } where: {
             $0.statusCode == 404
         }
@@ -66,7 +69,7 @@ extension PeerSuite {
             configuration: try self.settings.configuration(accessKey: "AKIAUNKNOWNINTEROP00", secret: "not-a-secret")
         )
         let error = try await requireThrows(ServiceError.self, "list with an unknown access key") {
-            for try await _ in client.listObjectsV2(ListObjectsV2Request(bucket: self.bucket)) {}
+            for try await _ in client.listObjectsV2(bucket: self.bucket) {}
         } where: {
             $0.statusCode == 403
         }

@@ -10,8 +10,8 @@ import ObjectStorage
 
 extension PeerSuite {
     func createBucket() async throws {
-        _ = try await self.client.createBucket(CreateBucketRequest(bucket: self.bucket))
-        _ = try await self.client.headBucket(HeadBucketRequest(bucket: self.bucket))
+        try await self.client.createBucket(bucket: self.bucket)
+        _ = try await self.client.headBucket(bucket: self.bucket)
     }
 
     func putGetHead() async throws {
@@ -24,15 +24,15 @@ extension PeerSuite {
         let (got, body) = try await self.get("dir/hello.bin")
         try require(body == bytes, "GET returned \(body.count) bytes that differ from the \(bytes.count) put")
         try require(got.attributes.etag == etag, "GET ETag \(got.attributes.etag ?? "nil") != PUT ETag \(etag)")
-        let head = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: "dir/hello.bin"))
+        let head = try await self.client.headObject(bucket: self.bucket, key: "dir/hello.bin")
         try require(
-            head.attributes.contentLength == Int64(bytes.count),
-            "HEAD length \(head.attributes.contentLength ?? -1)"
+            head.contentLength == Int64(bytes.count),
+            "HEAD length \(head.contentLength ?? -1)"
         )
-        try require(head.attributes.etag == etag, "HEAD ETag \(head.attributes.etag ?? "nil") != \(etag)")
+        try require(head.etag == etag, "HEAD ETag \(head.etag ?? "nil") != \(etag)")
         try require(
-            head.attributes.contentType == "application/x-interop",
-            "HEAD Content-Type \(head.attributes.contentType ?? "nil")"
+            head.contentType == "application/x-interop",
+            "HEAD Content-Type \(head.contentType ?? "nil")"
         )
     }
 
@@ -53,8 +53,8 @@ extension PeerSuite {
             toFile: destination
         )
         try require(
-            head.attributes.contentLength == Int64(bytes.count),
-            "length \(head.attributes.contentLength ?? -1)"
+            head.contentLength == Int64(bytes.count),
+            "length \(head.contentLength ?? -1)"
         )
         try require(try Files.load(destination) == bytes, "downloaded file differs from the uploaded file")
     }
@@ -73,20 +73,18 @@ extension PeerSuite {
             try await self.put(key, Array(key.utf8))
         }
         let prefix = "list\(self.separator)"
-        var request = ListObjectsV2Request(bucket: self.bucket, prefix: prefix, delimiter: self.separator)
         var listed: [String] = []
         var prefixes: [String] = []
-        for try await page in self.client.listObjectsV2(request) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: prefix, delimiter: self.separator)
+        {
             listed += page.contents.map(\.key)
             prefixes += page.commonPrefixes
         }
         try require(listed == Array(keys[0...1]), "delimited keys \(listed)")
         try require(prefixes == ["\(prefix)sub\(self.separator)"], "common prefixes \(prefixes)")
-        request = ListObjectsV2Request(bucket: self.bucket, prefix: prefix)
-        request.maxKeys = 1
         var pages = 0
         listed = []
-        for try await page in self.client.listObjectsV2(request) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: prefix, maxKeys: 1) {
             pages += 1
             listed += page.contents.map(\.key)
             if let object = page.contents.first, object.key == keys[0] {
@@ -99,19 +97,18 @@ extension PeerSuite {
 
     func deleteObjects() async throws {
         let keys = self.listedKeys
-        let response = try await self.client.deleteObjects(DeleteObjectsRequest(bucket: self.bucket, keys: keys))
+        let response = try await self.client.deleteObjects(bucket: self.bucket, keys: keys)
         try require(response.failures.isEmpty, "failures \(response.failures)")
-        _ = try await self.client.deleteObject(DeleteObjectRequest(bucket: self.bucket, key: "dir/hello.bin"))
+        try await self.client.deleteObject(bucket: self.bucket, key: "dir/hello.bin")
         for key in [keys[0], "dir/hello.bin"] {
             try await requireThrows(ServiceError.self, "HEAD \(key) after delete") {
-                _ = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: key))
+                _ = try await self.client.headObject(bucket: self.bucket, key: key)
             } where: {
                 $0.statusCode == 404
             }
         }
         var remaining: [String] = []
-        let request = ListObjectsV2Request(bucket: self.bucket, prefix: "list\(self.separator)")
-        for try await page in self.client.listObjectsV2(request) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: "list\(self.separator)") {
             remaining += page.contents.map(\.key)
         }
         try require(remaining.isEmpty, "still listed after delete: \(remaining)")
@@ -119,15 +116,15 @@ extension PeerSuite {
 
     func cleanUp() async throws {
         var keys: [String] = []
-        for try await page in self.client.listObjectsV2(ListObjectsV2Request(bucket: self.bucket)) {
+        for try await page in self.client.listObjectsV2(bucket: self.bucket) {
             keys += page.contents.map(\.key)
         }
         if !keys.isEmpty {
-            _ = try await self.client.deleteObjects(DeleteObjectsRequest(bucket: self.bucket, keys: keys))
+            _ = try await self.client.deleteObjects(bucket: self.bucket, keys: keys)
         }
-        _ = try await self.client.deleteBucket(DeleteBucketRequest(bucket: self.bucket))
+        try await self.client.deleteBucket(bucket: self.bucket)
         try await requireThrows(ServiceError.self, "HEAD bucket after delete") {
-            _ = try await self.client.headBucket(HeadBucketRequest(bucket: self.bucket))
+            _ = try await self.client.headBucket(bucket: self.bucket)
         } where: {
             $0.statusCode == 404
         }

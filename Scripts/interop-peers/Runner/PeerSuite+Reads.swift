@@ -52,8 +52,8 @@ extension PeerSuite {
         } else {
             bytes = Pattern.bytes(count: self.settings.fixtureSize ?? 0)
         }
-        let head = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: key))
-        let etag = try head.attributes.etag.orFail("HEAD returned no ETag")
+        let head = try await self.client.headObject(bucket: self.bucket, key: key)
+        let etag = try head.etag.orFail("HEAD returned no ETag")
         let (_, whole) = try await self.get(key) { $0.ifMatch = etag }
         try require(whole == bytes, "If-Match \(etag) (matching) did not return the object")
         let (_, tail) = try await self.get(key) {
@@ -90,9 +90,9 @@ extension PeerSuite {
         let bytes = Pattern.bytes(count: size)
         let (response, body) = try await self.get(key)
         try require(body == bytes, "GET returned \(body.count) bytes that differ from the fixture (\(size))")
-        let head = try await self.client.headObject(HeadObjectRequest(bucket: self.bucket, key: key))
-        try require(head.attributes.contentLength == Int64(size), "HEAD length \(head.attributes.contentLength ?? -1)")
-        let etag = try head.attributes.etag.orFail("HEAD returned no ETag")
+        let head = try await self.client.headObject(bucket: self.bucket, key: key)
+        try require(head.contentLength == Int64(size), "HEAD length \(head.contentLength ?? -1)")
+        let etag = try head.etag.orFail("HEAD returned no ETag")
         try require(response.attributes.etag == etag, "GET ETag \(response.attributes.etag ?? "nil") != HEAD \(etag)")
     }
 

@@ -16,25 +16,34 @@ extension ObjectStorageClient {
     /// Creates a bucket.
     ///
     /// - Parameters:
-    ///   - request: The bucket and its options.
+    ///   - bucket: The bucket name.
+    ///   - acl: A canned ACL for the bucket (the service's default, private, when `nil`).
+    ///   - storageClass: The default storage class of its objects (OSS/OBS), sent in the configuration document.
+    ///   - locationConstraint: The region constraint (S3 `LocationConstraint`, OBS `Location`); `nil` for the
+    ///     endpoint's region.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The request id.
-    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a name the vendor's rules refuse
-    ///   (``ObjectNameRules/validateBucketName(_:for:)``), before anything is sent; ``ServiceError``
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a name the vendor's rules refuse (3 to 63
+    ///   lowercase letters, digits and hyphens, starting and ending with a letter or digit; S3 and OBS also
+    ///   allow periods), before anything is sent; ``ServiceError``
     ///   (e.g. `BucketAlreadyExists`), ``/ObjectStorageTransport/TransportError``.
-    @discardableResult
-    public func createBucket(_ request: CreateBucketRequest, logger: Logger? = nil) async throws -> EmptyResponse {
-        try ObjectNameRules.validateBucketName(request.bucket, for: self.configuration.provider)
-        var operation = OperationRequest(name: "CreateBucket", method: .PUT, bucket: request.bucket)
+    public func createBucket(
+        bucket: String,
+        acl: ObjectACL? = nil,
+        storageClass: StorageClass? = nil,
+        locationConstraint: String? = nil,
+        logger: Logger? = nil
+    ) async throws {
+        try ObjectNameRules.validateBucketName(bucket, for: self.configuration.provider)
+        var operation = OperationRequest(name: "CreateBucket", method: .PUT, bucket: bucket)
         let prefix = self.configuration.headerPrefix
-        operation.header(prefix == "x-oss-" ? "x-oss-acl" : prefix + "acl", request.acl?.rawValue)
+        operation.header(prefix == "x-oss-" ? "x-oss-acl" : prefix + "acl", acl?.rawValue)
         var body: [UInt8] = []
-        if request.storageClass != nil || request.locationConstraint != nil {
+        if storageClass != nil || locationConstraint != nil {
             var xml = XMLWriter()
             xml.open("CreateBucketConfiguration")
-            if let storageClass = request.storageClass { xml.element("StorageClass", storageClass.rawValue) }
-            if let location = request.locationConstraint {
-                xml.element(self.configuration.provider == .obs ? "Location" : "LocationConstraint", location)
+            if let storageClass { xml.element("StorageClass", storageClass.rawValue) }
+            if let locationConstraint {
+                xml.element(self.configuration.provider == .obs ? "Location" : "LocationConstraint", locationConstraint)
             }
             xml.close("CreateBucketConfiguration")
             body = xml.bytes
@@ -43,22 +52,18 @@ extension ObjectStorageClient {
         operation.body = .bytes(body)
         let response = try await self.execute(operation, logger: logger)
         _ = try? await response.body.collect(upTo: 1 << 16)
-        return EmptyResponse(requestID: response.headers.requestID)
     }
 
     /// Deletes an empty bucket.
     ///
     /// - Parameters:
-    ///   - request: The bucket.
+    ///   - bucket: The bucket name.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The request id.
     /// - Throws: ``ServiceError`` (e.g. `BucketNotEmpty`, `NoSuchBucket`).
-    @discardableResult
-    public func deleteBucket(_ request: DeleteBucketRequest, logger: Logger? = nil) async throws -> EmptyResponse {
-        let operation = OperationRequest(name: "DeleteBucket", method: .DELETE, bucket: request.bucket)
+    public func deleteBucket(bucket: String, logger: Logger? = nil) async throws {
+        let operation = OperationRequest(name: "DeleteBucket", method: .DELETE, bucket: bucket)
         let response = try await self.execute(operation, logger: logger)
         _ = try? await response.body.collect(upTo: 1 << 16)
-        return EmptyResponse(requestID: response.headers.requestID)
     }
 
     /// Lists the buckets the credentials own, following the service's pages (OSS `marker`, S3
@@ -104,18 +109,19 @@ extension ObjectStorageClient {
     /// Checks that a bucket exists and is accessible.
     ///
     /// - Parameters:
-    ///   - request: The bucket.
+    ///   - bucket: The bucket name.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The bucket's region when reported.
+    /// - Returns: The bucket's region, when the service reports it.
     /// - Throws: ``ServiceError`` with ``ServiceError/Code/noSuchBucket`` (404) or
     ///   ``ServiceError/Code/forbidden`` (403): HEAD answers have no body.
-    public func headBucket(_ request: HeadBucketRequest, logger: Logger? = nil) async throws -> HeadBucketResponse {
-        let operation = OperationRequest(name: "HeadBucket", method: .HEAD, bucket: request.bucket)
+    @discardableResult
+    public func headBucket(bucket: String, logger: Logger? = nil) async throws -> String? {
+        let operation = OperationRequest(name: "HeadBucket", method: .HEAD, bucket: bucket)
         let response = try await self.execute(operation, logger: logger)
-        let region =
-            response.headers.first(name: "x-oss-bucket-region") ?? response.headers.first(name: "x-amz-bucket-region")
+        return response.headers.first(name: "x-oss-bucket-region") ?? response.headers.first(
+            name: "x-amz-bucket-region"
+        )
             ?? response.headers.first(name: "x-obs-bucket-location")
-        return HeadBucketResponse(region: region, requestID: response.headers.requestID)
     }
 }
 

@@ -10,9 +10,9 @@ public import ObjectStorageSigning
 public import ObjectStorageTransport
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 extension ObjectStorageClient {
@@ -59,7 +59,7 @@ extension ObjectStorageClient {
         /// (`AsyncHTTPClientTransport.Configuration`).
         public var timeout: Duration
         /// The signing clock. Leave it alone outside tests; the client adds the learned clock offset to it.
-        public var now: @Sendable () -> Date
+        package var now: @Sendable () -> Date
 
         /// Creates a configuration that signs with `credentials`.
         ///

@@ -39,7 +39,7 @@ extension ObjectStorageClient {
         _ request: GetObjectRequest,
         toFile path: String,
         logger: Logger? = nil
-    ) async throws -> HeadObjectResponse {
+    ) async throws -> ObjectAttributes {
         let operation = self.getOperation(request)
         let logger = self.operationLogger(operation, logger)
         let body = try PreparedBody(nil, configuration: self.configuration)
@@ -56,7 +56,7 @@ extension ObjectStorageClient {
                 file.discard()
                 throw error
             }
-            return HeadObjectResponse(attributes: object.attributes)
+            return object.attributes
         }
     }
 }

@@ -16,24 +16,44 @@ extension ObjectStorageClient {
     ///
     /// Keys are requested URL-encoded (`encoding-type=url`) and decoded, so any key survives XML.
     ///
+    /// ```swift
+    /// for try await page in client.listObjectsV2(bucket: "b", prefix: "logs/", delimiter: "/") {
+    ///     for object in page.contents { print(object.key, object.size) }
+    ///     for prefix in page.commonPrefixes { print(prefix) }
+    /// }
+    /// ```
+    ///
     /// - Parameters:
-    ///   - request: The bucket, prefix, delimiter and page size.
+    ///   - bucket: The bucket.
+    ///   - prefix: Only keys that start with this.
+    ///   - delimiter: Groups keys sharing a prefix up to this character (usually `/`) into
+    ///     ``ListObjectsV2Response/commonPrefixes``.
+    ///   - maxKeys: The most keys per page (the service caps it at 1000).
+    ///   - startAfter: Start after this key.
+    ///   - continuationToken: Resume from ``ListObjectsV2Response/nextContinuationToken`` of an earlier listing.
+    ///   - fetchOwner: Include each object's owner.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The pages; each iteration step may throw ``ServiceError`` (e.g. `NoSuchBucket`).
     public func listObjectsV2(
-        _ request: ListObjectsV2Request,
+        bucket: String,
+        prefix: String? = nil,
+        delimiter: String? = nil,
+        maxKeys: Int? = nil,
+        startAfter: String? = nil,
+        continuationToken: String? = nil,
+        fetchOwner: Bool = false,
         logger: Logger? = nil
     ) -> PaginatedSequence<ListObjectsV2Response> {
         PaginatedSequence { token in
-            var operation = OperationRequest(name: "ListObjectsV2", method: .GET, bucket: request.bucket)
+            var operation = OperationRequest(name: "ListObjectsV2", method: .GET, bucket: bucket)
             operation.query("list-type", "2")
-            operation.query("continuation-token", token ?? request.continuationToken)
-            operation.query("delimiter", request.delimiter)
+            operation.query("continuation-token", token ?? continuationToken)
+            operation.query("delimiter", delimiter)
             operation.query("encoding-type", "url")
-            if request.fetchOwner { operation.query("fetch-owner", "true") }
-            operation.query("max-keys", request.maxKeys.map { String($0) })
-            operation.query("prefix", request.prefix)
-            operation.query("start-after", request.startAfter)
+            if fetchOwner { operation.query("fetch-owner", "true") }
+            operation.query("max-keys", maxKeys.map { String($0) })
+            operation.query("prefix", prefix)
+            operation.query("start-after", startAfter)
             let (headers, root) = try await self.executeXML(operation, logger: logger)
             let encoded = root["EncodingType"] == "url"
             func text(_ value: String?) -> String? {

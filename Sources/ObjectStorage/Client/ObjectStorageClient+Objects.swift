@@ -24,9 +24,8 @@ extension ObjectStorageClient {
     /// - Returns: The ETag, version id and checksum.
     /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``/ObjectStorageTransport/TransportError``.
     @discardableResult
-    public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> PutObjectResponse {
+    public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> ObjectWriteResult {
         var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
-        let prefix = self.configuration.headerPrefix
         try self.add(request.attributes, to: &operation)
         if let md5 = request.contentMD5 {
             operation.header("Content-MD5", md5)
@@ -40,11 +39,10 @@ extension ObjectStorageClient {
         }
         operation.body = request.body
         let response = try await self.execute(operation, logger: logger)
-        return PutObjectResponse(
-            etag: response.headers.first(name: "ETag"),
-            versionID: response.headers.first(name: prefix + "version-id"),
-            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
-            requestID: response.headers.requestID
+        return ObjectWriteResult(
+            headers: response.headers,
+            prefix: self.configuration.headerPrefix,
+            etag: response.headers.first(name: "ETag")
         )
     }
 
@@ -96,67 +94,97 @@ extension ObjectStorageClient {
     /// Reads an object's headers.
     ///
     /// - Parameters:
-    ///   - request: The object.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - versionID: A specific version.
+    ///   - ifMatch: Succeed only if the ETag matches (else 412).
+    ///   - ifNoneMatch: Succeed only if the ETag differs (else 304).
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The headers.
     /// - Throws: ``ServiceError`` with a code derived from the status (HEAD answers have no body):
     ///   ``ServiceError/Code/noSuchKey`` for 404.
-    public func headObject(_ request: HeadObjectRequest, logger: Logger? = nil) async throws -> HeadObjectResponse {
-        var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: request.bucket, key: request.key)
-        operation.header("If-Match", request.ifMatch)
-        operation.header("If-None-Match", request.ifNoneMatch)
-        operation.query("versionId", request.versionID)
+    public func headObject(
+        bucket: String,
+        key: String,
+        versionID: String? = nil,
+        ifMatch: String? = nil,
+        ifNoneMatch: String? = nil,
+        logger: Logger? = nil
+    ) async throws -> ObjectAttributes {
+        var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: bucket, key: key)
+        operation.header("If-Match", ifMatch)
+        operation.header("If-None-Match", ifNoneMatch)
+        operation.query("versionId", versionID)
         let response = try await self.execute(operation, logger: logger)
-        return HeadObjectResponse(
-            attributes: ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
-        )
+        return ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
     }
 
     /// Deletes an object (deleting a missing key succeeds).
     ///
     /// - Parameters:
-    ///   - request: The object.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - versionID: A specific version to delete; `nil` deletes the current one (a versioned bucket
+    ///     then keeps it behind a delete marker).
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: Version information.
     /// - Throws: ``ServiceError``.
-    @discardableResult
-    public func deleteObject(_ request: DeleteObjectRequest, logger: Logger? = nil) async throws -> DeleteObjectResponse
-    {
-        var operation = OperationRequest(
-            name: "DeleteObject",
-            method: .DELETE,
-            bucket: request.bucket,
-            key: request.key
-        )
-        operation.query("versionId", request.versionID)
+    public func deleteObject(
+        bucket: String,
+        key: String,
+        versionID: String? = nil,
+        logger: Logger? = nil
+    ) async throws {
+        var operation = OperationRequest(name: "DeleteObject", method: .DELETE, bucket: bucket, key: key)
+        operation.query("versionId", versionID)
         let response = try await self.execute(operation, logger: logger)
         _ = try? await response.body.collect(upTo: 1 << 16)
-        let prefix = self.configuration.headerPrefix
-        return DeleteObjectResponse(
-            versionID: response.headers.first(name: prefix + "version-id"),
-            deleteMarker: response.headers.first(name: prefix + "delete-marker") == "true",
-            requestID: response.headers.requestID
-        )
     }
 
-    /// Deletes up to 1000 objects in one request.
+    /// Deletes up to 1000 objects (their current versions) in one request.
     ///
     /// - Parameters:
-    ///   - request: The bucket and keys.
+    ///   - bucket: The bucket.
+    ///   - keys: The object keys (1...1000).
+    ///   - quiet: Report only failures (``DeleteObjectsResponse/deleted`` stays empty).
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The keys deleted and the per-key failures.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for 0 or more than 1000 keys; ``ServiceError``.
     public func deleteObjects(
-        _ request: DeleteObjectsRequest,
+        bucket: String,
+        keys: [String],
+        quiet: Bool = false,
         logger: Logger? = nil
     ) async throws -> DeleteObjectsResponse {
-        guard (1...1000).contains(request.objects.count) else {
-            throw ObjectStorageError.invalidArgument("deleteObjects takes 1...1000 keys, not \(request.objects.count)")
+        try await self.deleteObjects(
+            bucket: bucket,
+            objects: keys.map { ObjectVersion(key: $0) },
+            quiet: quiet,
+            logger: logger
+        )
+    }
+
+    /// Deletes up to 1000 objects or specific versions of them in one request.
+    ///
+    /// - Parameters:
+    ///   - bucket: The bucket.
+    ///   - objects: The objects (1...1000), each a key and optionally a version id.
+    ///   - quiet: Report only failures (``DeleteObjectsResponse/deleted`` stays empty).
+    ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The keys deleted and the per-key failures.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for 0 or more than 1000 objects; ``ServiceError``.
+    public func deleteObjects(
+        bucket: String,
+        objects: [ObjectVersion],
+        quiet: Bool = false,
+        logger: Logger? = nil
+    ) async throws -> DeleteObjectsResponse {
+        guard (1...1000).contains(objects.count) else {
+            throw ObjectStorageError.invalidArgument("deleteObjects takes 1...1000 keys, not \(objects.count)")
         }
         var xml = XMLWriter()
         xml.open("Delete")
-        xml.element("Quiet", request.quiet ? "true" : "false")
-        for object in request.objects {
+        xml.element("Quiet", quiet ? "true" : "false")
+        for object in objects {
             xml.open("Object")
             xml.element("Key", object.key)
             if let versionID = object.versionID { xml.element("VersionId", versionID) }
@@ -164,7 +192,7 @@ extension ObjectStorageClient {
         }
         xml.close("Delete")
         let body = xml.bytes
-        var operation = OperationRequest(name: "DeleteObjects", method: .POST, bucket: request.bucket)
+        var operation = OperationRequest(name: "DeleteObjects", method: .POST, bucket: bucket)
         operation.query = [QueryParameter(name: "delete", value: nil)]
         operation.header("Content-Type", "application/xml")
         operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
@@ -184,36 +212,69 @@ extension ObjectStorageClient {
         )
     }
 
-    /// Copies an object server-side.
+    /// Copies an object server-side (up to 5 GiB) in one request.
+    ///
+    /// The copy keeps the source's media type, user metadata and content headers unless `replacesMetadata` is
+    /// set, in which case it takes them from `attributes` (and a field left `nil` there is dropped, as the
+    /// services do). The ACL, storage class and encryption in `attributes` apply either way.
+    ///
+    /// ```swift
+    /// var attributes = UploadAttributes()
+    /// attributes.storageClass = .standardIA
+    /// try await client.copyObject(bucket: "archive", key: "cat.jpg", sourceBucket: "photos", sourceKey: "cat.jpg",
+    ///                             attributes: attributes)
+    /// ```
     ///
     /// - Parameters:
-    ///   - request: The source, the destination and options.
+    ///   - bucket: The destination bucket.
+    ///   - key: The destination key.
+    ///   - sourceBucket: The source bucket.
+    ///   - sourceKey: The source key.
+    ///   - sourceVersionID: A specific source version.
+    ///   - sourceIfMatch: Copy only if the source's ETag matches.
+    ///   - sourceIfNoneMatch: Copy only if the source's ETag differs.
+    ///   - attributes: The copy's attributes (see above for which apply when).
+    ///   - replacesMetadata: Whether the copy takes its media type, user metadata and content headers from
+    ///     `attributes` (`REPLACE`) rather than from the source (`COPY`, the default). Setting any of those in
+    ///     `attributes` without this is refused with ``ObjectStorageError/Code/invalidArgument``, rather than
+    ///     silently ignored.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The copy's ETag.
+    /// - Returns: The copy's ETag, version id and modification time.
     /// - Throws: ``ServiceError`` (also when the service answers 200 with an error document).
     @discardableResult
-    public func copyObject(_ request: CopyObjectRequest, logger: Logger? = nil) async throws -> CopyObjectResponse {
-        var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: request.bucket, key: request.key)
+    public func copyObject(
+        bucket: String,
+        key: String,
+        sourceBucket: String,
+        sourceKey: String,
+        sourceVersionID: String? = nil,
+        sourceIfMatch: String? = nil,
+        sourceIfNoneMatch: String? = nil,
+        attributes: UploadAttributes = UploadAttributes(),
+        replacesMetadata: Bool = false,
+        logger: Logger? = nil
+    ) async throws -> ObjectWriteResult {
+        var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: bucket, key: key)
         let prefix = self.configuration.headerPrefix
-        var source = "/" + request.sourceBucket + "/" + PercentEncoding.encode(request.sourceKey, style: .path)
-        if let version = request.sourceVersionID { source += "?versionId=" + version }
+        var source = "/" + sourceBucket + "/" + PercentEncoding.encode(sourceKey, style: .path)
+        if let version = sourceVersionID { source += "?versionId=" + version }
         operation.header(prefix + "copy-source", source)
-        operation.header(prefix + "copy-source-if-match", request.sourceIfMatch)
-        operation.header(prefix + "copy-source-if-none-match", request.sourceIfNoneMatch)
-        if request.replacesMetadata {
+        operation.header(prefix + "copy-source-if-match", sourceIfMatch)
+        operation.header(prefix + "copy-source-if-none-match", sourceIfNoneMatch)
+        if replacesMetadata {
             operation.header(prefix + "metadata-directive", "REPLACE")
-        } else if request.attributes.describesContent {
+        } else if attributes.describesContent {
             throw ObjectStorageError.invalidArgument(
                 "a copy keeps the source's media type, metadata and content headers unless replacesMetadata is set"
             )
         }
-        try self.add(request.attributes, to: &operation)
+        try self.add(attributes, to: &operation)
         let (headers, root) = try await self.executeXML(operation, logger: logger)
-        return CopyObjectResponse(
+        return ObjectWriteResult(
+            headers: headers,
+            prefix: prefix,
             etag: root["ETag"],
-            lastModified: root["LastModified"].flatMap(HTTPDates.parse),
-            versionID: headers.first(name: prefix + "version-id"),
-            requestID: headers.requestID
+            lastModified: root["LastModified"].flatMap(HTTPDates.parse)
         )
     }
 

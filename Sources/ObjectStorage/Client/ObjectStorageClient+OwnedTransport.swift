@@ -27,8 +27,7 @@ public import ObjectStorageTransport
 /// ```
 ///
 /// Without this, ``ObjectStorageClient/init(configuration:logger:)`` sends through the SDK's process-wide client
-/// (``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``, 64 connections per host), which needs no
-/// shutdown.
+/// (64 connections per host), which needs no shutdown.
 ///
 /// - Parameters:
 ///   - configuration: The client's configuration.

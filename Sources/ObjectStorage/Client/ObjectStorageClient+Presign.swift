@@ -14,37 +14,51 @@ extension ObjectStorageClient {
     /// addressing and canonicalization as the client's own requests, at the clock-corrected time.
     ///
     /// ```swift
-    /// let url = try await client.presign(PresignRequest(bucket: "b", key: "report.pdf", expires: .seconds(3600)))
+    /// let url = try await client.presign(bucket: "b", key: "report.pdf", expires: .seconds(3600))
     /// ```
     ///
     /// - Parameters:
-    ///   - request: The method, object, expiry, query and headers.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - method: The HTTP method the URL is for, e.g. `GET` (the default) or `PUT`.
+    ///   - expires: How long the URL stays valid, in whole seconds (15 minutes by default).
+    ///   - query: Extra query parameters to sign (`versionId`, `response-content-type`...), unencoded.
+    ///   - headers: Headers the caller will send with the URL, signed (e.g. `Content-Type` of a PUT); the URL
+    ///     only works when they are sent with exactly these values.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The URL and the headers that must accompany it.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for an anonymous client;
     ///   ``/ObjectStorageSigning/SigningError`` for an expiry the scheme does not accept; credentials errors.
-    public func presign(_ request: PresignRequest, logger: Logger? = nil) async throws -> PresignedURL {
+    public func presign(
+        bucket: String,
+        key: String,
+        method: String = "GET",
+        expires: Duration = .seconds(900),
+        query: [QueryParameter] = [],
+        headers: [HTTPHeader] = [],
+        logger: Logger? = nil
+    ) async throws -> PresignedURL {
         guard let provider = self.configuration.credentials else {
             throw ObjectStorageError.invalidArgument("presigning needs credentials; this client is anonymous")
         }
-        try ObjectNameRules.validateBucketReference(request.bucket)
-        if !request.key.isEmpty { try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider) }
+        try ObjectNameRules.validateBucketReference(bucket)
+        if !key.isEmpty { try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider) }
         var logger = logger ?? self.logger
         logger[metadataKey: "os.operation"] = "Presign"
         let credentials = try await provider.credentials(logger: logger)
         let signingRequest = SigningRequest(
-            method: request.method,
+            method: method,
             endpoint: self.configuration.endpoint,
             addressing: self.configuration.effectiveAddressing,
-            bucket: request.bucket,
-            key: request.key,
-            query: request.query,
-            headers: request.headers
+            bucket: bucket,
+            key: key,
+            query: query,
+            headers: headers
         )
         let presigned = try self.configuration.signer.presign(
             signingRequest,
             credentials: credentials,
-            expires: request.expires,
+            expires: expires,
             at: self.signingDate(offsetMilliseconds: self.clock.offsetMilliseconds)
         )
         // The query (signature, credential scope, session token) is never logged; see ``URLRedaction``
@@ -53,7 +67,7 @@ extension ObjectStorageClient {
         logger.debug(
             "presigned a URL",
             metadata: [
-                "os.expires_s": "\(request.expires.components.seconds)",
+                "os.expires_s": "\(expires.components.seconds)",
                 "os.url": "\(location ?? "-")",
             ]
         )

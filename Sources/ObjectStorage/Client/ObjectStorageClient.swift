@@ -13,9 +13,8 @@ import Synchronization
 
 /// A client for Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible object storage.
 ///
-/// One `Sendable` value: copy it freely and share it across tasks. By default it sends through
-/// ``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``, the SDK's process-wide HTTP client, so it needs
-/// no shutdown.
+/// One `Sendable` value: copy it freely and share it across tasks. By default it sends through the SDK's
+/// process-wide HTTP client, so it needs no shutdown.
 ///
 /// Whatever it sends through, the client never follows a redirect (a 3xx answer fails with
 /// ``/ObjectStorageTransport/TransportError/Code/redirectRefused``, naming the status and the host it points to:
@@ -43,9 +42,8 @@ public struct ObjectStorageClient: Sendable {
     let logger: Logger
     let clock: ClockCorrection
 
-    /// Creates a client that sends through the SDK's process-wide HTTP client
-    /// (``/ObjectStorageTransport/AsyncHTTPClientTransport/shared``: no redirects, no decompression, a pool of
-    /// 64 connections per host), which needs no shutdown.
+    /// Creates a client that sends through the SDK's process-wide HTTP client (no redirects, no decompression,
+    /// a pool of 64 connections per host), which needs no shutdown.
     ///
     /// Each streamed download holds a connection while its reader reads; to serve more streams at once, or to
     /// change the network timeouts, size a client's own pool with
@@ -84,13 +82,13 @@ public struct ObjectStorageClient: Sendable {
         )
     }
 
-    /// Creates a client that sends through any transport (a custom stack or a test double).
+    /// Creates a client that sends through any transport (a test double, or a client of the package's own).
     ///
     /// - Parameters:
     ///   - configuration: The configuration.
     ///   - transport: The transport; the client adds signing, retries and checks on top.
     ///   - logger: The logger for operations that are not given one.
-    public init(configuration: Configuration, transport: any HTTPTransport, logger: Logger? = nil) {
+    package init(configuration: Configuration, transport: any HTTPTransport, logger: Logger? = nil) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger ?? Logger(label: "ObjectStorage", factory: { _ in SwiftLogNoOpLogHandler() })

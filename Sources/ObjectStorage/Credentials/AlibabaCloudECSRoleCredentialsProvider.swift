@@ -10,7 +10,7 @@ public import Logging
 import NIOCore
 import NIOHTTP1
 public import ObjectStorageSigning
-public import ObjectStorageTransport
+import ObjectStorageTransport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -49,7 +49,7 @@ import Foundation
 /// the metadata token, the secret, the security token or a response body.
 public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// The metadata service's address, `http://100.100.100.200`.
-    public static let defaultEndpoint = "http://100.100.100.200"
+    package static let defaultEndpoint = "http://100.100.100.200"
 
     static let credentialsPath = "/latest/meta-data/ram/security-credentials/"
     static let tokenProtocol = InstanceMetadataClient.TokenProtocol(
@@ -60,11 +60,11 @@ public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, Custo
     )
 
     /// The role's name, or `nil` to ask the metadata service for the attached role.
-    public let roleName: String?
+    package let roleName: String?
     /// Whether the session token is asked for, and whether it is required.
-    public let tokenMode: InstanceMetadataTokenMode
+    package let tokenMode: InstanceMetadataTokenMode
     /// The lifetime requested for the session token (clamped to the 1 s – 6 h the service accepts).
-    public let tokenTTL: Duration
+    package let tokenTTL: Duration
     private let client: InstanceMetadataClient
     private let now: @Sendable () -> Date
 
@@ -80,7 +80,7 @@ public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, Custo
     ///   - timeout: How long each metadata request may take (default 5 s).
     ///   - transport: The transport to send through, or `nil` (the default) for a dedicated client with a
     ///     1 s connect timeout and no proxy.
-    public init(
+    package init(
         roleName: String? = nil,
         endpoint: String = Self.defaultEndpoint,
         tokenMode: InstanceMetadataTokenMode = .preferred,
@@ -297,23 +297,20 @@ extension CredentialsProvider where Self == AlibabaCloudECSRoleCredentialsProvid
     ///     ``InstanceMetadataTokenMode/preferred``).
     ///   - tokenTTL: The lifetime requested for the session token (default 5 minutes).
     ///   - timeout: How long each metadata request may take (default 5 s).
-    ///   - transport: The transport to send through, or `nil` for a dedicated client with a 1 s connect timeout.
     /// - Returns: A provider that fetches credentials on every call.
     public static func alibabaCloudECSRole(
         roleName: String? = nil,
-        endpoint: String = AlibabaCloudECSRoleCredentialsProvider.defaultEndpoint,
+        endpoint: String = "http://100.100.100.200",
         tokenMode: InstanceMetadataTokenMode = .preferred,
         tokenTTL: Duration = .seconds(300),
-        timeout: Duration = .seconds(5),
-        transport: (any HTTPTransport)? = nil
+        timeout: Duration = .seconds(5)
     ) -> AlibabaCloudECSRoleCredentialsProvider {
         AlibabaCloudECSRoleCredentialsProvider(
             roleName: roleName,
             endpoint: endpoint,
             tokenMode: tokenMode,
             tokenTTL: tokenTTL,
-            timeout: timeout,
-            transport: transport
+            timeout: timeout
         )
     }
 }

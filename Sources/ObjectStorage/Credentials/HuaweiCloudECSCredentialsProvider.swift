@@ -10,7 +10,7 @@ public import Logging
 import NIOCore
 import NIOHTTP1
 public import ObjectStorageSigning
-public import ObjectStorageTransport
+import ObjectStorageTransport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -44,7 +44,7 @@ import Foundation
 /// response body.
 public struct HuaweiCloudECSCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// The metadata service's address, `http://169.254.169.254`.
-    public static let defaultEndpoint = "http://169.254.169.254"
+    package static let defaultEndpoint = "http://169.254.169.254"
 
     static let securityKeyPath = "/openstack/latest/securitykey"
     static let tokenProtocol = InstanceMetadataClient.TokenProtocol(
@@ -55,9 +55,9 @@ public struct HuaweiCloudECSCredentialsProvider: CredentialsProvider, CustomStri
     )
 
     /// Whether the session token is asked for, and whether it is required.
-    public let tokenMode: InstanceMetadataTokenMode
+    package let tokenMode: InstanceMetadataTokenMode
     /// The lifetime requested for the session token (clamped to the 1 min – 6 h the service accepts).
-    public let tokenTTL: Duration
+    package let tokenTTL: Duration
     private let client: InstanceMetadataClient
     private let now: @Sendable () -> Date
 
@@ -71,7 +71,7 @@ public struct HuaweiCloudECSCredentialsProvider: CredentialsProvider, CustomStri
     ///   - timeout: How long each metadata request may take (default 5 s).
     ///   - transport: The transport to send through, or `nil` (the default) for a dedicated client with a
     ///     1 s connect timeout and no proxy.
-    public init(
+    package init(
         endpoint: String = Self.defaultEndpoint,
         tokenMode: InstanceMetadataTokenMode = .preferred,
         tokenTTL: Duration = .seconds(300),
@@ -239,21 +239,18 @@ extension CredentialsProvider where Self == HuaweiCloudECSCredentialsProvider {
     ///     ``InstanceMetadataTokenMode/preferred``).
     ///   - tokenTTL: The lifetime requested for the session token (default 5 minutes).
     ///   - timeout: How long each metadata request may take (default 5 s).
-    ///   - transport: The transport to send through, or `nil` for a dedicated client with a 1 s connect timeout.
     /// - Returns: A provider that fetches credentials on every call.
     public static func huaweiCloudECS(
-        endpoint: String = HuaweiCloudECSCredentialsProvider.defaultEndpoint,
+        endpoint: String = "http://169.254.169.254",
         tokenMode: InstanceMetadataTokenMode = .preferred,
         tokenTTL: Duration = .seconds(300),
-        timeout: Duration = .seconds(5),
-        transport: (any HTTPTransport)? = nil
+        timeout: Duration = .seconds(5)
     ) -> HuaweiCloudECSCredentialsProvider {
         HuaweiCloudECSCredentialsProvider(
             endpoint: endpoint,
             tokenMode: tokenMode,
             tokenTTL: tokenTTL,
-            timeout: timeout,
-            transport: transport
+            timeout: timeout
         )
     }
 }

@@ -51,7 +51,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// ``TransferOptions/restartsOnChange`` allows.
         public static let objectChanged = Code(.objectChanged)
         /// An object key that cannot be saved under a local directory without escaping it or
-        /// changing its meaning (`../`, an absolute path, a backslash, NUL); see ``LocalPaths``.
+        /// changing its meaning (`../`, an absolute path, a backslash, NUL, a component longer than 255 bytes).
         public static let unsafePath = Code(.unsafePath)
 
         /// The code's name, e.g. `integrityMismatch`.
@@ -79,7 +79,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - message: A human-readable explanation.
-    public init(code: Code, message: String) {
+    package init(code: Code, message: String) {
         self.code = code
         self.message = message
     }

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// An error answered by the service: its status, the vendor's code and message, and the ids to quote
@@ -23,9 +23,7 @@ public import Foundation
 /// }
 /// ```
 ///
-/// The description never contains a secret, a signature or an `Authorization` header. The server's
-/// string-to-sign (returned with `SignatureDoesNotMatch`) is kept in stringToSign for diagnosis;
-/// it holds no secret.
+/// The description never contains a secret, a signature or an `Authorization` header.
 public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// A vendor error code such as `NoSuchKey`: an open set of strings with known constants.
     public struct Code: Hashable, Sendable, RawRepresentable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -99,9 +97,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// Alibaba Cloud OSS's diagnostic error code (`<EC>` or `x-oss-ec`).
     public var ec: String?
     /// The string the server signed, returned with `SignatureDoesNotMatch` (no secret in it).
-    public var stringToSign: String?
+    package var stringToSign: String?
     /// The server's time, from its `Date` header, when present.
-    public var serverDate: Date?
+    package var serverDate: Date?
     /// Every child of the `<Error>` document by element name (`Key`, `BucketName`, `Resource`...).
     public var details: [String: String]
     /// The response's `Retry-After`, if any.
@@ -120,7 +118,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     ///   - ec: The OSS `EC` code.
     ///   - stringToSign: The server's string-to-sign.
     ///   - details: Other elements of the error document.
-    public init(
+    package init(
         statusCode: Int,
         code: Code,
         message: String,

@@ -15,147 +15,155 @@ extension ObjectStorageClient {
     /// Starts a multipart upload.
     ///
     /// - Parameters:
-    ///   - request: The object and its options.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - attributes: What the final object is (media type, metadata, content headers, ACL, storage class,
+    ///     encryption); the service's defaults when not given.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The upload id.
+    /// - Returns: The upload id to pass to the other multipart calls.
     /// - Throws: ``ServiceError``, ``ObjectStorageError``.
     public func createMultipartUpload(
-        _ request: CreateMultipartUploadRequest,
+        bucket: String,
+        key: String,
+        attributes: UploadAttributes = UploadAttributes(),
         logger: Logger? = nil
-    ) async throws -> CreateMultipartUploadResponse {
-        var operation = OperationRequest(
-            name: "CreateMultipartUpload",
-            method: .POST,
-            bucket: request.bucket,
-            key: request.key
-        )
+    ) async throws -> String {
+        var operation = OperationRequest(name: "CreateMultipartUpload", method: .POST, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploads", value: nil)]
-        try self.add(request.attributes, to: &operation)
+        try self.add(attributes, to: &operation)
         operation.body = .empty
-        let (headers, root) = try await self.executeXML(operation, logger: logger)
+        let (_, root) = try await self.executeXML(operation, logger: logger)
         guard let uploadID = root["UploadId"], !uploadID.isEmpty else {
             throw ObjectStorageError.invalidResponse("CreateMultipartUpload: no UploadId in the answer")
         }
-        return CreateMultipartUploadResponse(
-            bucket: root["Bucket"] ?? request.bucket,
-            key: root["Key"] ?? request.key,
-            uploadID: uploadID,
-            requestID: headers.requestID
-        )
+        return uploadID
     }
 
     /// Uploads one part (a file region is read in chunks, and retried from the file).
     ///
     /// - Parameters:
-    ///   - request: The upload, part number and bytes.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - uploadID: The upload id.
+    ///   - partNumber: The part number, 1...10000.
+    ///   - body: The part's bytes: usually `.file(path:offset:length:)` over a region of a large file.
+    ///   - contentMD5: An explicit `Content-MD5` for the part (base64 of the MD5 digest).
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The part's ETag.
+    /// - Returns: The part as named when completing the upload, with OSS's CRC-64 of the part (already
+    ///   checked against the bytes sent).
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a part number outside 1...10000;
     ///   ``ServiceError`` (e.g. `NoSuchUpload`); ``ObjectStorageError/Code/integrityMismatch``.
-    public func uploadPart(_ request: UploadPartRequest, logger: Logger? = nil) async throws -> UploadPartResponse {
-        guard (1...10_000).contains(request.partNumber) else {
-            throw ObjectStorageError.invalidArgument("part number \(request.partNumber) is outside 1...10000")
+    public func uploadPart(
+        bucket: String,
+        key: String,
+        uploadID: String,
+        partNumber: Int,
+        body: UploadBody,
+        contentMD5: String? = nil,
+        logger: Logger? = nil
+    ) async throws -> CompletedPart {
+        guard (1...10_000).contains(partNumber) else {
+            throw ObjectStorageError.invalidArgument("part number \(partNumber) is outside 1...10000")
         }
-        var operation = OperationRequest(name: "UploadPart", method: .PUT, bucket: request.bucket, key: request.key)
+        var operation = OperationRequest(name: "UploadPart", method: .PUT, bucket: bucket, key: key)
         operation.query = [
-            QueryParameter(name: "partNumber", value: String(request.partNumber)),
-            QueryParameter(name: "uploadId", value: request.uploadID),
+            QueryParameter(name: "partNumber", value: String(partNumber)),
+            QueryParameter(name: "uploadId", value: uploadID),
         ]
-        operation.header("Content-MD5", request.contentMD5)
-        operation.body = request.body
+        operation.header("Content-MD5", contentMD5)
+        operation.body = body
         let response = try await self.execute(operation, logger: logger)
         guard let etag = response.headers.first(name: "ETag") else {
             throw ObjectStorageError.invalidResponse("UploadPart: no ETag in the answer")
         }
-        return UploadPartResponse(
-            partNumber: request.partNumber,
+        return CompletedPart(
+            partNumber: partNumber,
             etag: etag,
-            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
-            requestID: response.headers.requestID
+            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) }
         )
     }
 
     /// Completes a multipart upload.
     ///
     /// - Parameters:
-    ///   - request: The upload and its parts.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - uploadID: The upload id.
+    ///   - parts: The parts (sorted by part number when sent).
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The object's ETag.
-    /// - Throws: ``ServiceError`` (e.g. `InvalidPart`, also when the service answers 200 with an error).
+    /// - Returns: The object's ETag, version id and (OSS) CRC-64 of the whole object.
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for no parts; ``ServiceError`` (e.g. `InvalidPart`,
+    ///   also when the service answers 200 with an error).
     @discardableResult
     public func completeMultipartUpload(
-        _ request: CompleteMultipartUploadRequest,
+        bucket: String,
+        key: String,
+        uploadID: String,
+        parts: [CompletedPart],
         logger: Logger? = nil
-    ) async throws -> CompleteMultipartUploadResponse {
-        guard !request.parts.isEmpty else {
+    ) async throws -> ObjectWriteResult {
+        guard !parts.isEmpty else {
             throw ObjectStorageError.invalidArgument("completing an upload needs at least one part")
         }
         var xml = XMLWriter()
         xml.open("CompleteMultipartUpload")
-        for part in request.parts.sorted(by: { $0.partNumber < $1.partNumber }) {
+        for part in parts.sorted(by: { $0.partNumber < $1.partNumber }) {
             xml.open("Part")
             xml.element("PartNumber", String(part.partNumber))
             xml.element("ETag", part.etag)
             xml.close("Part")
         }
         xml.close("CompleteMultipartUpload")
-        var operation = OperationRequest(
-            name: "CompleteMultipartUpload",
-            method: .POST,
-            bucket: request.bucket,
-            key: request.key
-        )
-        operation.query = [QueryParameter(name: "uploadId", value: request.uploadID)]
+        var operation = OperationRequest(name: "CompleteMultipartUpload", method: .POST, bucket: bucket, key: key)
+        operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         operation.header("Content-Type", "application/xml")
         operation.body = .bytes(xml.bytes)
         // The CRC header of the answer is the whole object's, not the XML's: do not check it here.
         let (headers, root) = try await self.executeXML(operation, logger: logger, checksUploadCRC: false)
-        let prefix = self.configuration.headerPrefix
-        return CompleteMultipartUploadResponse(
-            location: root["Location"],
-            etag: root["ETag"],
-            versionID: headers.first(name: prefix + "version-id"),
-            crc64: headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) },
-            requestID: headers.requestID
-        )
+        return ObjectWriteResult(headers: headers, prefix: self.configuration.headerPrefix, etag: root["ETag"])
     }
 
-    /// Aborts a multipart upload.
+    /// Aborts a multipart upload and frees its parts.
     ///
     /// - Parameters:
-    ///   - request: The upload.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - uploadID: The upload id.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The request id.
     /// - Throws: ``ServiceError`` (e.g. `NoSuchUpload`).
-    @discardableResult
     public func abortMultipartUpload(
-        _ request: AbortMultipartUploadRequest,
+        bucket: String,
+        key: String,
+        uploadID: String,
         logger: Logger? = nil
-    ) async throws -> EmptyResponse {
-        var operation = OperationRequest(
-            name: "AbortMultipartUpload",
-            method: .DELETE,
-            bucket: request.bucket,
-            key: request.key
-        )
-        operation.query = [QueryParameter(name: "uploadId", value: request.uploadID)]
+    ) async throws {
+        var operation = OperationRequest(name: "AbortMultipartUpload", method: .DELETE, bucket: bucket, key: key)
+        operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         let response = try await self.execute(operation, logger: logger)
         _ = try? await response.body.collect(upTo: 1 << 16)
-        return EmptyResponse(requestID: response.headers.requestID)
     }
 
     /// Lists the parts of an upload, fetching pages lazily.
     ///
     /// - Parameters:
-    ///   - request: The upload and page size.
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - uploadID: The upload id.
+    ///   - maxParts: The most parts per page (the service's default when `nil`).
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The pages; iteration may throw ``ServiceError`` (e.g. `NoSuchUpload`).
-    public func listParts(_ request: ListPartsRequest, logger: Logger? = nil) -> PaginatedSequence<ListPartsResponse> {
+    public func listParts(
+        bucket: String,
+        key: String,
+        uploadID: String,
+        maxParts: Int? = nil,
+        logger: Logger? = nil
+    ) -> PaginatedSequence<ListPartsResponse> {
         PaginatedSequence { token in
-            var operation = OperationRequest(name: "ListParts", method: .GET, bucket: request.bucket, key: request.key)
-            operation.query("max-parts", request.maxParts.map { String($0) })
+            var operation = OperationRequest(name: "ListParts", method: .GET, bucket: bucket, key: key)
+            operation.query("max-parts", maxParts.map { String($0) })
             operation.query("part-number-marker", token)
-            operation.query("uploadId", request.uploadID)
+            operation.query("uploadId", uploadID)
             let (headers, root) = try await self.executeXML(operation, logger: logger)
             let page = ListPartsResponse(
                 parts: root.children("Part").map { node in
@@ -178,21 +186,27 @@ extension ObjectStorageClient {
     /// Lists the uploads in progress in a bucket, fetching pages lazily.
     ///
     /// - Parameters:
-    ///   - request: The bucket, prefix and page size.
+    ///   - bucket: The bucket.
+    ///   - prefix: Only keys that start with this.
+    ///   - delimiter: Groups keys into ``ListMultipartUploadsResponse/commonPrefixes``.
+    ///   - maxUploads: The most uploads per page (the service's default when `nil`).
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The pages; iteration may throw ``ServiceError``.
     public func listMultipartUploads(
-        _ request: ListMultipartUploadsRequest,
+        bucket: String,
+        prefix: String? = nil,
+        delimiter: String? = nil,
+        maxUploads: Int? = nil,
         logger: Logger? = nil
     ) -> PaginatedSequence<ListMultipartUploadsResponse> {
         PaginatedSequence { token in
-            var operation = OperationRequest(name: "ListMultipartUploads", method: .GET, bucket: request.bucket)
+            var operation = OperationRequest(name: "ListMultipartUploads", method: .GET, bucket: bucket)
             operation.query = [QueryParameter(name: "uploads", value: nil)]
-            operation.query("delimiter", request.delimiter)
+            operation.query("delimiter", delimiter)
             let markers = token.map(MultipartMarker.init(token:))
             operation.query("key-marker", markers?.key)
-            operation.query("max-uploads", request.maxUploads.map { String($0) })
-            operation.query("prefix", request.prefix)
+            operation.query("max-uploads", maxUploads.map { String($0) })
+            operation.query("prefix", prefix)
             operation.query("upload-id-marker", markers?.uploadID)
             let (headers, root) = try await self.executeXML(operation, logger: logger)
             let page = ListMultipartUploadsResponse(

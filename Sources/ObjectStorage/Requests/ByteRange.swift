@@ -54,7 +54,7 @@ public struct ByteRange: Hashable, Sendable, CustomStringConvertible {
     /// pair, an empty suffix. (A range beyond the object is the service's to refuse: 416.)
     ///
     /// - Throws: ``ObjectStorageError/Code/invalidArgument``.
-    public func validate() throws(ObjectStorageError) {
+    package func validate() throws(ObjectStorageError) {
         switch self.kind {
         case .closed(let first, let last):
             guard first >= 0 else { throw .invalidArgument("invalid byte range \(self): the first byte is negative") }

@@ -53,27 +53,3 @@ public struct GetObjectRequest: Sendable {
         self.key = key
     }
 }
-
-/// Reads an object's headers without its body.
-public struct HeadObjectRequest: Sendable {
-    /// The bucket.
-    public var bucket: String
-    /// The object key.
-    public var key: String
-    /// A specific version.
-    public var versionID: String?
-    /// Succeed only if the ETag matches (else 412).
-    public var ifMatch: String?
-    /// Succeed only if the ETag differs (else 304).
-    public var ifNoneMatch: String?
-
-    /// Creates the request.
-    ///
-    /// - Parameters:
-    ///   - bucket: The bucket.
-    ///   - key: The object key.
-    public init(bucket: String, key: String) {
-        self.bucket = bucket
-        self.key = key
-    }
-}

@@ -6,13 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import ObjectStorageSigning
+package import ObjectStorageSigning
 
 /// The bucket-name and object-key rules the client checks before sending anything.
 ///
 /// Two levels apply to bucket names:
 /// - ``validateBucketName(_:for:)``: the vendor's naming rules, checked by
-///   ``ObjectStorageClient/createBucket(_:logger:)`` (a new bucket must follow them).
+///   ``ObjectStorageClient/createBucket(bucket:acl:storageClass:locationConstraint:logger:)`` (a new bucket must
+///   follow them).
 /// - ``validateBucketReference(_:)``: what every other operation checks — only what could make the
 ///   request address something else (a `/`, `..`, a control character), so that buckets created
 ///   under older, laxer rules (S3's legacy `us-east-1` names) stay reachable.
@@ -26,12 +27,12 @@ public import ObjectStorageSigning
 /// try ObjectNameRules.validateBucketName("My_Logs", for: .s3)             // throws invalidArgument
 /// try ObjectNameRules.validateObjectKey("photos/2024/a.jpg", for: .obs)  // fine
 /// ```
-public enum ObjectNameRules {
+package enum ObjectNameRules {
     /// The longest object key, in UTF-8 bytes: 1,023 for OSS, 1,024 for OBS and S3.
     ///
     /// - Parameter provider: The provider.
     /// - Returns: The limit in bytes.
-    public static func maximumKeyLength(for provider: StorageProvider) -> Int {
+    package static func maximumKeyLength(for provider: StorageProvider) -> Int {
         provider == .oss ? 1023 : 1024
     }
 
@@ -48,7 +49,7 @@ public enum ObjectNameRules {
     ///   - name: The bucket name.
     ///   - provider: The provider whose rules apply.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` naming the broken rule.
-    public static func validateBucketName(_ name: String, for provider: StorageProvider) throws(ObjectStorageError) {
+    package static func validateBucketName(_ name: String, for provider: StorageProvider) throws(ObjectStorageError) {
         func refuse(_ reason: String) -> ObjectStorageError {
             .invalidArgument("invalid \(provider) bucket name \(display(name)): \(reason)")
         }
@@ -93,7 +94,7 @@ public enum ObjectNameRules {
     ///
     /// - Parameter name: The bucket name.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` naming the broken rule.
-    public static func validateBucketReference(_ name: String) throws(ObjectStorageError) {
+    package static func validateBucketReference(_ name: String) throws(ObjectStorageError) {
         func refuse(_ reason: String) -> ObjectStorageError {
             .invalidArgument("invalid bucket name \(display(name)): \(reason)")
         }
@@ -115,7 +116,7 @@ public enum ObjectNameRules {
     ///   - provider: The provider whose length limit applies.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for an empty key, one longer than
     ///   ``maximumKeyLength(for:)`` bytes, one containing NUL or U+FFFD, or (OSS) one starting with `/` or `\`.
-    public static func validateObjectKey(_ key: String, for provider: StorageProvider) throws(ObjectStorageError) {
+    package static func validateObjectKey(_ key: String, for provider: StorageProvider) throws(ObjectStorageError) {
         func refuse(_ reason: String) -> ObjectStorageError {
             .invalidArgument("invalid object key \(display(key)): \(reason)")
         }

@@ -41,15 +41,3 @@ public struct PutObjectRequest: Sendable {
         self.attributes = attributes
     }
 }
-
-/// The answer to ``ObjectStorageClient/putObject(_:logger:)``.
-public struct PutObjectResponse: Sendable {
-    /// The new object's entity tag.
-    public var etag: String?
-    /// The version id, if versioning is on.
-    public var versionID: String?
-    /// OSS's CRC-64 of the object (already checked against the bytes sent).
-    public var crc64: UInt64?
-    /// The request id.
-    public var requestID: String?
-}

@@ -11,7 +11,8 @@
 ///
 /// One value serves every call that writes an object:
 /// ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)``,
-/// ``PutObjectRequest``, ``CreateMultipartUploadRequest`` and ``CopyObjectRequest``.
+/// ``PutObjectRequest``, ``ObjectStorageClient/createMultipartUpload(bucket:key:attributes:logger:)`` and
+/// ``ObjectStorageClient/copyObject(bucket:key:sourceBucket:sourceKey:sourceVersionID:sourceIfMatch:sourceIfNoneMatch:attributes:replacesMetadata:logger:)``.
 ///
 /// ```swift
 /// var attributes = UploadAttributes(contentType: "video/mp4")

@@ -77,7 +77,7 @@ public struct UploadBody: Sendable {
     public static let empty = UploadBody(storage: .bytes(ByteBuffer()))
 
     /// Whether the body can be sent again on a retry.
-    public var isReplayable: Bool {
+    package var isReplayable: Bool {
         if case .stream = self.storage { return false }
         return true
     }

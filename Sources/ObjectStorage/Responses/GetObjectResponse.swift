@@ -33,21 +33,6 @@ public struct GetObjectResponse: Sendable {
     }
 }
 
-/// The answer to ``ObjectStorageClient/headObject(_:logger:)``.
-@dynamicMemberLookup
-public struct HeadObjectResponse: Sendable {
-    /// The object's headers.
-    public var attributes: ObjectAttributes
-
-    /// Reads an attribute, e.g. `response.contentLength`.
-    ///
-    /// - Parameter keyPath: The attribute.
-    /// - Returns: The attribute's value in ``attributes``.
-    public subscript<Value>(dynamicMember keyPath: KeyPath<ObjectAttributes, Value>) -> Value {
-        self.attributes[keyPath: keyPath]
-    }
-}
-
 /// An object's content as an async sequence of buffers, with backpressure.
 ///
 /// For a whole-object OSS read, the bytes are checked against `x-oss-hash-crc64ecma` as they pass;

@@ -9,7 +9,7 @@
 /// Pages of a listing fetched lazily, one request per page, as the sequence is iterated.
 ///
 /// ```swift
-/// for try await page in client.listObjectsV2(ListObjectsV2Request(bucket: "b", prefix: "logs/")) {
+/// for try await page in client.listObjectsV2(bucket: "b", prefix: "logs/") {
 ///     for object in page.contents { print(object.key, object.size) }
 /// }
 /// ```

@@ -30,16 +30,16 @@ import Foundation
 ///     _ = try await client.resumableDownload(bucket: "media", key: object.key, to: path)
 /// }
 /// ```
-public enum LocalPaths {
+package enum LocalPaths {
     /// The longest file-name component accepted, in UTF-8 bytes (`NAME_MAX` on Linux and macOS).
-    public static let maximumComponentLength = 255
+    package static let maximumComponentLength = 255
 
     /// Whether a key names a "directory marker" object (it ends with `/`): such objects have no file
     /// of their own and are skipped by a listing download, not refused.
     ///
     /// - Parameter key: The object key.
     /// - Returns: `true` when the key ends with `/`.
-    public static func isDirectoryMarker(_ key: String) -> Bool {
+    package static func isDirectoryMarker(_ key: String) -> Bool {
         key.hasSuffix("/")
     }
 
@@ -55,7 +55,7 @@ public enum LocalPaths {
     ///   (`/`), contains a NUL, a backslash, a control character, an empty, `.` or `..` component, or a
     ///   component longer than ``maximumComponentLength`` bytes; ``ObjectStorageError/Code/invalidArgument``
     ///   for an empty directory.
-    public static func path(
+    package static func path(
         forKey key: String,
         removingPrefix prefix: String = "",
         under directory: String
@@ -98,7 +98,7 @@ public enum LocalPaths {
     /// - Throws: ``ObjectStorageError/Code/unsafePath`` when a component is a symbolic link or a file, or
     ///   `path` is not under `directory`; ``ObjectStorageError/Code/fileSystem`` when a directory cannot
     ///   be created.
-    public static func createParentDirectories(of path: String, under directory: String) throws(ObjectStorageError) {
+    package static func createParentDirectories(of path: String, under directory: String) throws(ObjectStorageError) {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         guard path.hasPrefix(base + "/") else {
             throw ObjectStorageError(code: .unsafePath, message: "'\(path)' is not under '\(directory)'")

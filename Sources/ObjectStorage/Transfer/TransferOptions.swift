@@ -34,22 +34,21 @@
 /// options value behaves the same way whichever way it is used.
 public struct TransferOptions: Sendable, Hashable {
     /// The default part size: 8 MiB.
-    public static let defaultPartSize: Int64 = 8 << 20
+    package static let defaultPartSize: Int64 = 8 << 20
     /// The default number of parts in flight: 4.
-    public static let defaultConcurrency = 4
+    package static let defaultConcurrency = 4
     /// The largest accepted ``concurrency``: 128.
-    public static let maximumConcurrency = 128
+    package static let maximumConcurrency = 128
     /// The most parts a transfer is cut into; ``partSize`` is raised to respect it.
-    public static let maximumPartCount = 10_000
+    package static let maximumPartCount = 10_000
 
-    /// The size of each part, in bytes (``defaultPartSize`` by default).
+    /// The size of each part, in bytes (8 MiB by default).
     ///
-    /// Uploads clamp it to the provider's limits (OSS and OBS 100 KiB–5 GiB, S3 5 MiB–5 GiB; see
-    /// ``UploadPartSizing``); both directions raise it so a transfer has at most ``maximumPartCount`` parts.
+    /// Uploads clamp it to the provider's limits (OSS and OBS 100 KiB–5 GiB, S3 5 MiB–5 GiB); both directions
+    /// raise it so a transfer has at most 10,000 parts (a part size aligned to 1 MiB that fits the file).
     /// A resumed transfer keeps the part size of the run that created its checkpoint.
     public var partSize: Int64 = TransferOptions.defaultPartSize
-    /// How many parts are transferred at the same time, `1...maximumConcurrency` (``defaultConcurrency``
-    /// by default). With a checkpoint, a part keeps its slot until the checkpoint recording it is durable,
+    /// How many parts are transferred at the same time, `1...128` (4 by default). With a checkpoint, a part keeps its slot until the checkpoint recording it is durable,
     /// so a killed process loses at most this many parts.
     public var concurrency: Int = TransferOptions.defaultConcurrency
     /// Records every finished part in a crash-safe, locked checkpoint so a failed, cancelled or killed
@@ -77,13 +76,13 @@ public struct TransferOptions: Sendable, Hashable {
     /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).
     ///
     /// - Parameters:
-    ///   - partSize: The part size in bytes.
-    ///   - concurrency: The parts in flight.
+    ///   - partSize: The part size in bytes (8 MiB by default).
+    ///   - concurrency: The parts in flight, `1...128` (4 by default).
     ///   - enableCheckpoint: Whether the transfer is resumable through a checkpoint.
     ///   - checkpointFilePath: The checkpoint file, `nil` for the default.
     public init(
-        partSize: Int64 = TransferOptions.defaultPartSize,
-        concurrency: Int = TransferOptions.defaultConcurrency,
+        partSize: Int64 = 8 << 20,
+        concurrency: Int = 4,
         enableCheckpoint: Bool = false,
         checkpointFilePath: String? = nil
     ) {

@@ -27,7 +27,7 @@ public struct TransferProgress: Sendable, Hashable {
     ///   - totalBytes: The transfer's total size in bytes.
     ///   - resumedBytes: Bytes reused from an earlier run.
     ///   - bytesPerSecond: Average bytes per second over this run.
-    public init(completedBytes: Int64, totalBytes: Int64, resumedBytes: Int64, bytesPerSecond: Double) {
+    package init(completedBytes: Int64, totalBytes: Int64, resumedBytes: Int64, bytesPerSecond: Double) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
         self.resumedBytes = resumedBytes

@@ -18,7 +18,7 @@ extension ObjectStorageClient {
     /// - A file no larger than one part goes up as a single PUT (unless
     ///   ``TransferOptions/forceMultipart``); larger files as a multipart upload with parts read from
     ///   the file by offset (never the whole file in memory), ``TransferOptions/concurrency`` at a time.
-    ///   The part size is chosen by ``UploadPartSizing``.
+    ///   The part size is clamped to the provider's limits and raised, in whole MiB, to fit 10,000 parts.
     /// - With ``TransferOptions/enableCheckpoint``, every part is recorded in a crash-safe, locked
     ///   checkpoint as it lands. Calling again with the same arguments resumes: the checkpoint is
     ///   checked against the file (a changed file aborts the old upload and starts over) and against
@@ -126,12 +126,12 @@ extension ObjectStorageClient {
             {
                 let identity = checkpoint.identity
                 do {
-                    let abort = AbortMultipartUploadRequest(
+                    try await self.abortMultipartUpload(
                         bucket: identity.bucket,
                         key: identity.key,
-                        uploadID: checkpoint.uploadId
+                        uploadID: checkpoint.uploadId,
+                        logger: logger
                     )
-                    try await self.abortMultipartUpload(abort, logger: logger)
                 } catch let error as ServiceError where error.code == .noSuchUpload {
                     logger.debug("the upload was already gone", metadata: ["os.upload_id": "\(checkpoint.uploadId)"])
                 }

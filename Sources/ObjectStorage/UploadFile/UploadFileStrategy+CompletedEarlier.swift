@@ -19,10 +19,9 @@ extension UploadFileStrategy {
     /// ETag of the recorded part ETags. `nil` otherwise (the caller starts a new upload).
     func completedEarlier(_ checkpoint: UploadCheckpoint) async -> TransferCompletion? {
         guard checkpoint.isComplete else { return nil }
-        let head: HeadObjectResponse
+        let head: ObjectAttributes
         do {
-            let probe = HeadObjectRequest(bucket: request.bucket, key: request.key)
-            head = try await client.headObject(probe, logger: logger)
+            head = try await client.headObject(bucket: request.bucket, key: request.key, logger: logger)
         } catch {
             logger.debug("could not check whether the upload was completed: \(error)")
             return nil
@@ -64,7 +63,7 @@ extension UploadFileStrategy {
     }
 
     /// The object's CRC-64 from a HEAD: OSS `x-oss-hash-crc64ecma` or OBS `x-obs-hash-crc64ecma`.
-    static func crc64(of head: HeadObjectResponse) -> UInt64? {
+    static func crc64(of head: ObjectAttributes) -> UInt64? {
         if let crc64 = head.crc64 { return crc64 }
         let header = head.headers.first { $0.name.lowercased() == "x-obs-hash-crc64ecma" }
         return header.flatMap { UInt64($0.value) }

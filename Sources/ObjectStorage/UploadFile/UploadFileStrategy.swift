@@ -231,8 +231,13 @@ struct UploadFileStrategy: TransferStrategy {
     /// Lists the server's parts and keeps only the recorded parts it confirms.
     private func reconciled(_ checkpoint: UploadCheckpoint) async throws -> UploadCheckpoint {
         var serverParts: [UploadCheckpoint.ServerPart] = []
-        let list = ListPartsRequest(bucket: request.bucket, key: request.key, uploadID: checkpoint.uploadId)
-        for try await page in client.listParts(list, logger: logger) {
+        let pages = client.listParts(
+            bucket: request.bucket,
+            key: request.key,
+            uploadID: checkpoint.uploadId,
+            logger: logger
+        )
+        for try await page in pages {
             serverParts += page.parts.map {
                 UploadCheckpoint.ServerPart(number: $0.partNumber, etag: $0.etag, size: $0.size)
             }
@@ -261,12 +266,10 @@ struct UploadFileStrategy: TransferStrategy {
             )
         }
         let completed = try await client.completeMultipartUpload(
-            CompleteMultipartUploadRequest(
-                bucket: request.bucket,
-                key: request.key,
-                uploadID: finished.uploadId,
-                parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) }
-            ),
+            bucket: request.bucket,
+            key: request.key,
+            uploadID: finished.uploadId,
+            parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
             logger: logger
         )
         if let checkpointPath { try? store.remove(at: checkpointPath) }
@@ -308,20 +311,18 @@ struct UploadFileStrategy: TransferStrategy {
         if request.enableMD5Check {
             digest = try FileRegionDigest.compute(path: sourcePath, range: range)
         }
-        var part = UploadPartRequest(
-            bucket: request.bucket,
-            key: request.key,
-            uploadID: checkpoint.uploadId,
-            partNumber: number,
-            body: .empty
-        )
-        part.contentMD5 = digest?.md5Base64
         // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back.
         let counter = UploadProgressCounter(reporter: reporter)
         let response = try await counter.send(client: client, path: sourcePath, range: range, logger: logger) {
-            var attempt = part
-            attempt.body = $0
-            return try await client.uploadPart(attempt, logger: logger)
+            try await client.uploadPart(
+                bucket: request.bucket,
+                key: request.key,
+                uploadID: checkpoint.uploadId,
+                partNumber: number,
+                body: $0,
+                contentMD5: digest?.md5Base64,
+                logger: logger
+            )
         }
         if let reported = response.crc64, let hashed = digest?.crc64, reported != hashed {
             // The bytes sent (checked by the client against `reported`) are not the bytes hashed:
@@ -346,19 +347,24 @@ struct UploadFileStrategy: TransferStrategy {
 
     /// CreateMultipartUpload with every object option (including the website redirect location).
     private func createUpload() async throws -> String {
-        let create = CreateMultipartUploadRequest(bucket: request.bucket, key: request.key, attributes: attributes)
-        return try await client.createMultipartUpload(create, logger: logger).uploadID
+        try await client.createMultipartUpload(
+            bucket: request.bucket,
+            key: request.key,
+            attributes: attributes,
+            logger: logger
+        )
     }
 
     /// Aborts an upload, ignoring failures (logged), even when the calling task is cancelled.
     private func abortQuietly(uploadID: String) async {
-        let abort = AbortMultipartUploadRequest(bucket: request.bucket, key: request.key, uploadID: uploadID)
+        let bucket = request.bucket
+        let key = request.key
         let client = self.client
         let logger = self.logger
         // A cancelled task cannot send requests; the abort runs in its own task.
         await Task {
             do {
-                try await client.abortMultipartUpload(abort, logger: logger)
+                try await client.abortMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, logger: logger)
             } catch let error as ServiceError where error.code == .noSuchUpload {
                 return
             } catch {

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import ObjectStorageSigning
+package import ObjectStorageSigning
 
 /// How ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)`` chooses the part
 /// size: a pure function of the file size, the requested size and the provider.
@@ -21,22 +21,22 @@ public import ObjectStorageSigning
 /// let plan = try UploadPartSizing.plan(fileSize: 200 << 30, requestedPartSize: 5 << 20, provider: .s3)
 /// plan.partSize   // 21 MiB: 200 GiB / 10,000 rounded up to a MiB
 /// ```
-public enum UploadPartSizing {
+package enum UploadPartSizing {
     /// The most parts a multipart upload may have (OSS, OBS and S3).
-    public static let maximumPartCount = 10_000
+    package static let maximumPartCount = 10_000
     /// The alignment of a part size raised to fit ``maximumPartCount`` parts: 1 MiB.
-    public static let fitAlignment: Int64 = 1024 * 1024
+    package static let fitAlignment: Int64 = 1024 * 1024
 
     /// The part size chosen for one upload.
-    public struct Plan: Hashable, Sendable {
+    package struct Plan: Hashable, Sendable {
         /// The final part size (every part but the last has this size).
-        public var partSize: Int64
+        package var partSize: Int64
         /// The number of parts (1 for an empty file).
-        public var partCount: Int
+        package var partCount: Int
         /// The requested size, when it was outside the provider's limits and clamped.
-        public var clampedFrom: Int64?
+        package var clampedFrom: Int64?
         /// Whether the size was raised so the file fits in ``UploadPartSizing/maximumPartCount`` parts.
-        public var enlargedToFit: Bool
+        package var enlargedToFit: Bool
 
         /// Creates a plan.
         ///
@@ -45,7 +45,7 @@ public enum UploadPartSizing {
         ///   - partCount: The number of parts.
         ///   - clampedFrom: The requested size, when clamped.
         ///   - enlargedToFit: Whether the size was raised to fit 10,000 parts.
-        public init(partSize: Int64, partCount: Int, clampedFrom: Int64? = nil, enlargedToFit: Bool = false) {
+        package init(partSize: Int64, partCount: Int, clampedFrom: Int64? = nil, enlargedToFit: Bool = false) {
             self.partSize = partSize
             self.partCount = partCount
             self.clampedFrom = clampedFrom
@@ -57,7 +57,7 @@ public enum UploadPartSizing {
     ///
     /// - Parameter provider: The provider.
     /// - Returns: 5 MiB...5 GiB for S3, 100 KiB...5 GiB for OSS and OBS.
-    public static func limits(for provider: StorageProvider) -> ClosedRange<Int64> {
+    package static func limits(for provider: StorageProvider) -> ClosedRange<Int64> {
         let maximum: Int64 = 5 * 1024 * 1024 * 1024
         return provider == .s3 ? (5 * 1024 * 1024)...maximum : (100 * 1024)...maximum
     }
@@ -71,7 +71,7 @@ public enum UploadPartSizing {
     /// - Returns: The final part size and part count.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a negative file size, a part size
     ///   ≤ 0, or a file larger than 10,000 parts of the largest part size.
-    public static func plan(
+    package static func plan(
         fileSize: Int64,
         requestedPartSize: Int64,
         provider: StorageProvider

@@ -218,7 +218,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
 
         console.heading("1. Bucket and file")
         if bucket == nil {
-            _ = try await site.client.createBucket(CreateBucketRequest(bucket: transfers.bucket))
+            try await site.client.createBucket(bucket: transfers.bucket)
             createdBucket = true
             console.say("  created bucket \(transfers.bucket)")
         } else {
@@ -295,14 +295,14 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
                 }
             }
             do {
-                _ = try await client.deleteObject(DeleteObjectRequest(bucket: bucket, key: key))
+                try await client.deleteObject(bucket: bucket, key: key)
                 removed.append("deleted the object")
             } catch {
                 leftovers.append("the object \(key) in \(bucket) (\(RemoteFailure.cliError(error)))")
             }
             if createdBucket {
                 do {
-                    _ = try await client.deleteBucket(DeleteBucketRequest(bucket: bucket))
+                    try await client.deleteBucket(bucket: bucket)
                     removed.append("deleted the bucket")
                 } catch {
                     leftovers.append("the bucket \(bucket) (\(RemoteFailure.cliError(error)))")

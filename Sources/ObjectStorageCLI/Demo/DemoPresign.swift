@@ -30,10 +30,16 @@ enum DemoPresign {
         var example: String?
         for scheme in site.schemes {
             let get = try await scheme.client.presign(
-                PresignRequest(method: "GET", bucket: bucket, key: key, expires: .seconds(300))
+                bucket: bucket,
+                key: key,
+                method: "GET",
+                expires: .seconds(300)
             )
             let head = try await scheme.client.presign(
-                PresignRequest(method: "HEAD", bucket: bucket, key: key, expires: .seconds(300))
+                bucket: bucket,
+                key: key,
+                method: "HEAD",
+                expires: .seconds(300)
             )
             example = example ?? get.url
             let range = HTTPHeader(name: "Range", value: "bytes=0-\(rangeLength - 1)")

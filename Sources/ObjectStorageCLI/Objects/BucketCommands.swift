@@ -26,7 +26,7 @@ struct MakeBucketCommand: AsyncParsableCommand, Sendable {
         let client = try await factory.makeClient(for: location.provider)
         let output = self.output
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
-            try await client.createBucket(CreateBucketRequest(bucket: location.bucket))
+            try await client.createBucket(bucket: location.bucket)
             output.report("make_bucket: \(location.bucket)")
         }
     }
@@ -53,7 +53,7 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
         let client = try await factory.makeClient(for: location.provider)
         let output = self.output
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
-            try await client.deleteBucket(DeleteBucketRequest(bucket: location.bucket))
+            try await client.deleteBucket(bucket: location.bucket)
             output.report("remove_bucket: \(location.bucket)")
         }
     }

@@ -65,12 +65,10 @@ enum CopyTransfer {
     /// Object → object in the same service: one server-side `CopyObject`.
     static func copy(from source: ObjectURL, to destination: ObjectURL, client: ObjectStorageClient) async throws {
         try await client.copyObject(
-            CopyObjectRequest(
-                sourceBucket: source.bucket,
-                sourceKey: source.key ?? "",
-                bucket: destination.bucket,
-                key: destination.key ?? ""
-            )
+            bucket: destination.bucket,
+            key: destination.key ?? "",
+            sourceBucket: source.bucket,
+            sourceKey: source.key ?? ""
         )
     }
 

@@ -47,9 +47,11 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: location.provider)
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
-            var request = ListObjectsV2Request(bucket: location.bucket, prefix: location.key)
-            request.delimiter = recursive ? nil : "/"
-            for try await page in client.listObjectsV2(request) {
+            for try await page in client.listObjectsV2(
+                bucket: location.bucket,
+                prefix: location.key,
+                delimiter: recursive ? nil : "/"
+            ) {
                 for prefix in page.commonPrefixes {
                     try emit(prefix: prefix)
                 }

@@ -35,9 +35,7 @@ enum RecursiveDownload {
         var prefix = origin.key ?? ""
         if !prefix.isEmpty && !prefix.hasSuffix("/") { prefix += "/" }
         var summary = Summary()
-        var request = ListObjectsV2Request(bucket: origin.bucket, prefix: prefix.isEmpty ? nil : prefix)
-        request.delimiter = nil
-        for try await page in client.listObjectsV2(request) {
+        for try await page in client.listObjectsV2(bucket: origin.bucket, prefix: prefix.isEmpty ? nil : prefix) {
             for object in page.contents where !LocalPaths.isDirectoryMarker(object.key) {
                 try Task.checkCancellation()
                 let source = ObjectURL(provider: origin.provider, bucket: origin.bucket, key: object.key)

@@ -54,7 +54,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
                 if recursive {
                     failures += try await Self.removeTree(location, client: client, output: output)
                 } else {
-                    try await client.deleteObject(DeleteObjectRequest(bucket: location.bucket, key: location.key ?? ""))
+                    try await client.deleteObject(bucket: location.bucket, key: location.key ?? "")
                     output.report("delete: \(RemoteLocation.text(location))")
                 }
             }
@@ -70,10 +70,9 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
     {
         let key = location.key ?? ""
         let directory = key.isEmpty || key.hasSuffix("/") ? key : key + "/"
-        let listing = ListObjectsV2Request(bucket: location.bucket, prefix: key.isEmpty ? nil : key)
         var batch: [String] = []
         var failures = 0
-        for try await page in client.listObjectsV2(listing) {
+        for try await page in client.listObjectsV2(bucket: location.bucket, prefix: key.isEmpty ? nil : key) {
             for object in page.contents where object.key == key || object.key.hasPrefix(directory) {
                 batch.append(object.key)
                 if batch.count == batchSize {
@@ -94,7 +93,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         client: ObjectStorageClient,
         output: OutputFlags
     ) async throws -> Int {
-        let response = try await client.deleteObjects(DeleteObjectsRequest(bucket: bucket.bucket, keys: keys))
+        let response = try await client.deleteObjects(bucket: bucket.bucket, keys: keys)
         for key in response.deleted {
             output.report(
                 "delete: \(RemoteLocation.text(ObjectURL(provider: bucket.provider, bucket: bucket.bucket, key: key)))"

@@ -30,8 +30,8 @@ struct StatCommand: AsyncParsableCommand, Sendable {
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: location.provider)
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
-            let head = try await client.headObject(HeadObjectRequest(bucket: location.bucket, key: location.key ?? ""))
-            let output = ObjectStat(location: location, attributes: head.attributes)
+            let head = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
+            let output = ObjectStat(location: location, attributes: head)
             if json {
                 try JSONOutput.print(output)
             } else {

@@ -21,12 +21,12 @@ public import Logging
 /// ```
 public struct ChainCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// The providers, in the order they are tried.
-    public let providers: [any CredentialsProvider]
+    package let providers: [any CredentialsProvider]
 
     /// Creates a chain.
     ///
     /// - Parameter providers: The providers, in the order they are tried.
-    public init(_ providers: [any CredentialsProvider]) {
+    package init(_ providers: [any CredentialsProvider]) {
         self.providers = providers
     }
 

@@ -29,13 +29,13 @@ public struct EnvironmentCredentialsProvider: CredentialsProvider, CustomStringC
     /// The names of a vendor's credentials variables.
     public struct Vendor: Sendable, Hashable, CustomStringConvertible {
         /// The vendor's short name, used in messages (e.g. `OSS`).
-        public var name: String
+        package var name: String
         /// The access key id variable, e.g. `OSS_ACCESS_KEY_ID`.
-        public var accessKeyIDVariable: String
+        package var accessKeyIDVariable: String
         /// The secret variable, e.g. `OSS_ACCESS_KEY_SECRET`.
-        public var secretAccessKeyVariable: String
+        package var secretAccessKeyVariable: String
         /// The security token variable, e.g. `OSS_SESSION_TOKEN`.
-        public var securityTokenVariable: String
+        package var securityTokenVariable: String
 
         /// Creates a set of variable names, for a vendor this SDK does not list.
         ///
@@ -44,7 +44,7 @@ public struct EnvironmentCredentialsProvider: CredentialsProvider, CustomStringC
         ///   - accessKeyIDVariable: The access key id variable.
         ///   - secretAccessKeyVariable: The secret variable.
         ///   - securityTokenVariable: The security token variable.
-        public init(
+        package init(
             name: String,
             accessKeyIDVariable: String,
             secretAccessKeyVariable: String,
@@ -87,7 +87,7 @@ public struct EnvironmentCredentialsProvider: CredentialsProvider, CustomStringC
     }
 
     /// The variables this provider reads.
-    public let vendor: Vendor
+    package let vendor: Vendor
     private let environment: [String: String]?
 
     /// Creates a provider for a vendor's variables.
@@ -95,7 +95,7 @@ public struct EnvironmentCredentialsProvider: CredentialsProvider, CustomStringC
     /// - Parameters:
     ///   - vendor: Which variables to read.
     ///   - environment: The variables to read instead of the process environment (for tests).
-    public init(_ vendor: Vendor, environment: [String: String]? = nil) {
+    package init(_ vendor: Vendor, environment: [String: String]? = nil) {
         self.vendor = vendor
         self.environment = environment
     }

@@ -34,7 +34,7 @@ public struct FederatedCredentialsProvider: CredentialsProvider, CustomStringCon
     /// Creates a provider that calls `fetch` for credentials.
     ///
     /// - Parameter fetch: Returns fresh credentials; errors it throws reach the caller unchanged.
-    public init(_ fetch: @escaping @Sendable () async throws -> Credentials) {
+    package init(_ fetch: @escaping @Sendable () async throws -> Credentials) {
         self.fetch = fetch
     }
 

@@ -88,9 +88,9 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
     }
 
     /// Which file format to read, and where.
-    public let source: Source
+    package let source: Source
     /// The profile to read; `nil` picks it from the environment or the file, then `default`.
-    public let profile: String?
+    package let profile: String?
     private let environment: [String: String]?
 
     /// Creates a profile provider.
@@ -100,7 +100,7 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
     ///   - profile: The profile to read; `nil` picks it from the environment or the file.
     ///   - environment: The variables to read instead of the process environment (for tests),
     ///     including `HOME`.
-    public init(_ source: Source, profile: String? = nil, environment: [String: String]? = nil) {
+    package init(_ source: Source, profile: String? = nil, environment: [String: String]? = nil) {
         self.source = source
         self.profile = CredentialsText.nonEmpty(profile)
         self.environment = environment

@@ -84,7 +84,7 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
     ///   - configuration: When to refresh and how to back off.
     ///   - now: The current time (inject a fixed clock in tests).
     ///   - randomNumberGenerator: The source of backoff jitter (inject a seeded generator in tests).
-    public init(
+    package init(
         _ provider: any CredentialsProvider,
         configuration: Configuration = Configuration(),
         now: @escaping @Sendable () -> Date = { Date() },

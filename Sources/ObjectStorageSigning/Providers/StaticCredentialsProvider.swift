@@ -14,12 +14,12 @@ public import Logging
 /// operator configures.
 public struct StaticCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// The credentials returned by every call.
-    public let staticCredentials: Credentials
+    package let staticCredentials: Credentials
 
     /// Creates a provider that always returns `credentials`.
     ///
     /// - Parameter credentials: The credentials to return.
-    public init(_ credentials: Credentials) {
+    package init(_ credentials: Credentials) {
         self.staticCredentials = credentials
     }
 

@@ -23,9 +23,9 @@ public struct SignedRequest: Sendable {
     public var headers: [HTTPHeader]
     /// The canonical request (V4 schemes) or the string to sign (V1/OBS/V2 schemes, which have no
     /// separate canonical request). For `--explain` and for comparing with a server's error.
-    public var canonicalRequest: String
+    package var canonicalRequest: String
     /// The string to sign.
-    public var stringToSign: String
+    package var stringToSign: String
 
     /// Creates a signed request.
     ///
@@ -35,7 +35,7 @@ public struct SignedRequest: Sendable {
     ///   - headers: The headers to send.
     ///   - canonicalRequest: The canonical request.
     ///   - stringToSign: The string to sign.
-    public init(method: String, url: String, headers: [HTTPHeader], canonicalRequest: String, stringToSign: String) {
+    package init(method: String, url: String, headers: [HTTPHeader], canonicalRequest: String, stringToSign: String) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -56,9 +56,9 @@ public struct PresignedURL: Sendable {
     /// (for example `Content-Type` of a presigned PUT). `Host` is implied by the URL and not listed.
     public var signedHeaders: [HTTPHeader]
     /// The canonical request (V4 schemes) or the string to sign (V1/OBS/V2).
-    public var canonicalRequest: String
+    package var canonicalRequest: String
     /// The string to sign.
-    public var stringToSign: String
+    package var stringToSign: String
 
     /// Creates a presigned URL value.
     ///
@@ -69,7 +69,7 @@ public struct PresignedURL: Sendable {
     ///   - signedHeaders: Headers to send with the URL.
     ///   - canonicalRequest: The canonical request.
     ///   - stringToSign: The string to sign.
-    public init(
+    package init(
         url: String,
         method: String,
         expiration: Date,

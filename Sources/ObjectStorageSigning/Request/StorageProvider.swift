@@ -60,7 +60,7 @@ public struct StorageProvider: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter region: A region id such as `cn-hangzhou`, `cn-north-4` or `us-east-1`.
     /// - Returns: `Endpoint.oss(region:)`, `Endpoint.obs(region:)` or `Endpoint.s3(region:)`.
-    public func endpoint(region: String) -> Endpoint {
+    package func endpoint(region: String) -> Endpoint {
         switch self.base {
         case .oss: return .oss(region: region)
         case .obs: return .obs(region: region)

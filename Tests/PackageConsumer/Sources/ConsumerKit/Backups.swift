@@ -25,7 +25,7 @@ public struct Backups: Sendable {
 
     /// A link that lets anyone download `key` for ten minutes (OSS V4 with the environment's credentials).
     public func shareLink(_ key: String) async throws -> String {
-        try await self.client.presign(PresignRequest(bucket: self.bucket, key: key, expires: .seconds(600))).url
+        try await self.client.presign(bucket: self.bucket, key: key, expires: .seconds(600)).url
     }
 
     /// Uploads `file` in 5 MiB parts, 8 at a time, resuming from its checkpoint after a crash.

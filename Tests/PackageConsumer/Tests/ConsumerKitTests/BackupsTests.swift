@@ -28,7 +28,7 @@ import Foundation
         try original.write(to: URL(fileURLWithPath: directory + "/db.tar"))
 
         try await LocalObjectServer.withRunning(dialect: .oss) { client, _ in
-            _ = try await client.createBucket(CreateBucketRequest(bucket: "backups"))
+            try await client.createBucket(bucket: "backups")
             let backups = Backups(client: client, bucket: "backups")
             let reports = ProgressReports()
             let uploaded = try await backups.backUp(directory + "/db.tar", as: "db.tar") { reports.add($0) }

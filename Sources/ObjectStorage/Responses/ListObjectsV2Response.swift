@@ -12,37 +12,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// Lists objects (ListObjectsV2), page by page.
-public struct ListObjectsV2Request: Sendable {
-    /// The bucket.
-    public var bucket: String
-    /// Only keys that start with this.
-    public var prefix: String?
-    /// Groups keys sharing a prefix up to this character into ``ListObjectsV2Response/commonPrefixes``.
-    public var delimiter: String?
-    /// The most keys per page (the service caps it at 1000).
-    public var maxKeys: Int?
-    /// Start after this key.
-    public var startAfter: String?
-    /// Resume from a continuation token of an earlier listing.
-    public var continuationToken: String?
-    /// Include each object's owner.
-    public var fetchOwner = false
-
-    /// Creates the request.
-    ///
-    /// - Parameters:
-    ///   - bucket: The bucket.
-    ///   - prefix: Only keys that start with this.
-    ///   - delimiter: The grouping character, usually `/`.
-    public init(bucket: String, prefix: String? = nil, delimiter: String? = nil) {
-        self.bucket = bucket
-        self.prefix = prefix
-        self.delimiter = delimiter
-    }
-}
-
-/// One page of ``ObjectStorageClient/listObjectsV2(_:logger:)``.
+/// One page of ``ObjectStorageClient/listObjectsV2(bucket:prefix:delimiter:maxKeys:startAfter:continuationToken:fetchOwner:logger:)``.
 public struct ListObjectsV2Response: Sendable {
     /// One object in a listing.
     public struct Object: Sendable, Hashable {
@@ -69,7 +39,7 @@ public struct ListObjectsV2Response: Sendable {
     /// The token of the next page.
     public var nextContinuationToken: String?
     /// The number of keys and prefixes in this page.
-    public var keyCount: Int?
+    package var keyCount: Int?
     /// The request id.
     public var requestID: String?
 }
