@@ -28,7 +28,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         // Without its swift-configuration support, which nothing here uses: the first build compiles less.
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.11.0", traits: ["FullFoundation"]),
+        .package(
+            url: "https://github.com/hummingbird-project/hummingbird.git",
+            from: "2.11.0",
+            traits: ["FullFoundation"]
+        ),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [

@@ -283,8 +283,9 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
         let clock = MetadataTestClock(start)
+        // A generous request timeout: a refresh that timed out on a loaded machine would keep the cached pair.
         let provider: some CredentialsProvider = .refreshing(
-            .alibabaCloudECSRole(endpoint: server.endpoint),
+            .alibabaCloudECSRole(endpoint: server.endpoint, timeout: .seconds(30)),
             now: { clock.now }
         )
 

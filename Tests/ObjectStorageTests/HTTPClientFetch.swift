@@ -14,7 +14,7 @@ import NIOHTTP1
 enum HTTPClientFetch {
     static func get(_ url: String) async throws -> (status: Int, body: [UInt8]) {
         let request = HTTPClientRequest(url: url)
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         return (Int(response.status.code), Array(body.readableBytesView))
     }
