@@ -48,7 +48,8 @@ struct ECSRoleCredentialsProviderTests {
         let provider = AlibabaCloudECSRoleCredentialsProvider(
             roleName: "ecs-test-role",
             endpoint: server.endpoint + "/",
-            tokenTTL: .seconds(100_000)
+            tokenTTL: .seconds(100_000),
+            transport: MetadataTestSupport.transport
         )
 
         let credentials = try await provider.credentials(logger: logger)
@@ -74,8 +75,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let credentials = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint)
-            .credentials(logger: logger)
+        let credentials = try await AlibabaCloudECSRoleCredentialsProvider(
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
+        .credentials(logger: logger)
 
         #expect(credentials.accessKeyID == "STS.AK1")
         let gets = server.requests.filter { $0.method == "GET" }
@@ -91,7 +95,11 @@ struct ECSRoleCredentialsProviderTests {
         behaviour.token = .status(403)
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint, tokenMode: .required)
+        let provider = AlibabaCloudECSRoleCredentialsProvider(
+            endpoint: server.endpoint,
+            tokenMode: .required,
+            transport: MetadataTestSupport.transport
+        )
 
         let error = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
 
@@ -105,7 +113,11 @@ struct ECSRoleCredentialsProviderTests {
     @Test func disabledTokenModeSendsOnlyPlainRequests() async throws {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint, tokenMode: .disabled)
+        let provider = AlibabaCloudECSRoleCredentialsProvider(
+            endpoint: server.endpoint,
+            tokenMode: .disabled,
+            transport: MetadataTestSupport.transport
+        )
 
         _ = try await provider.credentials(logger: logger)
 
@@ -120,11 +132,18 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let credentials = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint)
-            .credentials(logger: logger)
+        let credentials = try await AlibabaCloudECSRoleCredentialsProvider(
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
+        .credentials(logger: logger)
         #expect(credentials.accessKeyID == "STS.AK1")
 
-        let plain = AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint, tokenMode: .disabled)
+        let plain = AlibabaCloudECSRoleCredentialsProvider(
+            endpoint: server.endpoint,
+            tokenMode: .disabled,
+            transport: MetadataTestSupport.transport
+        )
         let error = await MetadataTestSupport.credentialsError { _ = try await plain.credentials(logger: logger) }
         #expect(error?.code == .refreshFailed)
         #expect(error?.message.contains("HTTP 401") == true)
@@ -134,7 +153,11 @@ struct ECSRoleCredentialsProviderTests {
     @Test func anUnattachedRoleIsNotFound() async throws {
         let server = try await Server.start()
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(roleName: "other role", endpoint: server.endpoint)
+        let provider = AlibabaCloudECSRoleCredentialsProvider(
+            roleName: "other role",
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
 
         let error = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
 
@@ -153,7 +176,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .notFound)
@@ -168,7 +194,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .refreshFailed)
@@ -190,7 +219,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .refreshFailed)
@@ -206,7 +238,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .expired)
@@ -223,7 +258,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .incomplete)
@@ -238,7 +276,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .refreshFailed)
@@ -254,7 +295,10 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(endpoint: endpoint).credentials(logger: logger)
+            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .notFound)

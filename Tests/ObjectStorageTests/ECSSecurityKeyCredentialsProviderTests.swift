@@ -46,8 +46,12 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
 
-        _ = try await HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint, tokenTTL: .seconds(5))
-            .credentials(logger: logger)
+        _ = try await HuaweiCloudECSCredentialsProvider(
+            endpoint: server.endpoint,
+            tokenTTL: .seconds(5),
+            transport: MetadataTestSupport.transport
+        )
+        .credentials(logger: logger)
 
         #expect(server.requests.first?.ttl == "60")
         try await server.stop()
@@ -60,8 +64,11 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let credentials = try await HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint)
-            .credentials(logger: logger)
+        let credentials = try await HuaweiCloudECSCredentialsProvider(
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
+        .credentials(logger: logger)
 
         #expect(credentials.accessKeyID == "STS.AK1")
         #expect(server.requests.last == .init(method: "GET", path: Self.securityKeyPath, token: nil, ttl: nil))
@@ -74,7 +81,11 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.token = .status(404)
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint, tokenMode: .required)
+        let provider = HuaweiCloudECSCredentialsProvider(
+            endpoint: server.endpoint,
+            tokenMode: .required,
+            transport: MetadataTestSupport.transport
+        )
 
         let error = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
 
@@ -90,7 +101,10 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await HuaweiCloudECSCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .notFound)
@@ -106,7 +120,10 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await HuaweiCloudECSCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .refreshFailed)
@@ -119,7 +136,10 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.credentials = .raw(status: 200, body: "{\"other\": 1}")
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint)
+        let provider = HuaweiCloudECSCredentialsProvider(
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
 
         let noObject = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
         #expect(noObject?.code == .incomplete)
@@ -141,7 +161,10 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint).credentials(logger: logger)
+            _ = try await HuaweiCloudECSCredentialsProvider(
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ).credentials(logger: logger)
         }
 
         #expect(error?.code == .expired)

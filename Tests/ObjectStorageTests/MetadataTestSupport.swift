@@ -11,11 +11,23 @@ import InMemoryLogging
 import Logging
 import ObjectStorageSigning
 import ObjectStorageTestSupport
+import ObjectStorageTransport
 import Synchronization
 import Testing
 
 /// A trace-level logger whose lines the test can search, and helpers shared by the metadata provider tests.
 enum MetadataTestSupport {
+    /// The metadata providers' transport in tests: the product's 1 s connect timeout fails fast off-cloud, but a
+    /// loopback connect on a loaded 2-core machine running the whole suite has taken longer.
+    static let transport = AsyncHTTPClientTransport(
+        configuration: AsyncHTTPClientTransport.Configuration(
+            connectTimeout: .seconds(30),
+            readIdleTimeout: .seconds(30),
+            totalTimeout: .seconds(30),
+            maximumConnectionsPerHost: 2
+        )
+    )
+
     static func logger() -> (Logger, InMemoryLogHandler) {
         var handler = InMemoryLogHandler()
         handler.logLevel = .trace
