@@ -201,6 +201,19 @@ struct ObjectsCommandTests {
         UsageCase(arguments: ["mb", "s3://b/key"], status: 64, mentions: "names an object"),
         UsageCase(arguments: ["rm"], status: 64, mentions: "<urls>"),
         UsageCase(arguments: ["rm", "s3://b"], status: 64, mentions: "no object key"),
+        UsageCase(arguments: ["rm", "s3://b/k", "--older-than", "7d"], status: 64, mentions: "--incomplete"),
+        UsageCase(
+            arguments: ["rm", "s3://b", "--incomplete", "--older-than", "7x"],
+            status: 64,
+            mentions: "--older-than"
+        ),
+        UsageCase(
+            arguments: ["rm", "s3://b", "--incomplete", "--older-than", "99999999999999d"],
+            status: 64,
+            mentions: "--older-than"
+        ),
+        UsageCase(arguments: ["rm", "s3://b", "--incomplete", "-r"], status: 64, mentions: "--recursive"),
+        UsageCase(arguments: ["ls", "--incomplete"], status: 64, mentions: "--incomplete"),
         UsageCase(arguments: ["cp", "a", "b"], status: 64, mentions: "remote URL"),
         UsageCase(arguments: ["cp", "oss://b/k", "s3://b/k"], status: 64, mentions: "different services"),
         UsageCase(arguments: ["cp", "/nonexistent/objstore-file", "s3://b/k"], status: 2, mentions: "no such file"),

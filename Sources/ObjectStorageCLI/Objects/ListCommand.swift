@@ -24,6 +24,10 @@ struct ListCommand: AsyncParsableCommand, Sendable {
             Without --recursive, keys are grouped at the next '/' and the groups print as 'PRE prefix/'. \
             Text lines are 'LAST-MODIFIED SIZE KEY' with the full key; --json prints one JSON object per line \
             ({"key","size","lastModified","etag","storageClass"} or {"prefix"}).
+
+            With --incomplete, lists the unfinished multipart uploads under the bucket or prefix instead: \
+            'INITIATED UPLOAD-ID KEY' lines, or {"key","uploadID","initiated","storageClass"} with --json. \
+            'objstore rm --incomplete URL' aborts them.
             """
     )
 
@@ -33,6 +37,9 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     @Flag(name: .shortAndLong, help: "List every key under the prefix instead of one level.")
     var recursive = false
 
+    @Flag(help: "List the unfinished multipart uploads under the bucket or prefix instead of objects.")
+    var incomplete = false
+
     @Flag(help: "Print JSON lines instead of text.")
     var json = false
 
@@ -41,12 +48,21 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         guard let url, !Self.bareSchemes.keys.contains(url.lowercased()) else {
             guard !recursive else { throw CLIError.usage("ls: --recursive lists the keys of a bucket; name one") }
+            guard !incomplete else { throw CLIError.usage("ls: --incomplete lists the uploads of a bucket; name one") }
             return try await listBuckets(Self.provider(named: url))
         }
         let location = try RemoteLocation.any(url)
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: location.provider)
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
+            guard !incomplete else {
+                for try await page in client.listMultipartUploads(bucket: location.bucket, prefix: location.key) {
+                    for upload in page.uploads {
+                        try emit(upload: upload)
+                    }
+                }
+                return
+            }
             for try await page in client.listObjectsV2(
                 bucket: location.bucket,
                 prefix: location.key,
@@ -129,6 +145,22 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         }
     }
 
+    private func emit(upload: ListMultipartUploadsResponse.Upload) throws {
+        let initiated = upload.initiated.map(JSONOutput.iso8601)
+        if json {
+            try JSONOutput.print(
+                ListedUpload(
+                    key: upload.key,
+                    uploadID: upload.uploadID,
+                    initiated: initiated,
+                    storageClass: upload.storageClass
+                )
+            )
+        } else {
+            print("\(Self.pad(initiated ?? "-", 20)) \(upload.uploadID) \(upload.key)")
+        }
+    }
+
     /// Right-aligns `text` in `width` columns.
     private static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
@@ -147,6 +179,13 @@ private struct ListedBucket: Encodable {
     var name: String
     var creationDate: String?
     var region: String?
+}
+
+private struct ListedUpload: Encodable {
+    var key: String
+    var uploadID: String
+    var initiated: String?
+    var storageClass: String?
 }
 
 private struct ListedPrefix: Encodable {

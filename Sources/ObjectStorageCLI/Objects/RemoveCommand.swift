@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Foundation
 import ObjectStorage
 
-/// `objstore rm URL...`: deletes objects, or everything under a prefix.
+/// `objstore rm URL...`: deletes objects, everything under a prefix, or the unfinished multipart uploads under one.
 struct RemoveCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "rm",
@@ -18,6 +19,14 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
             Deleting a key that does not exist succeeds, as the services do. With --recursive, \
             oss://b/dir deletes the key 'dir' and every key under 'dir/' (not 'dir2'); keys are deleted \
             in batches of up to 1000 per request. Prints 'delete: URL' per key removed.
+
+            With --incomplete, each URL is a bucket or key prefix and the unfinished multipart uploads under it \
+            are aborted instead (their parts are stored, and billed, until then); objects are left alone. \
+            --older-than 7d keeps the uploads started less than 7 days ago (units s, m, h, d), so that \
+            transfers still running, or waiting to resume, are not cut off. Prints 'abort: URL (upload ID)' per \
+            upload. 'objstore ls --incomplete URL' lists them.
+
+            --dryrun prints the lines and changes nothing.
             """
     )
 
@@ -27,6 +36,15 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
     @Flag(name: .shortAndLong, help: "Delete every object under each URL.")
     var recursive = false
 
+    @Flag(help: "Abort the unfinished multipart uploads under each URL instead of deleting objects.")
+    var incomplete = false
+
+    @Option(help: "With --incomplete, only the uploads started longer ago than this: 90s, 30m, 12h, 7d.")
+    var olderThan: Age?
+
+    @Flag(help: "Print what would be deleted or aborted, and change nothing.")
+    var dryrun = false
+
     @OptionGroup var remote: RemoteOptions
 
     @OptionGroup(title: "Output Options") var output: OutputFlags
@@ -35,11 +53,17 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
 
     func validate() throws {
         guard !urls.isEmpty else { throw ValidationError("Missing expected argument '<urls> ...'") }
+        guard olderThan == nil || incomplete else {
+            throw ValidationError("--older-than applies to unfinished uploads: add --incomplete")
+        }
+        guard !(incomplete && recursive) else {
+            throw ValidationError("--incomplete already covers everything under each URL: drop --recursive")
+        }
     }
 
     func run() async throws {
         let locations = try urls.map { text throws(CLIError) in
-            try recursive ? RemoteLocation.any(text) : RemoteArgument.object(text)
+            try recursive || incomplete ? RemoteLocation.any(text) : RemoteArgument.object(text)
         }
         guard let provider = locations.first?.provider else { return }
         guard locations.allSatisfy({ $0.provider == provider }) else {
@@ -51,8 +75,12 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: provider)) {
             var failures = 0
             for location in locations {
-                if recursive {
-                    failures += try await Self.removeTree(location, client: client, output: output)
+                if incomplete {
+                    try await abortUploads(under: location, client: client)
+                } else if recursive {
+                    failures += try await Self.removeTree(location, client: client, output: output, dryrun: dryrun)
+                } else if dryrun {
+                    output.report("(dryrun) delete: \(RemoteLocation.text(location))")
                 } else {
                     try await client.deleteObject(bucket: location.bucket, key: location.key ?? "")
                     output.report("delete: \(RemoteLocation.text(location))")
@@ -64,16 +92,50 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         }
     }
 
+    /// Aborts (or with --dryrun lists) the unfinished uploads under `location` older than --older-than.
+    private func abortUploads(under location: ObjectURL, client: ObjectStorageClient) async throws {
+        let cutoff = olderThan.map { Date(timeIntervalSinceNow: -$0.seconds) }
+        let describe = { (upload: ListMultipartUploadsResponse.Upload) in
+            let url = ObjectURL(provider: location.provider, bucket: location.bucket, key: upload.key)
+            return "\(RemoteLocation.text(url)) (upload \(upload.uploadID))"
+        }
+        guard !dryrun else {
+            for try await page in client.listMultipartUploads(bucket: location.bucket, prefix: location.key) {
+                for upload in page.uploads where upload.wasStarted(before: cutoff) {
+                    output.report("(dryrun) abort: \(describe(upload))")
+                }
+            }
+            return
+        }
+        let aborted = try await client.abortMultipartUploads(
+            bucket: location.bucket,
+            prefix: location.key,
+            startedBefore: cutoff
+        )
+        for upload in aborted {
+            output.report("abort: \(describe(upload))")
+        }
+    }
+
     /// Deletes `location`'s key and everything under `key/` (the whole bucket for a bucket URL).
     /// - Returns: How many keys the service refused to delete (each reported on standard error).
-    static func removeTree(_ location: ObjectURL, client: ObjectStorageClient, output: OutputFlags) async throws -> Int
-    {
+    static func removeTree(
+        _ location: ObjectURL,
+        client: ObjectStorageClient,
+        output: OutputFlags,
+        dryrun: Bool = false
+    ) async throws -> Int {
         let key = location.key ?? ""
         let directory = key.isEmpty || key.hasSuffix("/") ? key : key + "/"
         var batch: [String] = []
         var failures = 0
         for try await page in client.listObjectsV2(bucket: location.bucket, prefix: key.isEmpty ? nil : key) {
             for object in page.contents where object.key == key || object.key.hasPrefix(directory) {
+                guard !dryrun else {
+                    let url = ObjectURL(provider: location.provider, bucket: location.bucket, key: object.key)
+                    output.report("(dryrun) delete: \(RemoteLocation.text(url))")
+                    continue
+                }
                 batch.append(object.key)
                 if batch.count == batchSize {
                     failures += try await deleteBatch(batch, bucket: location, client: client, output: output)
