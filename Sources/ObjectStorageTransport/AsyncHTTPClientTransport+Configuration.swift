@@ -71,6 +71,12 @@ extension AsyncHTTPClientTransport {
         /// socket), rather than being read into memory chunk by chunk. Default `true`; it never applies over
         /// `https`. Applies to a shared client too.
         public var usesSendfile: Bool
+        /// The most bytes per second the transport sends, and separately the most it receives, across all its
+        /// requests and so across every client sharing it (a token bucket per direction with a tenth of a second's
+        /// burst). Default `nil`: no limit. At least 1 KiB/s (a lower value is raised to it). A limited file body is
+        /// read in chunks rather than sent with `sendfile`. A transfer can take a lower limit of its own
+        /// (`TransferOptions.bandwidthLimit`). Applies to a shared client too.
+        public var bandwidthLimit: Int64?
 
         /// Creates a configuration with the defaults.
         ///
@@ -100,6 +106,7 @@ extension AsyncHTTPClientTransport {
             self.tls = tls
             self.proxy = proxy
             self.usesSendfile = true
+            self.bandwidthLimit = nil
         }
 
         /// The settings that configure a client the transport creates, which a shared client cannot take, with

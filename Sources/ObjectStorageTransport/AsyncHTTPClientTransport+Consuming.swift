@@ -42,6 +42,7 @@ extension AsyncHTTPClientTransport {
         let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
         let delegate = ConsumingDelegate(
             consumer: consumer,
+            pacing: BodyPacing(transport: self.bandwidth),
             meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) }
         )
         logger.trace("sending request", metadata: ["http.body.length": "-"])
@@ -131,10 +132,12 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     private struct EndedEarly: Error {}
 
     private let consumer: Consumer
+    private let pacing: BodyPacing
     private let state = Mutex(State())
 
-    init(consumer: Consumer, meter: StallMeter?) {
+    init(consumer: Consumer, pacing: BodyPacing, meter: StallMeter?) {
         self.consumer = consumer
+        self.pacing = pacing
         self.state.withLock { $0.meter = meter }
     }
 
@@ -199,6 +202,18 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
         case .failure(let stalled): return task.eventLoop.makeFailedFuture(stalled)
         }
         guard accepted else { return task.eventLoop.makeSucceededVoidFuture() }
+        let delay = self.pacing.delay(for: buffer.readableBytes, .receive)
+        guard delay > .zero else { return self.handOver(buffer, task: task) }
+        // Holding the buffer back holds the connection back; like the consumer's own backpressure, the wait for
+        // the bandwidth limit is not the server's stall.
+        return task.eventLoop.scheduleTask(in: TimeAmount(delay)) {}.futureResult.flatMap {
+            self.state.withLock { $0.waitingSince = .now() }
+            return self.handOver(buffer, task: task)
+        }
+    }
+
+    /// Gives an accepted body's buffer to the consumer, and returns when the next may come.
+    private func handOver(_ buffer: ByteBuffer, task: HTTPClient.Task<Void>) -> EventLoopFuture<Void> {
         do {
             switch try self.consumer.consume(buffer, on: task.eventLoop) {
             case .more:

@@ -27,6 +27,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// ``Configuration/minimumTransferRate``, ``Configuration/tls`` and ``Configuration/usesSendfile`` may differ
     /// from the defaults (they apply per request).
     package let configuration: Configuration
+    /// Paces every body to ``Configuration/bandwidthLimit``, when set.
+    package let bandwidth: BandwidthLimiter?
     private let ownsClient: Bool
     /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
     let consumingLoad = EventLoopLoad()
@@ -47,6 +49,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     private init(sharing httpClient: HTTPClient, configuration: Configuration) {
         self.httpClient = httpClient
         self.configuration = configuration
+        self.bandwidth = configuration.bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
         self.ownsClient = false
         self.requestTLS = configuration.tls.isDefault ? nil : configuration.tls.makeTLSConfiguration()
     }
@@ -109,6 +112,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 }
         )
         self.configuration = configuration
+        self.bandwidth = configuration.bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
         self.ownsClient = true
         self.requestTLS = nil
     }
@@ -145,7 +149,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         deadline: NIODeadline,
         logger: Logger
     ) async throws -> TransportResponse {
-        if let region = self.sendfileRegion(of: request) {
+        let pacing = BodyPacing(transport: self.bandwidth)
+        if pacing.isEmpty, let region = self.sendfileRegion(of: request) {
             return try await self.execute(request, sending: region, deadline: deadline, logger: logger)
         }
         let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
@@ -160,7 +165,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             (clientRequest.body, uploadWatch, headDeadline) = Self.clientBody(
                 body,
                 minimumRate: self.configuration.minimumTransferRate,
-                deadline: effectiveDeadline
+                deadline: effectiveDeadline,
+                pacing: pacing
             )
         }
 
@@ -184,7 +190,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             return TransportResponse(
                 status: response.status,
                 headers: response.headers,
-                body: TransportResponse.Body(storage: .client(response.body, context, meter))
+                body: TransportResponse.Body(storage: .client(response.body, context, meter, pacing))
                     .checkingLength(method: request.method, status: response.status, headers: response.headers)
             )
         } catch {
@@ -241,16 +247,19 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// The body to hand AsyncHTTPClient, its stall watch when it is watched, and the head deadline that moves
     /// later while it is in transit. An in-memory body of at most one piece goes in one write, unwatched, under
-    /// the plain deadline (the read-idle timeout bounds it).
+    /// the plain deadline (the read-idle timeout bounds it), unless it must be paced.
     static func clientBody(
         _ body: TransportRequest.Body,
         minimumRate: MinimumTransferRate?,
-        deadline: NIODeadline
+        deadline: NIODeadline,
+        pacing: BodyPacing
     ) -> (HTTPClientRequest.Body, UploadStallWatch?, HeadDeadline?) {
         let length: HTTPClientRequest.Body.Length
         switch body.storage {
         case .bytes(let buffer):
-            guard buffer.readableBytes > StallWatchingBody.pieceSize else { return (.bytes(buffer), nil, nil) }
+            guard buffer.readableBytes > StallWatchingBody.pieceSize || !pacing.isEmpty else {
+                return (.bytes(buffer), nil, nil)
+            }
             length = .known(Int64(buffer.readableBytes))
         case .file(let region):
             length = .known(region.length)
@@ -259,7 +268,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         }
         let watch = minimumRate.map { UploadStallWatch(rate: $0) }
         let transit = HeadDeadline(deadline)
-        return (.stream(StallWatchingBody(base: body, watch: watch, transit: transit), length: length), watch, transit)
+        let paced = StallWatchingBody(base: body, watch: watch, transit: transit, pacing: pacing)
+        return (.stream(paced, length: length), watch, transit)
     }
 
     static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {

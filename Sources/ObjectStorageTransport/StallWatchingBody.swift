@@ -25,11 +25,13 @@ struct StallWatchingBody: AsyncSequence, Sendable {
     let base: TransportRequest.Body
     let watch: UploadStallWatch?
     let transit: HeadDeadline
+    let pacing: BodyPacing
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: TransportRequest.Body.AsyncIterator
         let watch: UploadStallWatch?
         let transit: HeadDeadline
+        let pacing: BodyPacing
         var pending = ByteBuffer()
 
         mutating func next() async throws -> ByteBuffer? {
@@ -44,13 +46,20 @@ struct StallWatchingBody: AsyncSequence, Sendable {
             }
             let length = Swift.min(StallWatchingBody.pieceSize, self.pending.readableBytes)
             guard let piece = self.pending.readSlice(length: length) else { return nil }
+            // Waiting for the bandwidth limit is neither the network's stall nor the answer's wait.
+            try await self.pacing.wait(for: piece.readableBytes, .send)
             self.watch?.pieceHandedOver(bytes: piece.readableBytes)
             return piece
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: self.base.makeAsyncIterator(), watch: self.watch, transit: self.transit)
+        AsyncIterator(
+            base: self.base.makeAsyncIterator(),
+            watch: self.watch,
+            transit: self.transit,
+            pacing: self.pacing
+        )
     }
 }
 

@@ -25,7 +25,7 @@ extension TransportResponse {
     package struct Body: Sendable {
         enum Storage: Sendable {
             case empty
-            case client(HTTPClientResponse.Body, RequestContext, StallMeter?)
+            case client(HTTPClientResponse.Body, RequestContext, StallMeter?, BodyPacing)
             case stream(OneShotStream)
         }
 
@@ -100,7 +100,7 @@ extension TransportResponse.Body: AsyncSequence {
     package struct AsyncIterator: AsyncIteratorProtocol {
         enum State {
             case empty
-            case client(HTTPClientResponse.Body.AsyncIterator, RequestContext, StallMeter?)
+            case client(HTTPClientResponse.Body.AsyncIterator, RequestContext, StallMeter?, BodyPacing)
             case stream(OneShotStream.Iterator)
         }
 
@@ -118,7 +118,7 @@ extension TransportResponse.Body: AsyncSequence {
             case .empty:
                 try self.checkComplete()
                 return nil
-            case .client(var iterator, let context, var meter):
+            case .client(var iterator, let context, var meter, let pacing):
                 do {
                     let waitStart = NIODeadline.now()
                     let chunk = try await iterator.next()
@@ -129,7 +129,9 @@ extension TransportResponse.Body: AsyncSequence {
                     }
                     try meter?.record(bytes: chunk.readableBytes, waited: (NIODeadline.now() - waitStart).nanoseconds)
                     self.received += Int64(chunk.readableBytes)
-                    self.state = .client(iterator, context, meter)
+                    self.state = .client(iterator, context, meter, pacing)
+                    // Holding the chunk back holds the connection back (backpressure); not counted as a stall.
+                    try await pacing.wait(for: chunk.readableBytes, .receive)
                     return chunk
                 } catch {
                     self.state = .empty
@@ -154,7 +156,8 @@ extension TransportResponse.Body: AsyncSequence {
         let state: AsyncIterator.State
         switch self.storage {
         case .empty: state = .empty
-        case .client(let body, let context, let meter): state = .client(body.makeAsyncIterator(), context, meter)
+        case .client(let body, let context, let meter, let pacing):
+            state = .client(body.makeAsyncIterator(), context, meter, pacing)
         case .stream(let stream): state = .stream(stream.makeIterator())
         }
         return AsyncIterator(state: state, expectedLength: self.announcedLength)

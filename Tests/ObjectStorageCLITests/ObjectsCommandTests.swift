@@ -215,6 +215,8 @@ struct ObjectsCommandTests {
         UsageCase(arguments: ["rm", "s3://b", "--incomplete", "-r"], status: 64, mentions: "--recursive"),
         UsageCase(arguments: ["ls", "--incomplete"], status: 64, mentions: "--incomplete"),
         UsageCase(arguments: ["cp", "a", "b"], status: 64, mentions: "remote URL"),
+        UsageCase(arguments: ["cp", "a", "s3://b/k", "--limit-rate", "512"], status: 64, mentions: "--limit-rate"),
+        UsageCase(arguments: ["cp", "a", "s3://b/k", "--limit-rate", "fast"], status: 64, mentions: "--limit-rate"),
         UsageCase(arguments: ["cp", "oss://b/k", "s3://b/k"], status: 64, mentions: "different services"),
         UsageCase(arguments: ["cp", "/nonexistent/objstore-file", "s3://b/k"], status: 2, mentions: "no such file"),
         UsageCase(arguments: ["ls", "obs://b", "--profile", "p"], status: 64, mentions: "--profile"),

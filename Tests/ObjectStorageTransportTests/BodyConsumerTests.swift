@@ -135,7 +135,7 @@ struct BodyConsumerTests {
 private struct Refused: Error {}
 
 /// Checks the test server's byte pattern as buffers arrive; can wait (backpressure), refuse the head or stop.
-private final class RecordingConsumer: ResponseBodyConsumer {
+final class RecordingConsumer: ResponseBodyConsumer {
     private struct State {
         var heads: [UInt] = []
         var received = 0

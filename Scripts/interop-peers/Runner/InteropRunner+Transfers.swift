@@ -21,7 +21,9 @@ import Darwin
 ///
 /// ```
 /// ObjectStorageInteropRunner memory download BUCKET KEY FILE [--part-size N] [--concurrency N] [--no-checkpoint]
+///     [--limit-rate BYTES_PER_SECOND]
 /// ObjectStorageInteropRunner memory upload BUCKET KEY FILE [--part-size N] [--concurrency N] [--no-checkpoint]
+///     [--limit-rate BYTES_PER_SECOND]
 /// ```
 /// Each runs one `resumableDownload` or `uploadFile` (checkpoint on, the engines' other defaults unless told), with a
 /// progress closure that only counts its calls (so reporting costs what an application's would), and prints one
@@ -31,6 +33,7 @@ extension InteropRunner {
         var partSize: Int64?
         var concurrency: Int?
         var checkpoint = true
+        var limitRate: Int64?
 
         init(_ arguments: ArraySlice<String>) throws {
             var rest = arguments
@@ -43,6 +46,11 @@ extension InteropRunner {
                         throw CheckFailure("--part-size needs a byte count")
                     }
                     self.partSize = value
+                case "--limit-rate":
+                    guard let value = rest.popFirst().flatMap({ Int64($0) }) else {
+                        throw CheckFailure("--limit-rate needs bytes per second")
+                    }
+                    self.limitRate = value
                 case "--concurrency":
                     guard let value = rest.popFirst().flatMap({ Int($0) }) else {
                         throw CheckFailure("--concurrency needs a number")
@@ -59,6 +67,7 @@ extension InteropRunner {
             var options = TransferOptions(enableCheckpoint: self.checkpoint)
             if let partSize { options.partSize = partSize }
             if let concurrency { options.concurrency = concurrency }
+            options.bandwidthLimit = self.limitRate
             return options
         }
     }

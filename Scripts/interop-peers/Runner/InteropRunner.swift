@@ -24,6 +24,7 @@ import Darwin
 /// ObjectStorageInteropRunner memory put BUCKET KEY FILE   # one put-from-file
 /// ObjectStorageInteropRunner memory create-bucket BUCKET
 /// ObjectStorageInteropRunner memory download|upload BUCKET KEY FILE [OPTIONS]   # the engines (see +Transfers)
+/// ObjectStorageInteropRunner memory shared-limit upload|download BUCKET FILE COUNT RATE   # see +SharedLimit
 /// ```
 /// The endpoint and keys come from the environment (``Settings``). Exits 1 when a check fails.
 @main
@@ -56,6 +57,8 @@ struct InteropRunner {
         let clock = ContinuousClock()
         let start = clock.now
         switch arguments.first {
+        case "shared-limit":
+            try await Self.sharedLimit(Array(arguments.dropFirst()), settings: settings)
         case "create-bucket" where arguments.count == 2:
             try await client.createBucket(bucket: arguments[1])
         case "get" where arguments.count == 4:

@@ -82,7 +82,9 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.runTransfer(logger: logger) { try await download.run() }
+        return try await Self.runTransfer(logger: logger, bandwidthLimit: options.bandwidthLimit) {
+            try await download.run()
+        }
     }
 
     /// Downloads the object behind a presigned GET URL, with the same parallel, resumable engine as
@@ -124,7 +126,9 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.runTransfer(logger: logger) { try await download.run() }
+        return try await Self.runTransfer(logger: logger, bandwidthLimit: options.bandwidthLimit) {
+            try await download.run()
+        }
     }
 
     /// Discards a paused resumable download: deletes its temp file and checkpoint. The destination

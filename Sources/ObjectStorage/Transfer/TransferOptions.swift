@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageTransport
+
 /// How ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)`` and
 /// ``ObjectStorageClient/resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)`` move
 /// a file: one type, with the same defaults, for both directions.
@@ -72,6 +74,10 @@ public struct TransferOptions: Sendable, Hashable {
     /// runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
     /// versions are never mixed. Uploads ignore it.
     public var restartsOnChange = 1
+    /// The most bytes per second this transfer moves, all its parts together; `nil` (the default) for no limit of
+    /// its own. At least 1 KiB/s. It applies on top of the transport's `bandwidthLimit`, which every transfer and
+    /// request of a client shares: the lower of the two governs.
+    public var bandwidthLimit: Int64?
 
     /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).
     ///
@@ -99,6 +105,12 @@ public struct TransferOptions: Sendable, Hashable {
         }
         guard (1...Self.maximumConcurrency).contains(self.concurrency) else {
             throw .invalidArgument("concurrency \(self.concurrency) is outside 1...\(Self.maximumConcurrency)")
+        }
+        if let bandwidthLimit, bandwidthLimit < BandwidthLimiter.slowestRate {
+            throw .invalidArgument(
+                "bandwidth limit \(bandwidthLimit) bytes per second is below the slowest, "
+                    + "\(BandwidthLimiter.slowestRate)"
+            )
         }
         guard self.restartsOnChange >= 0 else {
             throw .invalidArgument("restartsOnChange must not be negative, not \(self.restartsOnChange)")

@@ -23,6 +23,9 @@ struct TransferFlags: ParsableArguments, Sendable {
     )
     var checkpoint = true
 
+    @Option(help: "The most bytes per second to move, all parts together, e.g. 20M (1024-based; at least 1K).")
+    var limitRate: ByteCount?
+
     @Option(help: "Where to keep the checkpoint (default: beside the local file).")
     var checkpointFile: String?
 
@@ -42,6 +45,9 @@ struct TransferFlags: ParsableArguments, Sendable {
         if let concurrency, !(1...TransferOptions.maximumConcurrency).contains(concurrency) {
             throw ValidationError("--concurrency must be between 1 and \(TransferOptions.maximumConcurrency)")
         }
+        if let limitRate, limitRate.bytes < 1024 {
+            throw ValidationError("--limit-rate must be at least 1K (1024 bytes per second), not \(limitRate.bytes)")
+        }
         var seen: Set<String> = []
         for pair in metadata where !seen.insert(pair.key.lowercased()).inserted {
             throw ValidationError("--meta '\(pair.key)' is given more than once")
@@ -55,6 +61,7 @@ struct TransferFlags: ParsableArguments, Sendable {
         if let partSize { options.partSize = partSize.bytes }
         if let concurrency { options.concurrency = concurrency }
         options.enableMD5Check = md5
+        options.bandwidthLimit = limitRate?.bytes
         return options
     }
 
