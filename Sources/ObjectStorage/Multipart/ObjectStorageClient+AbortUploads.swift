@@ -21,8 +21,8 @@ extension ObjectStorageClient {
     /// Every upload whose key starts with `prefix` and that was started before `cutoff` is aborted, one after the
     /// other, as the listing streams in. An upload the service reports without a start time is kept when a cutoff
     /// is given (its age is unknown). An upload that is gone by the time it is aborted (completed or aborted
-    /// meanwhile) counts as aborted. A transfer whose upload is aborted under it (``uploadFile(_:progress:logger:)``
-    /// with a checkpoint) starts a new upload when it resumes.
+    /// meanwhile) counts as aborted. A checkpointed transfer whose upload is aborted under it
+    /// (``uploadFile(from:bucket:key:attributes:options:logger:progress:)``) starts a new upload when it resumes.
     ///
     /// - Parameters:
     ///   - bucket: The bucket.
@@ -30,8 +30,8 @@ extension ObjectStorageClient {
     ///   - cutoff: Only uploads started before this instant; every matching upload when `nil`.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The uploads aborted, in listing order.
-    /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``TransportError``: the uploads aborted before the failure
-    ///   stay aborted.
+    /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``/ObjectStorageTransport/TransportError``: the uploads
+    ///   aborted before the failure stay aborted.
     @discardableResult
     public func abortMultipartUploads(
         bucket: String,

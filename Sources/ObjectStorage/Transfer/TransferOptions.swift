@@ -76,7 +76,9 @@ public struct TransferOptions: Sendable, Hashable {
     public var restartsOnChange = 1
     /// The most bytes per second this transfer moves, all its parts together; `nil` (the default) for no limit of
     /// its own. At least 1 KiB/s. It applies on top of the transport's `bandwidthLimit`, which every transfer and
-    /// request of a client shares: the lower of the two governs.
+    /// request of a client shares: the lower of the two governs. Bytes move in pieces of up to 64 KiB, and a
+    /// connection held back longer than the transport's read-idle timeout (60 s by default) is closed: keep
+    /// ``concurrency`` × 64 KiB well below what the limit moves in that time (at 64 KiB/s, 4 parts wait about 4 s).
     public var bandwidthLimit: Int64?
 
     /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).
