@@ -19,7 +19,7 @@ import Darwin
 /// Runs `ObjectStorageClient` against a third-party server started by `Scripts/interop-peers/run`.
 ///
 /// ```
-/// ObjectStorageInteropRunner rclone|moto|nginx            # the checks; prints PASS/FAIL lines and a summary
+/// ObjectStorageInteropRunner rclone|moto|nginx|rgw        # the checks; prints PASS/FAIL lines and a summary
 /// ObjectStorageInteropRunner memory get BUCKET KEY FILE   # one get-to-file, for /usr/bin/time -v
 /// ObjectStorageInteropRunner memory put BUCKET KEY FILE   # one put-from-file
 /// ObjectStorageInteropRunner memory create-bucket BUCKET
@@ -39,7 +39,7 @@ struct InteropRunner {
             }
             guard arguments.count == 1, let peer = Peer.named(arguments[0]) else {
                 throw CheckFailure(
-                    "usage: ObjectStorageInteropRunner rclone|moto|nginx | memory get|put BUCKET KEY FILE"
+                    "usage: ObjectStorageInteropRunner rclone|moto|nginx|rgw | memory get|put BUCKET KEY FILE"
                 )
             }
             let checklist = Checklist(peer: peer.name)

@@ -6,8 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorage
+
 /// What a third-party server does, so each check asserts only what that server promises
-/// (see /work/shared/PEERS.md, "Quirks that matter for tests").
+/// (docs/PEERS.md lists each peer's deviations from AWS S3).
 struct Peer: Sendable {
     /// The peer's name on the command line.
     var name: String
@@ -35,6 +37,14 @@ struct Peer: Sendable {
     /// Whether repeating a Complete that already succeeded answers 200 again, as S3 does; rclone answers
     /// NoSuchUpload, so a Complete whose answer was lost cannot be retried there.
     var repeatsCompleteIdempotently = false
+    /// Whether CompleteMultipartUpload's answer carries the object's ETag; Ceph RGW's has `<ETag></ETag>`.
+    var reportsETagOnComplete = true
+    /// The code of ListParts for an upload id the server does not know: `NoSuchUpload`; Ceph RGW `NoSuchKey`.
+    var unknownUploadCode: ServiceError.Code = .noSuchUpload
+    /// Whether presigned HEAD and PUT URLs are checked (rclone checks GET and HEAD only).
+    var verifiesPresignedHeadAndPut = false
+    /// Whether AWS signature V2 (header and presigned) is verified.
+    var verifiesSignatureV2 = false
 
     static let rclone = Peer(
         name: "rclone",
@@ -77,7 +87,27 @@ struct Peer: Sendable {
         keepsUploadAfterFailedComplete: false
     )
 
+    /// Ceph RADOS Gateway 16 (`Scripts/ceph-rgw`): strict S3 rules and both signature versions, with the
+    /// deviations its flags below record.
+    static let rgw = Peer(
+        name: "rgw",
+        verifiesSignatures: true,
+        writable: true,
+        answersRangesWith206: true,
+        answersUnsatisfiableRangesWith416: true,
+        honoursConditionals: true,
+        verifiesPresignedURLs: true,
+        keepsMultipartETag: true,
+        enforcesMinimumPartSize: true,
+        keepsUploadAfterFailedComplete: true,
+        repeatsCompleteIdempotently: true,
+        reportsETagOnComplete: false,
+        unknownUploadCode: .noSuchKey,
+        verifiesPresignedHeadAndPut: true,
+        verifiesSignatureV2: true
+    )
+
     static func named(_ name: String) -> Peer? {
-        [Peer.rclone, .moto, .nginx].first { $0.name == name }
+        [Peer.rclone, .moto, .nginx, .rgw].first { $0.name == name }
     }
 }

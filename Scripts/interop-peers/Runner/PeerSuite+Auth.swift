@@ -78,16 +78,29 @@ extension PeerSuite {
     }
 
     static func fetch(_ url: String, method: HTTPMethod = .GET) async throws -> (Int, [UInt8]) {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 16 << 20)
-        return (Int(response.status.code), body.bytes)
+        let (status, _, body) = try await Self.send(url, method: method)
+        return (status, body)
     }
 
-    /// The URL with the last hex digit of `X-Amz-Signature` changed.
+    /// Sends a plain HTTP request (no signing) and returns the status, headers and body.
+    static func send(
+        _ url: String,
+        method: HTTPMethod,
+        body: [UInt8]? = nil
+    ) async throws -> (Int, HTTPHeaders, [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let body { request.body = .bytes(body) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let answer = try await response.body.collect(upTo: 16 << 20)
+        return (Int(response.status.code), response.headers, answer.bytes)
+    }
+
+    /// The URL with the last character of its signature (SigV4 `X-Amz-Signature`, V2 `Signature`) changed.
     static func tamperSignature(_ url: String) -> String {
-        guard let marker = url.firstRange(of: "X-Amz-Signature=") else { return url + "x" }
+        guard let marker = url.firstRange(of: "X-Amz-Signature=") ?? url.firstRange(of: "Signature=") else {
+            return url + "x"
+        }
         var signature = Array(url[marker.upperBound...].prefix { $0 != "&" })
         guard let last = signature.last else { return url + "x" }
         signature[signature.count - 1] = last == "0" ? "1" : "0"

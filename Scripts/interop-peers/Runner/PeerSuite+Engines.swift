@@ -19,33 +19,35 @@ extension PeerSuite {
     func uploadFilePausedAndResumed() async throws {
         let key = "engine-upload.bin"
         let bytes = Pattern.bytes(count: 2 * Self.partSize + 4321, seed: 9)
-        let path = self.scratch("engine-upload.bin")
-        try Files.store(bytes, to: path)
-        defer {
-            Files.remove(path)
-            Files.remove(path + ".ucp")
+        try await self.withPausedUpload(key: key, bytes: bytes) { path in
+            let checkpoint = try Files.load(path + ".ucp")
+            try require(!checkpoint.isEmpty, "no checkpoint after the pause")
+            let result = try await self.client.uploadFile(
+                from: path,
+                bucket: self.bucket,
+                key: key,
+                options: Self.uploadOptions
+            )
+            try require(result.isMultipart, "the resumed upload is not multipart")
+            try require(
+                result.partsReused == 1 && result.partsTransferred == 2,
+                "reused \(result.partsReused) and sent \(result.partsTransferred) parts; expected 1 and 2"
+            )
+            try require(
+                result.bytesReused == Int64(Self.partSize)
+                    && result.bytesTransferred == Int64(bytes.count - Self.partSize),
+                "reused \(result.bytesReused) and sent \(result.bytesTransferred) bytes"
+            )
+            let (_, body) = try await self.get(key)
+            try require(body == bytes, "GET returned \(body.count) bytes that differ from the file (\(bytes.count))")
+            try require((try? Files.load(path + ".ucp")) == nil, "the checkpoint was not removed")
+            let etag = try result.etag.orFail("the result has no ETag")
+            try require(!etag.isEmpty && etag != "\"\"", "the result's ETag is empty")
+            if self.peer.keepsMultipartETag {
+                let head = try await self.client.headObject(bucket: self.bucket, key: key)
+                try require(head.etag == etag, "the result's ETag \(etag) is not HEAD's \(head.etag ?? "nil")")
+            }
         }
-        let options = TransferOptions(partSize: Int64(Self.partSize), concurrency: 1, enableCheckpoint: true)
-        let bucket = self.bucket
-        try await self.pause(heldAfter: 1, matching: HoldingTransport.uploadPart) { client in
-            _ = try await client.uploadFile(from: path, bucket: bucket, key: key, options: options)
-        }
-        let checkpoint = try Files.load(path + ".ucp")
-        try require(!checkpoint.isEmpty, "no checkpoint after the pause")
-
-        let result = try await self.client.uploadFile(from: path, bucket: bucket, key: key, options: options)
-        try require(result.isMultipart, "the resumed upload is not multipart")
-        try require(
-            result.partsReused == 1 && result.partsTransferred == 2,
-            "reused \(result.partsReused) and sent \(result.partsTransferred) parts; expected 1 and 2"
-        )
-        try require(
-            result.bytesReused == Int64(Self.partSize) && result.bytesTransferred == Int64(bytes.count - Self.partSize),
-            "reused \(result.bytesReused) and sent \(result.bytesTransferred) bytes"
-        )
-        let (_, body) = try await self.get(key)
-        try require(body == bytes, "GET returned \(body.count) bytes that differ from the file (\(bytes.count))")
-        try require((try? Files.load(path + ".ucp")) == nil, "the checkpoint was not removed")
     }
 
     /// resumableDownload: 256 KiB parts, one at a time; paused when the fourth part is requested, so three
@@ -77,9 +79,37 @@ extension PeerSuite {
         try require(downloaded == bytes, "the file (\(downloaded.count) bytes) differs from the object")
     }
 
+    /// uploadFile's options in these checks: 5 MiB parts (S3's minimum), one at a time, checkpoint on.
+    static let uploadOptions = TransferOptions(partSize: Int64(partSize), concurrency: 1, enableCheckpoint: true)
+
+    /// Writes `bytes` to a scratch file named after `key` and returns its path.
+    func sourceFile(_ key: String, _ bytes: [UInt8]) throws -> String {
+        let path = self.scratch(key)
+        try Files.store(bytes, to: path)
+        return path
+    }
+
+    /// Removes a file of ``sourceFile(_:_:)`` and its checkpoint.
+    static func removeSourceFile(_ path: String) {
+        Files.remove(path)
+        Files.remove(path + ".ucp")
+    }
+
+    /// Writes `bytes` to a scratch file, starts uploadFile of it to `key` and pauses it while part 2 is held (so
+    /// part 1 is in the checkpoint), runs `body` with the file's path, then removes the file and its checkpoint.
+    func withPausedUpload(key: String, bytes: [UInt8], _ body: (String) async throws -> Void) async throws {
+        let path = try self.sourceFile(key, bytes)
+        defer { Self.removeSourceFile(path) }
+        let bucket = self.bucket
+        try await self.pause(heldAfter: 1, matching: HoldingTransport.uploadPart) { client in
+            _ = try await client.uploadFile(from: path, bucket: bucket, key: key, options: Self.uploadOptions)
+        }
+        try await body(path)
+    }
+
     /// Runs `transfer` through a client whose transport holds every matching request after the first
     /// `limit`, cancels the transfer once one is held, and requires that it stopped as a pause.
-    private func pause(
+    func pause(
         heldAfter limit: Int,
         matching: @escaping @Sendable (TransportRequest) -> Bool,
         _ transfer: @escaping @Sendable (ObjectStorageClient) async throws -> Void

@@ -68,11 +68,19 @@ struct PeerSuite {
         if self.peer.verifiesPresignedURLs {
             await checklist.run("presigned-get") { try await self.presignedGet() }
         }
+        if self.peer.verifiesPresignedHeadAndPut {
+            await checklist.run("presigned-head-put") { try await self.presignedHeadAndPut() }
+        }
+        if self.peer.verifiesSignatureV2 {
+            await checklist.run("signature-v2") { try await self.signatureV2() }
+        }
         if self.peer.verifiesSignatures {
             await checklist.run("wrong-secret") { try await self.wrongSecret() }
             await checklist.run("unknown-access-key") { try await self.unknownAccessKey() }
         }
         await checklist.run("upload-file-paused-resumed") { try await self.uploadFilePausedAndResumed() }
+        await checklist.run("upload-file-resumed-after-abort") { try await self.uploadFileResumedAfterAbort() }
+        await checklist.run("upload-file-aborted-before-complete") { try await self.uploadFileAbortedBeforeComplete() }
         await checklist.run("resumable-download-paused-resumed") {
             let bytes = Pattern.bytes(count: 1024 * 1024 + 333, seed: 11)
             try await self.resumableDownloadPausedAndResumed(key: "engine-download.bin", bytes: bytes, upload: true)

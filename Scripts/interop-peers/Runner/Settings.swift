@@ -51,10 +51,12 @@ struct Settings: Sendable {
         )
     }
 
-    /// A client configuration: path-style, quick retries; `secret` overrides the secret (for wrong-key checks).
+    /// A client configuration: path-style, quick retries; `secret` overrides the secret (for wrong-key checks),
+    /// `signatureVersion` the S3 default (SigV4).
     func configuration(
         accessKey overrideKey: String? = nil,
-        secret overrideSecret: String? = nil
+        secret overrideSecret: String? = nil,
+        signatureVersion: SignatureVersion? = nil
     ) throws -> ObjectStorageClient.Configuration {
         let endpoint = try Endpoint(url: self.endpoint)
         var configuration: ObjectStorageClient.Configuration
@@ -63,7 +65,8 @@ struct Settings: Sendable {
                 provider: .s3,
                 endpoint: endpoint,
                 region: self.region,
-                credentials: .static(accessKeyID: accessKey, secretAccessKey: secret)
+                credentials: .static(accessKeyID: accessKey, secretAccessKey: secret),
+                signatureVersion: signatureVersion
             )
         } else {
             configuration = ObjectStorageClient.Configuration(provider: .s3, endpoint: endpoint, region: self.region)

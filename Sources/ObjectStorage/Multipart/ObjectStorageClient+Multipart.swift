@@ -91,9 +91,10 @@ extension ObjectStorageClient {
     ///   - uploadID: The upload id.
     ///   - parts: The parts (sorted by part number when sent).
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The object's ETag, version id and (OSS) CRC-64 of the whole object.
+    /// - Returns: The object's ETag, version id and (OSS) CRC-64 of the whole object. The ETag is `nil` when the
+    ///   answer has none or an empty one (Ceph RGW answers `<ETag></ETag>`; a HEAD then reports it).
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for no parts; ``ServiceError`` (e.g. `InvalidPart`,
-    ///   also when the service answers 200 with an error).
+    ///   also when the service answers 200 with an error; Ceph RGW answers an unknown upload id with 500).
     @discardableResult
     public func completeMultipartUpload(
         bucket: String,
@@ -120,7 +121,8 @@ extension ObjectStorageClient {
         operation.body = .bytes(xml.bytes)
         // The CRC header of the answer is the whole object's, not the XML's: do not check it here.
         let (headers, root) = try await self.executeXML(operation, logger: logger, checksUploadCRC: false)
-        return ObjectWriteResult(headers: headers, prefix: self.configuration.headerPrefix, etag: root["ETag"])
+        let etag = root["ETag"].flatMap { $0.isEmpty ? nil : $0 }
+        return ObjectWriteResult(headers: headers, prefix: self.configuration.headerPrefix, etag: etag)
     }
 
     /// Aborts a multipart upload and frees its parts.

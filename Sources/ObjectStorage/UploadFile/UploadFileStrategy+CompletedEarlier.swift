@@ -14,10 +14,29 @@ extension UploadFileStrategy {
     /// The object of an upload that a killed run had already completed: CompleteMultipartUpload
     /// succeeded but the checkpoint was not removed, so the resume gets NoSuchUpload.
     ///
-    /// Applies only when the checkpoint records every part. The object (HEAD) must have the file's
-    /// size and either a CRC-64 equal to the combined part CRC-64s or, without CRC-64s, the multipart
-    /// ETag of the recorded part ETags. `nil` otherwise (the caller starts a new upload).
+    /// Applies only when the checkpoint records every part and ``objectMatching(_:)`` finds its object.
+    /// `nil` otherwise (the caller starts a new upload).
     func completedEarlier(_ checkpoint: UploadCheckpoint) async -> TransferCompletion? {
+        guard let (head, crc64, verification) = await objectMatching(checkpoint) else { return nil }
+        let verifiedBy = if case .crc64 = verification { "crc64" } else { "etag" }
+        logger.notice(
+            "the upload was already completed by an earlier run; removed the leftover checkpoint",
+            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(verifiedBy)"]
+        )
+        return TransferCompletion(etag: head.etag, versionID: head.versionID, crc64: crc64, verification: verification)
+    }
+
+    /// The object as a HEAD reports it, when it is the one the multipart upload of `checkpoint` makes.
+    ///
+    /// Applies only when the checkpoint records every part. The object must have the file's size and either
+    /// a CRC-64 equal to the combined part CRC-64s or, without CRC-64s, the multipart ETag of the recorded
+    /// part ETags.
+    ///
+    /// - Returns: The HEAD, the object's CRC-64 and how the match was verified; `nil` when the HEAD fails or
+    ///   the object is another one.
+    func objectMatching(
+        _ checkpoint: UploadCheckpoint
+    ) async -> (head: ObjectAttributes, crc64: UInt64?, verification: TransferResult.Verification)? {
         guard checkpoint.isComplete else { return nil }
         let head: ObjectAttributes
         do {
@@ -37,12 +56,7 @@ extension UploadFileStrategy {
                 Self.bareETag(etag) == expected
             else { return nil }
         }
-        let verifiedBy = if case .crc64 = verification { "crc64" } else { "etag" }
-        logger.notice(
-            "the upload was already completed by an earlier run; removed the leftover checkpoint",
-            metadata: ["os.upload_id": "\(checkpoint.uploadId)", "os.verified": "\(verifiedBy)"]
-        )
-        return TransferCompletion(etag: head.etag, versionID: head.versionID, crc64: crc64, verification: verification)
+        return (head, crc64, verification)
     }
 
     /// The ETag S3-style services give a multipart object: the hex MD5 of the concatenated binary

@@ -145,7 +145,7 @@ struct UploadFileStrategy: TransferStrategy {
                 let checkpoint = try await reconciled(resumed)
                 if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
                 return .parts(checkpoint, ())
-            } catch let error as ServiceError where error.code == .noSuchUpload {
+            } catch let error where Self.isUnknownUpload(error) {
                 if let completion = await completedEarlier(resumed) { return .finishedEarlier(resumed, completion) }
                 logger.notice(
                     "the checkpoint's upload no longer exists on the server; starting a new upload",
@@ -179,7 +179,7 @@ struct UploadFileStrategy: TransferStrategy {
     }
 
     func failure(_ error: any Error, restarts: Int) -> TransferFailure {
-        guard let error = error as? ServiceError, error.code == .noSuchUpload else { return .keep }
+        guard Self.isUnknownUpload(error) else { return .keep }
         return .restart(reason: "the upload disappeared from the server (NoSuchUpload)", exhausted: error)
     }
 
@@ -265,14 +265,23 @@ struct UploadFileStrategy: TransferStrategy {
                 message: "'\(sourcePath)' changed (\(field)) while it was being uploaded; the upload was aborted"
             )
         }
-        let completed = try await client.completeMultipartUpload(
-            bucket: request.bucket,
-            key: request.key,
-            uploadID: finished.uploadId,
-            parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
-            logger: logger
-        )
+        let completed: ObjectWriteResult
+        do {
+            completed = try await client.completeMultipartUpload(
+                bucket: request.bucket,
+                key: request.key,
+                uploadID: finished.uploadId,
+                parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
+                logger: logger
+            )
+        } catch let error where Self.mayMeanUploadGone(error) {
+            let completion = try await completionAfterFailedComplete(finished, completeError: error)
+            if let checkpointPath { try? store.remove(at: checkpointPath) }
+            return completion
+        }
         if let checkpointPath { try? store.remove(at: checkpointPath) }
+        // Ceph RGW answers Complete with an empty ETag: the object's, as a HEAD reports it, rather than none.
+        let etag = completed.etag == nil ? await objectMatching(finished)?.head.etag : completed.etag
         var crcVerified = TransferResult.Verification.none(
             reason: request.enableCRC64Check ? "the service reports no CRC-64" : "verification turned off"
         )
@@ -288,7 +297,7 @@ struct UploadFileStrategy: TransferStrategy {
             crcVerified = .crc64(reported)
         }
         return TransferCompletion(
-            etag: completed.etag,
+            etag: etag,
             versionID: completed.versionID,
             crc64: completed.crc64,
             verification: crcVerified,
