@@ -66,10 +66,11 @@ public struct TransferOptions: Sendable, Hashable {
     /// part damaged in transit. Each checked byte is read from disk twice. Off by default; downloads
     /// ignore it.
     public var enableMD5Check = false
-    /// Uploads: uses a multipart upload even when the file fits in one part. Downloads ignore it.
+    /// Uploads and copies: uses a multipart upload (of UploadPartCopy parts, for a copy) even when the source
+    /// fits in one request. Downloads ignore it.
     public var forceMultipart = false
-    /// Downloads: how many times the download starts over from zero when the object changes while it
-    /// runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
+    /// Downloads and copies: how many times the transfer starts over from zero when the source object changes
+    /// while it runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
     /// versions are never mixed. Uploads ignore it.
     public var restartsOnChange = 1
 
