@@ -23,7 +23,10 @@ struct TransferFlags: ParsableArguments, Sendable {
     )
     var checkpoint = true
 
-    @Option(help: "Where to keep the checkpoint (default: beside the local file).")
+    @Option(
+        help:
+            "Where to keep the checkpoint (default: beside the local file; for a remote copy, in the temporary directory)."
+    )
     var checkpointFile: String?
 
     @Flag(help: "Upload only: send each part's Content-MD5 so the service verifies it.")
