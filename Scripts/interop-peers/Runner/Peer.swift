@@ -35,6 +35,10 @@ struct Peer: Sendable {
     /// Whether repeating a Complete that already succeeded answers 200 again, as S3 does; rclone answers
     /// NoSuchUpload, so a Complete whose answer was lost cannot be retried there.
     var repeatsCompleteIdempotently = false
+    /// Whether UploadPartCopy works (with `x-amz-copy-source-range`), so a multipart copy can succeed; rclone
+    /// serve s3 answers it 200 with an empty body and stores an empty part. (moto copies parts but ignores
+    /// `x-amz-copy-source-if-match`.)
+    var copiesParts = true
 
     static let rclone = Peer(
         name: "rclone",
@@ -46,7 +50,8 @@ struct Peer: Sendable {
         verifiesPresignedURLs: true,
         keepsMultipartETag: false,
         enforcesMinimumPartSize: false,
-        keepsUploadAfterFailedComplete: false
+        keepsUploadAfterFailedComplete: false,
+        copiesParts: false
     )
 
     static let moto = Peer(

@@ -79,7 +79,7 @@ extension PeerSuite {
 
     /// Runs `transfer` through a client whose transport holds every matching request after the first
     /// `limit`, cancels the transfer once one is held, and requires that it stopped as a pause.
-    private func pause(
+    func pause(
         heldAfter limit: Int,
         matching: @escaping @Sendable (TransportRequest) -> Bool,
         _ transfer: @escaping @Sendable (ObjectStorageClient) async throws -> Void
