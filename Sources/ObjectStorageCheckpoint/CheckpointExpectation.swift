@@ -37,6 +37,8 @@ extension UploadCheckpoint {
         package var source: FileIdentity?
         /// The current request's object parameters.
         package var parameters: ObjectParameters
+        /// For a server-side copy, the source object as it is now; a checkpoint of another one is discarded.
+        package var copySource: CopySource?
 
         /// Creates an expectation.
         ///
@@ -44,11 +46,17 @@ extension UploadCheckpoint {
         ///   - identity: The current request's identity.
         ///   - source: The source's identity now, or `nil` to `stat` it during the load.
         ///   - parameters: The current request's object parameters.
-        package init(identity: Identity, source: FileIdentity? = nil, parameters: ObjectParameters = ObjectParameters())
-        {
+        ///   - copySource: For a server-side copy, the source object now.
+        package init(
+            identity: Identity,
+            source: FileIdentity? = nil,
+            parameters: ObjectParameters = ObjectParameters(),
+            copySource: CopySource? = nil
+        ) {
             self.identity = identity
             self.source = source
             self.parameters = parameters
+            self.copySource = copySource
         }
     }
 }

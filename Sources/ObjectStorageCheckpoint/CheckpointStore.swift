@@ -141,6 +141,13 @@ package struct CheckpointStore: Sendable {
                 }
             }
             if let reason = checkpoint.source.mismatch(.sourceChanged, from: current) { return reason }
+            if checkpoint.copySource != expecting.copySource {
+                return CheckpointInvalidReason(
+                    code: .sourceChanged,
+                    field: "copySource",
+                    message: "the copy source is not the object (or version) upload \(checkpoint.uploadId) copies"
+                )
+            }
             if checkpoint.parameters != expecting.parameters {
                 return CheckpointInvalidReason(
                     code: .parametersChanged,

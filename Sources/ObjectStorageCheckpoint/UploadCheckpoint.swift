@@ -222,6 +222,9 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
     package var parameters: ObjectParameters
     /// The parts the server acknowledged, sorted by number, without duplicates.
     package internal(set) var parts: [UploadedPart]
+    /// For a server-side multipart copy, the object whose bytes the parts copy (pinned by its ETag); `nil` for an
+    /// upload of a file. ``source`` then holds only the object's size.
+    package var copySource: CopySource?
 
     /// Creates the checkpoint of a multipart upload that has no parts yet.
     ///
@@ -231,6 +234,7 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
     ///   - partSize: The final part size (> 0).
     ///   - uploadId: The id returned by CreateMultipartUpload (not empty).
     ///   - parameters: The parameters the upload was created with.
+    ///   - copySource: For a server-side copy, the object the parts are copied from.
     /// - Throws: ``CheckpointError`` `.invalidCheckpoint` for a part size ≤ 0, an empty upload id,
     ///   more than 10,000 parts, or a relative source path.
     package init(
@@ -238,7 +242,8 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         source: FileIdentity,
         partSize: Int64,
         uploadId: String,
-        parameters: ObjectParameters = ObjectParameters()
+        parameters: ObjectParameters = ObjectParameters(),
+        copySource: CopySource? = nil
     ) throws(CheckpointError) {
         self.identity = identity
         self.source = source
@@ -246,6 +251,7 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         self.uploadId = uploadId
         self.parameters = parameters
         self.parts = []
+        self.copySource = copySource
         if let problem = self.contentProblem() { throw .invalidCheckpoint(problem) }
     }
 }

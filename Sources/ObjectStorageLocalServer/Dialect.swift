@@ -101,6 +101,15 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
     /// The largest body of one PutObject or UploadPart: 5 GiB for all three services.
     var maximumSinglePutSize: Int64 { 5 * 1024 * 1024 * 1024 }
 
+    /// The largest source one CopyObject copies: 1 GiB for OSS, 5 GiB for OBS and S3 (larger objects are copied
+    /// part by part, with UploadPartCopy, whose ranges may each be up to ``maximumSinglePutSize``).
+    var maximumCopyObjectSourceSize: Int64 {
+        switch kind {
+        case .oss: 1024 * 1024 * 1024
+        case .obs, .s3: 5 * 1024 * 1024 * 1024
+        }
+    }
+
     /// The `Server` response header a client of this dialect expects.
     var serverName: String {
         switch kind {

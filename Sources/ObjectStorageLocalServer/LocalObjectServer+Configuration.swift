@@ -49,6 +49,10 @@ extension LocalObjectServer {
         /// timeout and longer than AsyncHTTPClient's 60-second pool idle timeout, so the server does not close
         /// a pooled connection the client is about to reuse; tests of stalled peers set a shorter one.
         package var idleTimeout = Duration.seconds(75)
+        /// The largest source a CopyObject copies; `nil` (the default) for each service's own limit: 1 GiB for
+        /// OSS, 5 GiB for OBS and S3. A larger source is refused as the service refuses it, so a client must copy
+        /// it part by part with UploadPartCopy. Tests lower it so that they need not store gigabytes.
+        package var maximumCopyObjectSourceSize: Int64?
 
         /// Creates a configuration.
         ///

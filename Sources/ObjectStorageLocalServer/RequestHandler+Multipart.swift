@@ -37,7 +37,7 @@ extension RequestHandler {
             )
         }
         if context.request.header(context.dialect.headerPrefix + "copy-source") != nil {
-            throw ServerError.notImplemented("UploadPartCopy")
+            return try await uploadPartCopy(context, bucket: bucket, key: key, id: id, number: number)
         }
         _ = try store.upload(bucket, key: key, id: id)
         let received = try await receive(

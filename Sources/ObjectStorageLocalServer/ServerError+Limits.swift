@@ -47,4 +47,28 @@ extension ServerError {
             )
         }
     }
+
+    /// A CopyObject whose source, or an UploadPartCopy whose range, is larger than the service copies in one request:
+    /// OSS `EntityTooLarge`, S3 and OBS `InvalidRequest`.
+    ///
+    /// - Parameters:
+    ///   - maximum: The largest size allowed.
+    ///   - dialect: The dialect, which picks the error.
+    static func copySourceTooLarge(maximum: Int64, dialect: Dialect) -> ServerError {
+        switch dialect.kind {
+        case .oss:
+            ServerError(
+                status: 400,
+                code: "EntityTooLarge",
+                message: "Source object Length exceeds the maximum allowed size."
+            )
+        case .obs, .s3:
+            ServerError(
+                status: 400,
+                code: "InvalidRequest",
+                message: "The specified copy source is larger than the maximum allowable size for a copy source: "
+                    + String(maximum)
+            )
+        }
+    }
 }

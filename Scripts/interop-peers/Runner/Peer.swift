@@ -45,6 +45,10 @@ struct Peer: Sendable {
     var verifiesPresignedHeadAndPut = false
     /// Whether AWS signature V2 (header and presigned) is verified.
     var verifiesSignatureV2 = false
+    /// Whether UploadPartCopy works (with `x-amz-copy-source-range`), so a multipart copy can succeed; rclone
+    /// serve s3 answers it 200 with an empty body and stores an empty part. (moto copies parts but ignores
+    /// `x-amz-copy-source-if-match`.)
+    var copiesParts = true
 
     static let rclone = Peer(
         name: "rclone",
@@ -56,7 +60,8 @@ struct Peer: Sendable {
         verifiesPresignedURLs: true,
         keepsMultipartETag: false,
         enforcesMinimumPartSize: false,
-        keepsUploadAfterFailedComplete: false
+        keepsUploadAfterFailedComplete: false,
+        copiesParts: false
     )
 
     static let moto = Peer(

@@ -85,6 +85,10 @@ struct PeerSuite {
             let bytes = Pattern.bytes(count: 1024 * 1024 + 333, seed: 11)
             try await self.resumableDownloadPausedAndResumed(key: "engine-download.bin", bytes: bytes, upload: true)
         }
+        await checklist.run("resumable-copy-paused-resumed") { try await self.copyPausedAndResumed() }
+        if self.peer.copiesParts {
+            await checklist.run("resumable-copy-source-replaced") { try await self.copySourceReplacedBetweenRuns() }
+        }
         await checklist.run("retries-put-bytes-and-file") { try await self.retriesPut() }
         await checklist.run("retries-get-to-file") { try await self.retriesGetToFileWritable() }
         await checklist.run("retries-multipart") { try await self.retriesMultipart() }

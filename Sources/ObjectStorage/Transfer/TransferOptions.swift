@@ -68,10 +68,11 @@ public struct TransferOptions: Sendable, Hashable {
     /// part damaged in transit. Each checked byte is read from disk twice. Off by default; downloads
     /// ignore it.
     public var enableMD5Check = false
-    /// Uploads: uses a multipart upload even when the file fits in one part. Downloads ignore it.
+    /// Uploads and copies: uses a multipart upload (of UploadPartCopy parts, for a copy) even when the source
+    /// fits in one request. Downloads ignore it.
     public var forceMultipart = false
-    /// Downloads: how many times the download starts over from zero when the object changes while it
-    /// runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
+    /// Downloads and copies: how many times the transfer starts over from zero when the source object changes
+    /// while it runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
     /// versions are never mixed. Uploads ignore it.
     public var restartsOnChange = 1
     /// The most bytes per second this transfer moves, all its parts together; `nil` (the default) for no limit of
@@ -79,6 +80,7 @@ public struct TransferOptions: Sendable, Hashable {
     /// request of a client shares: the lower of the two governs. Bytes move in pieces of up to 64 KiB, and a
     /// connection held back longer than the transport's read-idle timeout (60 s by default) is closed: keep
     /// ``concurrency`` × 64 KiB well below what the limit moves in that time (at 64 KiB/s, 4 parts wait about 4 s).
+    /// A server-side copy moves no bytes through the client and ignores it.
     public var bandwidthLimit: Int64?
 
     /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).

@@ -8,8 +8,8 @@
 
 import Logging
 
-/// One direction of a checkpointed transfer (`uploadFile`, `resumableDownload`; a multipart copy would be a
-/// third), driven by ``CheckpointedTransfer``, which owns the rest: the lock, the concurrency cap, durable
+/// One direction of a checkpointed transfer (`uploadFile`, `resumableDownload`, `resumableCopy`), driven by
+/// ``CheckpointedTransfer``, which owns the rest: the lock, the concurrency cap, durable
 /// coalesced saves, progress, restarts and cleanup after a failure.
 protocol TransferStrategy: Sendable {
     /// The transfer's state on disk.

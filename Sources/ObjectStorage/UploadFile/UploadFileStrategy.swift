@@ -119,30 +119,20 @@ struct UploadFileStrategy: TransferStrategy {
     func prepare(restarts: inout Int, isRestart: Bool) async throws -> TransferStart<Self> {
         var resuming: UploadCheckpoint?
         if let checkpointPath, !isRestart {
-            switch store.load(
+            resuming = try await client.loadUploadCheckpoint(
                 at: checkpointPath,
-                expecting: UploadCheckpoint.Expectation(identity: identity, source: source, parameters: parameters)
-            ) {
-            case .loaded(let checkpoint):
-                resuming = checkpoint
-            case .discarded(let reason, let previous):
-                if let previous, previous.identity.firstDifference(from: identity) == nil {
-                    logger.notice(
-                        "the checkpoint no longer applies (\(reason.code)); aborting upload and starting over",
-                        metadata: ["os.upload_id": "\(previous.uploadId)"]
-                    )
-                    await abortQuietly(uploadID: previous.uploadId)
-                    restarts += 1
-                }
-                if !reason.isMissing { try store.remove(at: checkpointPath) }
-            }
+                expecting: UploadCheckpoint.Expectation(identity: identity, source: source, parameters: parameters),
+                store: store,
+                restarts: &restarts,
+                logger: logger
+            )
         }
         if !isRestart && resuming == nil && !request.forceMultipart && source.size <= plan.partSize {
             return .finished(try await putWhole())
         }
         if let resumed = resuming {
             do {
-                let checkpoint = try await reconciled(resumed)
+                let checkpoint = try await client.reconciled(resumed, logger: logger)
                 if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
                 return .parts(checkpoint, ())
             } catch let error where Self.isUnknownUpload(error) {
@@ -163,14 +153,7 @@ struct UploadFileStrategy: TransferStrategy {
             uploadId: uploadID,
             parameters: parameters
         )
-        if let checkpointPath {
-            do {
-                try store.save(checkpoint, to: checkpointPath)
-            } catch {
-                await abortQuietly(uploadID: uploadID)
-                throw error
-            }
-        }
+        try await client.saveNewUploadCheckpoint(checkpoint, to: checkpointPath, store: store, logger: logger)
         return .parts(checkpoint, ())
     }
 
@@ -228,31 +211,6 @@ struct UploadFileStrategy: TransferStrategy {
 
     // MARK: Multipart
 
-    /// Lists the server's parts and keeps only the recorded parts it confirms.
-    private func reconciled(_ checkpoint: UploadCheckpoint) async throws -> UploadCheckpoint {
-        var serverParts: [UploadCheckpoint.ServerPart] = []
-        let pages = client.listParts(
-            bucket: request.bucket,
-            key: request.key,
-            uploadID: checkpoint.uploadId,
-            logger: logger
-        )
-        for try await page in pages {
-            serverParts += page.parts.map {
-                UploadCheckpoint.ServerPart(number: $0.partNumber, etag: $0.etag, size: $0.size)
-            }
-        }
-        var checkpoint = checkpoint
-        let dropped = checkpoint.reconcile(withServerParts: serverParts)
-        if !dropped.isEmpty {
-            logger.notice(
-                "parts recorded in the checkpoint but not confirmed by the server are sent again",
-                metadata: ["os.parts": "\(dropped)"]
-            )
-        }
-        return checkpoint
-    }
-
     /// Completes the upload once every part is recorded, removes the checkpoint, and checks the object's CRC-64.
     func finish(_ finished: UploadCheckpoint, in session: Void) async throws -> TransferCompletion {
         // A file changed while its parts were read would give an object mixed from two versions.
@@ -265,44 +223,25 @@ struct UploadFileStrategy: TransferStrategy {
                 message: "'\(sourcePath)' changed (\(field)) while it was being uploaded; the upload was aborted"
             )
         }
-        let completed: ObjectWriteResult
+        var completion: TransferCompletion
         do {
-            completed = try await client.completeMultipartUpload(
-                bucket: request.bucket,
-                key: request.key,
-                uploadID: finished.uploadId,
-                parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
+            completion = try await client.completeUpload(
+                finished,
+                checkpointPath: checkpointPath,
+                store: store,
+                expectedCRC64: finished.combinedCRC64(),
+                verify: request.enableCRC64Check,
                 logger: logger
             )
         } catch let error where Self.mayMeanUploadGone(error) {
-            let completion = try await completionAfterFailedComplete(finished, completeError: error)
+            let recovered = try await completionAfterFailedComplete(finished, completeError: error)
             if let checkpointPath { try? store.remove(at: checkpointPath) }
-            return completion
+            return recovered
         }
-        if let checkpointPath { try? store.remove(at: checkpointPath) }
         // Ceph RGW answers Complete with an empty ETag: the object's, as a HEAD reports it, rather than none.
-        let etag = completed.etag == nil ? await objectMatching(finished)?.head.etag : completed.etag
-        var crcVerified = TransferResult.Verification.none(
-            reason: request.enableCRC64Check ? "the service reports no CRC-64" : "verification turned off"
-        )
-        if request.enableCRC64Check, let reported = completed.crc64, let combined = finished.combinedCRC64() {
-            guard reported == combined else {
-                throw ObjectStorageError.integrityMismatch(
-                    checksum: "CRC-64/XZ",
-                    expected: String(reported),
-                    actual: String(combined),
-                    operation: "CompleteMultipartUpload"
-                )
-            }
-            crcVerified = .crc64(reported)
-        }
-        return TransferCompletion(
-            etag: etag,
-            versionID: completed.versionID,
-            crc64: completed.crc64,
-            verification: crcVerified,
-            contentMD5Verified: request.enableMD5Check && finished.parts.allSatisfy { $0.md5 != nil }
-        )
+        if completion.etag == nil { completion.etag = await objectMatching(finished)?.head.etag }
+        completion.contentMD5Verified = request.enableMD5Check && finished.parts.allSatisfy { $0.md5 != nil }
+        return completion
     }
 
     /// Sends one part from its file region.
@@ -364,30 +303,15 @@ struct UploadFileStrategy: TransferStrategy {
         )
     }
 
-    /// Aborts an upload, ignoring failures (logged), even when the calling task is cancelled.
+    /// Aborts the upload, ignoring failures (logged), even when the calling task is cancelled.
     private func abortQuietly(uploadID: String) async {
-        let bucket = request.bucket
-        let key = request.key
-        let client = self.client
-        let logger = self.logger
-        // A cancelled task cannot send requests; the abort runs in its own task.
-        await Task {
-            do {
-                try await client.abortMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, logger: logger)
-            } catch let error as ServiceError where error.code == .noSuchUpload {
-                return
-            } catch {
-                logger.warning(
-                    "could not abort the multipart upload: \(error)",
-                    metadata: ["os.upload_id": "\(uploadID)"]
-                )
-            }
-        }.value
+        await client.abortUploadQuietly(bucket: request.bucket, key: request.key, uploadID: uploadID, logger: logger)
     }
 }
 
 extension UploadCheckpoint: TransferCheckpoint {
-    var filePath: String { identity.sourcePath }
+    /// The uploaded file; empty for a server-side copy, which has none.
+    var filePath: String { copySource == nil ? identity.sourcePath : "" }
     var objectSize: Int64 { source.size }
     var objectRange: Range<Int64> { 0..<source.size }
     var totalBytes: Int64 { source.size }

@@ -22,8 +22,10 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
             into place only when complete. Remote → remote copies are server-side and need both URLs in \
             the same service.
 
-            Uploads and downloads run in parallel parts and keep a checkpoint by default: Ctrl-C pauses \
-            (exit 130) and rerunning the same command resumes. On a terminal a progress bar is drawn on \
+            Uploads, downloads and remote copies larger than one part run in parallel parts (a remote copy \
+            with UploadPartCopy, so objects of any size copy) and keep a checkpoint by default (a remote \
+            copy's in the temporary directory): Ctrl-C pauses (exit 130) and rerunning the same command \
+            resumes. On a terminal a progress bar is drawn on \
             standard error; otherwise one summary line is written there at the end.
             """
     )
@@ -83,7 +85,8 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
                 try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
                 output.report("download: \(RemoteLocation.text(origin)) to \(path)")
             case .copy(let origin, let target):
-                try await CopyTransfer.copy(from: origin, to: target, client: client)
+                let bar = ProgressBar(label: "copy", output: output.level)
+                try await CopyTransfer.copy(from: origin, to: target, flags: flags, client: client, bar: bar)
                 output.report("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
             }
         }

@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorage
+import ObjectStorageSigning
 
 /// The transfer engine `cp` uses, one function per direction: the resumable `uploadFile` and
-/// `resumableDownload` engines for files, a server-side `CopyObject` between objects.
+/// `resumableDownload` engines for files, the resumable server-side copy between objects.
 enum CopyTransfer {
     /// Local file → object with the resumable upload engine, reporting progress on `bar`.
     ///
@@ -62,14 +64,51 @@ enum CopyTransfer {
         bar.finish(result)
     }
 
-    /// Object → object in the same service: one server-side `CopyObject`.
-    static func copy(from source: ObjectURL, to destination: ObjectURL, client: ObjectStorageClient) async throws {
-        try await client.copyObject(
-            bucket: destination.bucket,
-            key: destination.key ?? "",
-            sourceBucket: source.bucket,
-            sourceKey: source.key ?? ""
-        )
+    /// Object → object on the same endpoint, server-side with the resumable copy engine: one CopyObject for a
+    /// source that fits in one part, parallel UploadPartCopy parts for a larger one. A cancelled task (Ctrl-C)
+    /// keeps the checkpoint, so rerunning the same command resumes without copying the finished parts again.
+    static func copy(
+        from source: ObjectURL,
+        to destination: ObjectURL,
+        flags: TransferFlags,
+        client: ObjectStorageClient,
+        bar: ProgressBar
+    ) async throws {
+        var options = flags.options
+        if options.enableCheckpoint && options.checkpointFilePath == nil {
+            options.checkpointFilePath = defaultCheckpointPath(from: source, to: destination, client: client)
+        }
+        let result = try await reporting(bar) {
+            try await client.resumableCopy(
+                bucket: destination.bucket,
+                key: destination.key ?? "",
+                sourceBucket: source.bucket,
+                sourceKey: source.key ?? "",
+                options: options,
+                logger: bar.logger,
+                progress: bar.handler
+            )
+        }
+        bar.finish(result)
+    }
+
+    /// Where a copy keeps its checkpoint without `--checkpoint-file`: a copy has no local file to put it beside,
+    /// so in the temporary directory, named after the endpoint, the source and the destination, so that the same
+    /// command finds it again.
+    static func defaultCheckpointPath(
+        from source: ObjectURL,
+        to destination: ObjectURL,
+        client: ObjectStorageClient
+    )
+        -> String
+    {
+        let configuration = client.configuration
+        let identity = [
+            configuration.provider.description, configuration.endpoint.description,
+            source.bucket, source.key ?? "", destination.bucket, destination.key ?? "",
+        ].joined(separator: "\u{0}")
+        let name = "objstore-copy-" + ByteEncoding.hex(Hashing.SHA256.hash(identity)).prefix(32) + ".ccp"
+        return FileManager.default.temporaryDirectory.appendingPathComponent(name).path
     }
 
     /// Runs a transfer, ending the bar's line if it fails or is interrupted.

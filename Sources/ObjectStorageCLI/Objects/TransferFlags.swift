@@ -26,7 +26,10 @@ struct TransferFlags: ParsableArguments, Sendable {
     @Option(help: "The most bytes per second to move, all parts together, e.g. 20M (1024-based; at least 1K).")
     var limitRate: ByteCount?
 
-    @Option(help: "Where to keep the checkpoint (default: beside the local file).")
+    @Option(
+        help:
+            "Where to keep the checkpoint (default: beside the local file; for a remote copy, in the temporary directory)."
+    )
     var checkpointFile: String?
 
     @Flag(help: "Upload only: send each part's Content-MD5 so the service verifies it.")

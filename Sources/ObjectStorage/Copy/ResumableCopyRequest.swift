@@ -1,0 +1,62 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageCheckpoint
+import ObjectStorageSigning
+
+/// One ``ObjectStorageClient/resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``
+/// call's arguments, as the copy engine reads them.
+struct ResumableCopyRequest: Sendable {
+    var bucket: String
+    var key: String
+    var sourceBucket: String
+    var sourceKey: String
+    var sourceVersionID: String?
+    var attributes: UploadAttributes
+    var replacesMetadata: Bool
+    var options: TransferOptions
+
+    /// The largest source each service copies with one CopyObject: OSS 1 GiB, OBS and S3 5 GiB.
+    ///
+    /// - Parameter provider: The provider.
+    /// - Returns: The limit in bytes.
+    static func copyObjectLimit(for provider: StorageProvider) -> Int64 {
+        provider == .oss ? 1 << 30 : 5 << 30
+    }
+
+    /// The copy's attributes: the caller's, plus, unless ``replacesMetadata``, the source's media type, user
+    /// metadata and content headers; the source's storage class and encryption where the caller set none (a
+    /// multipart copy carries nothing by itself, unlike CopyObject).
+    ///
+    /// - Parameters:
+    ///   - source: The source's HEAD.
+    ///   - prefix: The provider's header prefix (`x-oss-`...).
+    /// - Returns: The attributes for CreateMultipartUpload.
+    func attributes(carriedFrom source: ObjectAttributes, prefix: String) -> UploadAttributes {
+        var attributes = self.attributes
+        if !replacesMetadata {
+            attributes.contentType = source.contentType
+            attributes.metadata = source.metadata
+            attributes.cacheControl = source.cacheControl
+            attributes.contentDisposition = source.contentDisposition
+            attributes.contentEncoding = source.contentEncoding
+        }
+        if attributes.storageClass == nil, let storageClass = source.storageClass {
+            attributes.storageClass = StorageClass(rawValue: storageClass)
+        }
+        if attributes.serverSideEncryption == nil {
+            let header = source.headers.first { $0.name.lowercased() == prefix + "server-side-encryption" }?.value
+            switch header?.lowercased() {
+            case "aes256": attributes.serverSideEncryption = .aes256
+            case "kms", "aws:kms": attributes.serverSideEncryption = .kms()
+            default: break
+            }
+        }
+        return attributes
+    }
+}

@@ -1,0 +1,187 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Logging
+import ObjectStorageCheckpoint
+
+/// What the checkpointed multipart transfers (a file upload, a server-side copy) do with the upload they record.
+extension ObjectStorageClient {
+    /// Lists the server's parts of the checkpoint's upload and keeps only the recorded parts it confirms (same
+    /// number, ETag and size); the others are transferred again.
+    ///
+    /// - Parameters:
+    ///   - checkpoint: The loaded checkpoint; its identity names the bucket and key.
+    ///   - logger: The transfer's logger.
+    /// - Returns: The checkpoint without the parts the server does not confirm.
+    /// - Throws: ``ServiceError`` (`NoSuchUpload` when the upload is gone), transport errors.
+    func reconciled(_ checkpoint: UploadCheckpoint, logger: Logger) async throws -> UploadCheckpoint {
+        var serverParts: [UploadCheckpoint.ServerPart] = []
+        let pages = self.listParts(
+            bucket: checkpoint.identity.bucket,
+            key: checkpoint.identity.key,
+            uploadID: checkpoint.uploadId,
+            logger: logger
+        )
+        for try await page in pages {
+            serverParts += page.parts.map {
+                UploadCheckpoint.ServerPart(number: $0.partNumber, etag: $0.etag, size: $0.size)
+            }
+        }
+        var checkpoint = checkpoint
+        let dropped = checkpoint.reconcile(withServerParts: serverParts)
+        if !dropped.isEmpty {
+            logger.notice(
+                "parts recorded in the checkpoint but not confirmed by the server are sent again",
+                metadata: ["os.parts": "\(dropped)"]
+            )
+        }
+        return checkpoint
+    }
+
+    /// Aborts a multipart upload, ignoring failures (logged), even when the calling task is cancelled.
+    ///
+    /// - Parameters:
+    ///   - bucket: The bucket.
+    ///   - key: The object key.
+    ///   - uploadID: The upload to abort; one already gone is fine.
+    ///   - logger: The transfer's logger.
+    func abortUploadQuietly(bucket: String, key: String, uploadID: String, logger: Logger) async {
+        // A cancelled task cannot send requests; the abort runs in its own task.
+        await Task {
+            do {
+                try await self.abortMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, logger: logger)
+            } catch let error as ServiceError where error.code == .noSuchUpload {
+                return
+            } catch {
+                logger.warning(
+                    "could not abort the multipart upload: \(error)",
+                    metadata: ["os.upload_id": "\(uploadID)"]
+                )
+            }
+        }.value
+    }
+
+    /// Loads the checkpoint a multipart transfer may resume. One that no longer applies (its source changed,
+    /// other parameters) is removed, and its upload aborted when it names the same destination.
+    ///
+    /// - Parameters:
+    ///   - path: The checkpoint path.
+    ///   - expectation: What the checkpoint must match.
+    ///   - store: The checkpoint store.
+    ///   - restarts: Counts an aborted stale upload as a restart.
+    ///   - logger: The transfer's logger.
+    /// - Returns: The loaded checkpoint, or `nil` to start afresh.
+    /// - Throws: ``CheckpointError`` when a stale checkpoint cannot be removed.
+    func loadUploadCheckpoint(
+        at path: String,
+        expecting expectation: UploadCheckpoint.Expectation,
+        store: CheckpointStore,
+        restarts: inout Int,
+        logger: Logger
+    ) async throws -> UploadCheckpoint? {
+        switch store.load(at: path, expecting: expectation) {
+        case .loaded(let checkpoint):
+            return checkpoint
+        case .discarded(let reason, let previous):
+            if let previous, previous.identity.firstDifference(from: expectation.identity) == nil {
+                logger.notice(
+                    "the checkpoint no longer applies (\(reason.code)); aborting its upload and starting over",
+                    metadata: ["os.upload_id": "\(previous.uploadId)"]
+                )
+                await self.abortUploadQuietly(
+                    bucket: previous.identity.bucket,
+                    key: previous.identity.key,
+                    uploadID: previous.uploadId,
+                    logger: logger
+                )
+                restarts += 1
+            }
+            if !reason.isMissing { try store.remove(at: path) }
+            return nil
+        }
+    }
+
+    /// Completes a checkpointed multipart upload with its recorded parts, removes the checkpoint, and compares the
+    /// object's CRC-64, when the service reports one, with `expectedCRC64`.
+    ///
+    /// - Parameters:
+    ///   - finished: The checkpoint with every part recorded; its identity names the bucket and key.
+    ///   - checkpointPath: The checkpoint file, removed once the upload is complete.
+    ///   - store: The checkpoint store.
+    ///   - expectedCRC64: The CRC-64 the object must have, or `nil` when unknown.
+    ///   - verify: Whether to compare (``TransferOptions/verifyIntegrity``).
+    ///   - logger: The transfer's logger.
+    /// - Returns: The completion, with what was verified.
+    /// - Throws: ``ServiceError``, transport errors, ``ObjectStorageError/Code/integrityMismatch``.
+    func completeUpload(
+        _ finished: UploadCheckpoint,
+        checkpointPath: String?,
+        store: CheckpointStore,
+        expectedCRC64: UInt64?,
+        verify: Bool,
+        logger: Logger
+    ) async throws -> TransferCompletion {
+        let completed = try await self.completeMultipartUpload(
+            bucket: finished.identity.bucket,
+            key: finished.identity.key,
+            uploadID: finished.uploadId,
+            parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
+            logger: logger
+        )
+        if let checkpointPath { try? store.remove(at: checkpointPath) }
+        var verification = TransferResult.Verification.none(
+            reason: verify ? "the service reports no CRC-64" : "verification turned off"
+        )
+        if verify, let reported = completed.crc64, let expectedCRC64 {
+            guard reported == expectedCRC64 else {
+                throw ObjectStorageError.integrityMismatch(
+                    checksum: "CRC-64/XZ",
+                    expected: String(reported),
+                    actual: String(expectedCRC64),
+                    operation: "CompleteMultipartUpload"
+                )
+            }
+            verification = .crc64(reported)
+        }
+        return TransferCompletion(
+            etag: completed.etag,
+            versionID: completed.versionID,
+            crc64: completed.crc64,
+            verification: verification
+        )
+    }
+
+    /// Saves the first checkpoint of a new multipart upload (when checkpointing is on), aborting the upload when it
+    /// cannot be saved, so that no upload is left that nothing records.
+    ///
+    /// - Parameters:
+    ///   - checkpoint: The new upload's checkpoint.
+    ///   - path: The checkpoint path, or `nil` without a checkpoint.
+    ///   - store: The checkpoint store.
+    ///   - logger: The transfer's logger.
+    /// - Throws: ``CheckpointError`` when the save fails (the upload is then aborted).
+    func saveNewUploadCheckpoint(
+        _ checkpoint: UploadCheckpoint,
+        to path: String?,
+        store: CheckpointStore,
+        logger: Logger
+    ) async throws {
+        guard let path else { return }
+        do {
+            try store.save(checkpoint, to: path)
+        } catch {
+            await self.abortUploadQuietly(
+                bucket: checkpoint.identity.bucket,
+                key: checkpoint.identity.key,
+                uploadID: checkpoint.uploadId,
+                logger: logger
+            )
+            throw error
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import HummingbirdCore
+import NIOCore
+import ObjectStorageSigning
+
+/// Server-side copies: CopyObject (a whole object, up to the service's limit) and UploadPartCopy (a byte range of
+/// an object as one part of a multipart upload, for objects of any size).
+extension RequestHandler {
+    /// The `/bucket/key` named by the dialect's own copy-source header (the only one its signature covers).
+    func copySource(_ context: Context) throws -> (bucket: String, key: String) {
+        guard let raw = context.request.header(context.dialect.headerPrefix + "copy-source") else {
+            throw ServerError.invalidArgument(
+                "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
+            )
+        }
+        var source = raw
+        if let mark = source.firstIndex(of: "?") { source = String(source[..<mark]) }
+        source = IncomingRequest.decode(source)
+        if source.hasPrefix("/") { source.removeFirst() }
+        guard let slash = source.firstIndex(of: "/"), slash != source.startIndex,
+            source.index(after: slash) != source.endIndex
+        else {
+            throw ServerError.invalidArgument(
+                "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
+            )
+        }
+        let key = String(source[source.index(after: slash)...])
+        guard key.utf8.count <= context.dialect.maximumKeyLength else {
+            throw ServerError.keyTooLong(size: key.utf8.count, dialect: context.dialect)
+        }
+        return (String(source[..<slash]), key)
+    }
+
+    func copyObject(_ context: Context, bucket: String, key: String) throws -> Reply {
+        let source = try copySource(context)
+        guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key)
+        try CopySourceConditions(context.request, dialect: context.dialect).check(
+            sourceMetadata,
+            dialect: context.dialect
+        )
+        let limit = configuration.maximumCopyObjectSourceSize ?? context.dialect.maximumCopyObjectSourceSize
+        guard sourceMetadata.size <= limit else {
+            throw ServerError.copySourceTooLarge(maximum: limit, dialect: context.dialect)
+        }
+        let directive =
+            context.request.header(context.dialect.headerPrefix + "metadata-directive")?.uppercased() ?? "COPY"
+        guard directive == "COPY" || directive == "REPLACE" else {
+            throw ServerError.invalidArgument(
+                "Unknown metadata directive.",
+                name: "metadata-directive",
+                value: directive
+            )
+        }
+        if source.bucket == bucket && source.key == key && directive == "COPY"
+            && context.request.header(context.dialect.headerPrefix + "storage-class") == nil
+            && context.dialect.kind == .s3
+        {
+            throw ServerError.invalidRequest(
+                "This copy request is illegal because it is trying to copy an object to itself without changing the "
+                    + "object's metadata, storage class, website redirect location or encryption attributes."
+            )
+        }
+        var metadata = sourceMetadata
+        metadata.key = key
+        metadata.lastModified = context.now
+        metadata.lastModifiedMilliseconds = context.nowMilliseconds
+        metadata.dataFiles = nil
+        if directive == "REPLACE" {
+            let attributes = attributes(context)
+            metadata.contentType = attributes.contentType
+            metadata.userMetadata = attributes.userMetadata
+            metadata.headers = attributes.headers
+            metadata.acl = attributes.acl
+        }
+        if let storageClass = context.request.header(context.dialect.headerPrefix + "storage-class") {
+            metadata.storageClass = storageClass
+        }
+        let blob: Blob
+        do {
+            blob = try store.duplicate(sourceBlob)
+        } catch {
+            throw ServerError.internalError("cannot copy the object data")
+        }
+        try store.commit(bucket, metadata: metadata, blob: blob)
+        var xml = XMLWriter()
+        xml.open("CopyObjectResult", namespace: context.dialect.xmlNamespace)
+        xml.element("LastModified", HTTPDate.iso8601(metadata.lastModified))
+        xml.element("ETag", context.dialect.formatETag(metadata.etag))
+        xml.close("CopyObjectResult")
+        var headers: [(String, String)] = []
+        if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64))) }
+        return .xml(xml, headers: headers)
+    }
+
+    /// UploadPartCopy: stores bytes of an existing object, the whole of it or the `x-*-copy-source-range`, as part
+    /// `number` of upload `id`, after checking the copy-source conditions; answers `CopyPartResult`.
+    func uploadPartCopy(_ context: Context, bucket: String, key: String, id: String, number: Int) async throws -> Reply
+    {
+        let dialect = context.dialect
+        let source = try copySource(context)
+        _ = try store.upload(bucket, key: key, id: id)
+        let (sourceMetadata, reader) = try store.openObject(source.bucket, source.key)
+        try CopySourceConditions(context.request, dialect: dialect).check(sourceMetadata, dialect: dialect)
+        let range = try CopySourceRange.bytes(
+            context.request.header(dialect.headerPrefix + "copy-source-range"),
+            sourceSize: sourceMetadata.size,
+            dialect: dialect
+        )
+        let length = range.upperBound - range.lowerBound
+        guard length <= dialect.maximumSinglePutSize else {
+            throw ServerError.copySourceTooLarge(maximum: dialect.maximumSinglePutSize, dialect: dialect)
+        }
+        let writer = try BlobWriter(
+            temporaryPath: store.partPath(uploadID: id, number: number),
+            computeSHA256: false,
+            expectedSize: length
+        )
+        let (blob, md5): (Blob, [UInt8])
+        do {
+            let allocator = ByteBufferAllocator()
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let (at, count) = (offset, Int(min(1 << 20, range.upperBound - offset)))
+                let buffer = try await FileIO.startBlocking {
+                    try reader.read(offset: at, count: count, allocator: allocator)
+                }.value
+                guard buffer.readableBytes > 0 else { throw ServerError.internalError("cannot read the source data") }
+                try await writer.write(buffer)
+                offset += Int64(buffer.readableBytes)
+            }
+            md5 = writer.md5Digest
+            blob = try await writer.finish()
+        } catch {
+            await writer.abandon()
+            throw error
+        }
+        let part = StoredPart(
+            number: number,
+            size: length,
+            md5: md5,
+            crc64: writer.crc.value,
+            lastModified: context.now,
+            blob: blob
+        )
+        do {
+            try store.putPart(bucket, key: key, id: id, part: part)
+        } catch {
+            for path in part.blob.paths { FileIO.remove(path) }
+            throw error
+        }
+        var xml = XMLWriter()
+        xml.open("CopyPartResult", namespace: dialect.xmlNamespace)
+        xml.element("LastModified", HTTPDate.iso8601(part.lastModified))
+        xml.element("ETag", dialect.formatETag(part.etag))
+        xml.close("CopyPartResult")
+        var headers: [(String, String)] = []
+        if dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(part.crc64))) }
+        return .xml(xml, headers: headers)
+    }
+}
