@@ -17,7 +17,8 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             "Presign, sign and transfer objects on Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible storage.",
         subcommands: [
             ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, RemoveCommand.self,
-            MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, SignCommand.self,
+            MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,
+            SignCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

@@ -45,6 +45,8 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
     public static let deleteObject = Operation("DeleteObject")
     /// `POST /bucket?delete`.
     public static let deleteObjects = Operation("DeleteObjects")
+    /// `POST /bucket` with a `multipart/form-data` form (a browser upload under a POST policy).
+    public static let postObject = Operation("PostObject")
     /// `POST /bucket/key?uploads`.
     public static let createMultipartUpload = Operation("CreateMultipartUpload")
     /// `PUT /bucket/key?partNumber=N&uploadId=ID`.

@@ -16,24 +16,59 @@ extension RequestHandler {
 
     /// Content type, user metadata, representation headers, storage class and ACL from the request.
     func attributes(_ context: Context) -> ObjectAttributes {
-        let request = context.request
-        let prefix = context.dialect.metadataPrefix
+        Self.attributes(
+            context.request.headers.map { (name: $0.lowercasedName, value: $0.value) },
+            dialect: context.dialect
+        )
+    }
+
+    /// Content type, user metadata, representation headers, storage class and ACL from `fields` (request headers
+    /// or POST form fields, names lowercased).
+    static func attributes(_ fields: [(name: String, value: String)], dialect: Dialect) -> ObjectAttributes {
+        let prefix = dialect.metadataPrefix
         var metadata: [String: String] = [:]
-        for header in request.headers where header.lowercasedName.hasPrefix(prefix) {
-            let name = String(header.lowercasedName.dropFirst(prefix.count))
-            metadata[name] = metadata[name].map { $0 + "," + header.value } ?? header.value
+        for field in fields where field.name.hasPrefix(prefix) {
+            let name = String(field.name.dropFirst(prefix.count))
+            metadata[name] = metadata[name].map { $0 + "," + field.value } ?? field.value
         }
+        let value = { (name: String) in fields.first { $0.name == name }?.value }
         var stored: [String: String] = [:]
         for name in Self.storedHeaderNames {
-            if let value = request.header(name) { stored[name] = value }
+            if let value = value(name) { stored[name] = value }
         }
-        let defaultType = context.dialect.kind == .s3 ? "binary/octet-stream" : "application/octet-stream"
+        let defaultType = dialect.kind == .s3 ? "binary/octet-stream" : "application/octet-stream"
         return ObjectAttributes(
-            contentType: request.header("content-type") ?? defaultType,
+            contentType: value("content-type") ?? defaultType,
             userMetadata: metadata,
             headers: stored,
-            storageClass: request.header(context.dialect.headerPrefix + "storage-class"),
-            acl: request.header(context.dialect.headerPrefix + (context.dialect.kind == .oss ? "object-acl" : "acl"))
+            storageClass: value(dialect.headerPrefix + "storage-class"),
+            acl: value(dialect.headerPrefix + (dialect.kind == .oss ? "object-acl" : "acl"))
+        )
+    }
+
+    /// The metadata of an object stored in one piece (a PUT or a POST form), written now.
+    static func singlePartMetadata(
+        key: String,
+        size: Int64,
+        md5: [UInt8],
+        crc64: UInt64,
+        attributes: ObjectAttributes,
+        context: Context
+    ) -> ObjectMetadata {
+        ObjectMetadata(
+            key: key,
+            size: size,
+            etag: ByteEncoding.hex(md5),
+            crc64: crc64,
+            lastModified: context.now,
+            lastModifiedMilliseconds: context.nowMilliseconds,
+            contentType: attributes.contentType,
+            userMetadata: attributes.userMetadata,
+            headers: attributes.headers,
+            storageClass: attributes.storageClass,
+            acl: attributes.acl,
+            partsCount: nil,
+            dataFiles: nil
         )
     }
 
@@ -44,22 +79,14 @@ extension RequestHandler {
         }
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
         let received = try await receive(body, context: context, temporaryPath: store.temporaryPath())
-        let attributes = attributes(context)
         let md5 = received.md5
-        let metadata = ObjectMetadata(
+        let metadata = Self.singlePartMetadata(
             key: key,
             size: received.size,
-            etag: ByteEncoding.hex(md5),
+            md5: md5,
             crc64: received.crc64,
-            lastModified: context.now,
-            lastModifiedMilliseconds: context.nowMilliseconds,
-            contentType: attributes.contentType,
-            userMetadata: attributes.userMetadata,
-            headers: attributes.headers,
-            storageClass: attributes.storageClass,
-            acl: attributes.acl,
-            partsCount: nil,
-            dataFiles: nil
+            attributes: attributes(context),
+            context: context
         )
         try store.commit(bucket, metadata: metadata, blob: received.blob)
         var headers = [("ETag", context.dialect.formatETag(metadata.etag))]

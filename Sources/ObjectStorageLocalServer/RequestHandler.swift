@@ -87,12 +87,19 @@ struct RequestHandler: Sendable {
                 case .replaceWithRandom(let size): try await replaceContent(context, with: FileIO.randomBytes(size))
                 }
             }
-            try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
+            if context.operation != .postObject {
+                // A POST form carries its credentials in its fields, which ``postObject(_:body:)`` verifies.
+                try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
+            }
             try Self.checkAnnouncedSize(context)
             if incoming.header("expect")?.lowercased() == "100-continue" {
                 try await writer.writeInformationalHead(HTTPResponse(status: .continue))
             }
-            reply = try await perform(context, body: request.body)
+            if context.operation == .postObject {
+                reply = try await postObject(&context, body: request.body)
+            } else {
+                reply = try await perform(context, body: request.body)
+            }
         } catch let error as ServerError {
             reply = errorReply(error, context: context)
         } catch let error as UploadCutoff {
@@ -148,7 +155,12 @@ struct RequestHandler: Sendable {
             case "PUT": return .createBucket
             case "DELETE": return .deleteBucket
             case "HEAD": return .headBucket
-            case "POST": return request.hasQuery("delete") ? .deleteObjects : Operation("PostBucket")
+            case "POST":
+                if request.hasQuery("delete") { return .deleteObjects }
+                if request.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
+                    return .postObject
+                }
+                return Operation("PostBucket")
             default:
                 if request.hasQuery("location") { return .getBucketLocation }
                 if request.hasQuery("uploads") { return .listMultipartUploads }

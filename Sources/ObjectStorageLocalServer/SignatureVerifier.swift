@@ -391,7 +391,7 @@ struct SignatureVerifier: Sendable {
         )
     }
 
-    private func mismatch(
+    func mismatch(
         dialect: Dialect,
         keyID: String,
         provided: String,
@@ -429,7 +429,7 @@ struct SignatureVerifier: Sendable {
     }
 
     /// Compares two signatures without an early exit on the first differing byte.
-    private func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         let left = Array(a.utf8)
         let right = Array(b.utf8)
         var difference = UInt8(left.count == right.count ? 0 : 1)

@@ -280,22 +280,33 @@ extension ObjectStorageClient {
 
     /// Adds an object's attributes as headers in the provider's dialect (only those that are set).
     func add(_ attributes: UploadAttributes, to operation: inout OperationRequest) throws(ObjectStorageError) {
+        for (name, value) in try self.headers(for: attributes) {
+            operation.header(name, value)
+        }
+    }
+
+    /// An object's attributes as headers in the provider's dialect (only those that are set), in the order they
+    /// are sent; also the fields of a POST policy form.
+    func headers(for attributes: UploadAttributes) throws(ObjectStorageError) -> [(String, String)] {
         let prefix = self.configuration.headerPrefix
-        operation.header("Content-Type", attributes.contentType)
-        operation.header("Cache-Control", attributes.cacheControl)
-        operation.header("Content-Disposition", attributes.contentDisposition)
-        operation.header("Content-Encoding", attributes.contentEncoding)
+        var headers: [(String, String?)] = [
+            ("Content-Type", attributes.contentType),
+            ("Cache-Control", attributes.cacheControl),
+            ("Content-Disposition", attributes.contentDisposition),
+            ("Content-Encoding", attributes.contentEncoding),
+        ]
         for (name, value) in attributes.metadata.sorted(by: { $0.key < $1.key }) {
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != UInt8(ascii: ":") }) else {
                 throw .invalidArgument("invalid metadata name '\(name)'")
             }
-            operation.header(prefix + "meta-" + name.lowercased(), value)
+            headers.append((prefix + "meta-" + name.lowercased(), value))
         }
-        operation.header(prefix == "x-oss-" ? "x-oss-object-acl" : prefix + "acl", attributes.acl?.rawValue)
-        operation.header(prefix + "storage-class", attributes.storageClass?.rawValue)
+        headers.append((prefix == "x-oss-" ? "x-oss-object-acl" : prefix + "acl", attributes.acl?.rawValue))
+        headers.append((prefix + "storage-class", attributes.storageClass?.rawValue))
         for (name, value) in attributes.serverSideEncryption?.headers(prefix: prefix) ?? [] {
-            operation.header(name, value)
+            headers.append((name, value))
         }
-        operation.header(prefix + "website-redirect-location", attributes.websiteRedirectLocation)
+        headers.append((prefix + "website-redirect-location", attributes.websiteRedirectLocation))
+        return headers.compactMap { name, value in value.map { (name, $0) } }
     }
 }

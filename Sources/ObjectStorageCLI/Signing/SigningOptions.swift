@@ -15,6 +15,23 @@ struct SigningOptions: ParsableArguments {
     @Option(help: "HTTP method: GET, HEAD, PUT, POST or DELETE.")
     var method: String = "GET"
 
+    @OptionGroup var target: SigningTargetOptions
+
+    @Option(name: .customLong("header"), help: "A header the request carries, 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(name: .customLong("query"), help: "An extra query parameter, name=value or name (repeatable).")
+    var queries: [String] = []
+
+    @Option(name: .customLong("additional-header"), help: "An OSS V4 additional signed header name (repeatable).")
+    var additionalHeaders: [String] = []
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+}
+
+/// Where and how to sign: the flags `presign`, `sign` and `presign-post` share.
+struct SigningTargetOptions: ParsableArguments {
     @Option(help: "The vendor endpoint URL (default: the public endpoint for --region).")
     var endpoint: String?
 
@@ -27,20 +44,8 @@ struct SigningOptions: ParsableArguments {
     @Flag(help: "Use path-style addressing (default for IP addresses and localhost).")
     var pathStyle = false
 
-    @Option(name: .customLong("header"), help: "A header the request carries, 'Name: value' (repeatable).")
-    var headers: [String] = []
-
-    @Option(name: .customLong("query"), help: "An extra query parameter, name=value or name (repeatable).")
-    var queries: [String] = []
-
-    @Option(name: .customLong("additional-header"), help: "An OSS V4 additional signed header name (repeatable).")
-    var additionalHeaders: [String] = []
-
     @Option(help: "Signing time: UNIX seconds, ISO 8601 or an HTTP date (default: now).")
     var date: String?
-
-    @Flag(help: "Print JSON instead of text.")
-    var json = false
 }
 
 /// Everything needed to sign, resolved from the flags and the environment.
@@ -61,29 +66,49 @@ struct SigningContext {
         guard Self.allowedMethods.contains(method) else {
             throw .usage("--method: '\(options.method)' is not one of GET, HEAD, PUT, POST, DELETE")
         }
-        let version = try Self.signatureVersion(options.signature, for: location.provider)
+        try self.init(
+            location: location,
+            target: options.target,
+            method: method,
+            query: try options.queries.map(Self.queryParameter),
+            headers: try options.headers.map(Self.header),
+            additionalHeaders: options.additionalHeaders,
+            environment: environment
+        )
+    }
+
+    init(
+        location: ObjectURL,
+        target: SigningTargetOptions,
+        method: String,
+        query: [QueryParameter] = [],
+        headers: [HTTPHeader] = [],
+        additionalHeaders: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(CLIError) {
+        let version = try Self.signatureVersion(target.signature, for: location.provider)
         let (choice, region) = try ServiceEnvironment(location.provider, variables: environment)
-            .resolve(endpoint: options.endpoint, region: options.region)
+            .resolve(endpoint: target.endpoint, region: target.region)
         let endpoint = choice.endpoint
         let addressing: AddressingStyle =
-            options.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
+            target.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
         request = SigningRequest(
             method: method,
             endpoint: endpoint,
             addressing: addressing,
             bucket: location.bucket,
             key: location.key,
-            query: try options.queries.map(Self.queryParameter),
-            headers: try options.headers.map(Self.header)
+            query: query,
+            headers: headers
         )
         let service = version == .sigV4 ? "s3" : nil
         signer = RequestSigner(
             version: version,
             region: region,
             service: service,
-            additionalHeaders: options.additionalHeaders
+            additionalHeaders: additionalHeaders
         )
-        date = try options.date.map(Self.parseDate) ?? Date()
+        date = try target.date.map(Self.parseDate) ?? Date()
         provider = location.provider
     }
 

@@ -180,7 +180,7 @@ public struct RequestSigner: Sendable {
         }
     }
 
-    private func requireRegion() throws(SigningError) -> String {
+    func requireRegion() throws(SigningError) -> String {
         guard let region = self.region, !region.isEmpty else {
             throw .missingRegion(scheme: self.version.description)
         }

@@ -1,0 +1,296 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import Testing
+
+/// Posts a browser-style `multipart/form-data` form: the fields in order, then the file last.
+enum FormPost {
+    struct Response {
+        var status: Int
+        var headers: HTTPHeaders
+        var text: String
+
+        /// The text of the first `<name>` element.
+        func element(_ name: String) -> String? {
+            guard let open = text.range(of: "<\(name)>"),
+                let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
+            else { return nil }
+            return String(text[open.upperBound..<close.lowerBound])
+        }
+    }
+
+    static let boundary = "----swift-object-storage-form-7f3a"
+
+    /// A client that reports redirects instead of following them (a form's success redirect points at the app).
+    /// Never shut down: it lives as long as the test process.
+    static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow)
+    )
+
+    static func body(fields: [(String, String)], file: [UInt8], filename: String) -> [UInt8] {
+        var body: [UInt8] = []
+        for (name, value) in fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        body += Array(
+            ("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(filename)\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n").utf8
+        )
+        body += file
+        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        return body
+    }
+
+    static func post(
+        _ url: String,
+        fields: [(String, String)],
+        file: [UInt8],
+        filename: String = "hello.txt"
+    ) async throws -> Response {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=\(boundary)")
+        request.body = .bytes(ByteBuffer(bytes: body(fields: fields, file: file, filename: filename)))
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let collected = try await response.body.collect(upTo: 1 << 20)
+        return Response(
+            status: Int(response.status.code),
+            headers: response.headers,
+            text: String(decoding: collected.readableBytesView, as: UTF8.self)
+        )
+    }
+
+    static func post(_ form: PresignedPost, file: [UInt8], filename: String = "hello.txt") async throws -> Response {
+        try await post(form.url, fields: form.fields.map { ($0.name, $0.value) }, file: file, filename: filename)
+    }
+}
+
+extension PresignedPost {
+    /// The fields with `name`'s value replaced (or the field added when absent).
+    func postedFields(setting name: String, to value: String) -> [(String, String)] {
+        var fields = self.fields.map { ($0.name, $0.value) }
+        if let index = fields.firstIndex(where: { $0.0 == name }) {
+            fields[index].1 = value
+        } else {
+            fields.insert((name, value), at: 0)
+        }
+        return fields
+    }
+}
+
+@Suite("Browser uploads with POST policy forms, accepted and refused by the local server")
+struct PresignPostTests {
+    static let dialects =
+        ClientDialect.all + [
+            ClientDialect(name: "S3 AWS V2", provider: .s3, signature: .awsV2),
+            ClientDialect(name: "OBS V4", provider: .obs, signature: .sigV4),
+        ]
+    static let content = Array("hello from a browser form\n".utf8)
+
+    static func metadataPrefix(_ dialect: ClientDialect) -> String {
+        switch dialect.provider {
+        case .oss: "x-oss-meta-"
+        case .obs where dialect.signature == .obs: "x-obs-meta-"
+        default: "x-amz-meta-"
+        }
+    }
+
+    @Test(arguments: dialects)
+    func acceptedFormStoresTheObject(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            var attributes = UploadAttributes(contentType: "text/plain", metadata: ["owner": "ana"])
+            attributes.cacheControl = "max-age=60"
+            let form = try await client.presignPost(
+                bucket: "uploads",
+                key: "user/42/${filename}",
+                expires: .seconds(600),
+                contentLength: 1...1024,
+                attributes: attributes,
+                successActionStatus: 201
+            )
+            let response = try await FormPost.post(form, file: Self.content)
+            #expect(response.status == 201)
+            #expect(response.element("Key") == "user/42/hello.txt")
+            #expect(response.element("Bucket") == "uploads")
+            let get = try await client.getObject(GetObjectRequest(bucket: "uploads", key: "user/42/hello.txt"))
+            #expect(try await get.body.collect(upTo: 1 << 20).bytes == Self.content)
+            #expect(get.attributes.contentType == "text/plain")
+            #expect(get.attributes.metadata["owner"] == "ana")
+            #expect(get.attributes.cacheControl == "max-age=60")
+            #expect(response.headers.first(name: "ETag") == get.attributes.etag)
+        }
+    }
+
+    @Test(arguments: dialects)
+    func tamperedPolicyIsRefused(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            let form = try await client.presignPost(bucket: "uploads", key: "a.txt", contentLength: 1...10)
+            let policy = try #require(form.fields.first { $0.name == "policy" }?.value)
+            let json = String(decoding: try #require(Data(base64Encoded: policy)), as: UTF8.self)
+            let widened = json.replacingOccurrences(
+                of: "[\"content-length-range\",1,10]",
+                with: "[\"content-length-range\",1,1000]"
+            )
+            #expect(widened != json)
+            let tampered = Data(widened.utf8).base64EncodedString()
+            let response = try await FormPost.post(
+                form.url,
+                fields: form.postedFields(setting: "policy", to: tampered),
+                file: Self.content
+            )
+            #expect(response.status == 403)
+            #expect(response.element("Code") == "SignatureDoesNotMatch")
+            await #expect(throws: ServiceError.self) {
+                _ = try await client.headObject(bucket: "uploads", key: "a.txt")
+            }
+        }
+    }
+
+    @Test(arguments: dialects)
+    func expiredPolicyIsRefused(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, server in
+            try await client.createBucket(bucket: "uploads")
+            let port = try #require(server.port)
+            let region = dialect.provider == .oss ? server.configuration.ossRegion : server.configuration.region
+            let signer = RequestSigner(version: dialect.signature, region: region)
+            let credentials = LocalObjectServer.developmentCredentials
+            // Signed an hour ago, valid for a minute.
+            let form = try signer.presignPost(
+                SigningRequest(
+                    method: "POST",
+                    endpoint: try Endpoint(url: "http://127.0.0.1:\(port)"),
+                    bucket: "uploads"
+                ),
+                key: "a.txt",
+                fields: [],
+                conditions: [],
+                credentials: credentials,
+                expires: .seconds(60),
+                at: Date(timeIntervalSinceNow: -3600)
+            )
+            let response = try await FormPost.post(form, file: Self.content)
+            #expect(response.status == 403)
+            #expect(response.element("Code") == "AccessDenied")
+            #expect(response.element("Message")?.contains("Policy expired") == true)
+        }
+    }
+
+    @Test(arguments: dialects)
+    func fileOverTheSizeRangeIsRefusedAndNotStored(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            let form = try await client.presignPost(bucket: "uploads", key: "big.bin", contentLength: 1...10)
+            let response = try await FormPost.post(form, file: Array(repeating: 7, count: 11))
+            #expect(response.status == 400)
+            #expect(response.element("Code") == "EntityTooLarge")
+            let small = try await client.presignPost(bucket: "uploads", key: "small.bin", contentLength: 5...10)
+            let tooSmall = try await FormPost.post(small, file: [1, 2])
+            #expect(tooSmall.status == 400)
+            #expect(tooSmall.element("Code") == "EntityTooSmall")
+            for key in ["big.bin", "small.bin"] {
+                await #expect(throws: ServiceError.self) {
+                    _ = try await client.headObject(bucket: "uploads", key: key)
+                }
+            }
+        }
+    }
+
+    @Test(arguments: dialects)
+    func keyOutsideThePrefixIsRefused(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            let form = try await client.presignPost(bucket: "uploads", key: "user/42/${filename}")
+            let response = try await FormPost.post(
+                form.url,
+                fields: form.postedFields(setting: "key", to: "user/43/${filename}"),
+                file: Self.content
+            )
+            #expect(response.status == 403)
+            #expect(response.element("Code") == "AccessDenied")
+            #expect(response.element("Message")?.contains("Policy Condition failed") == true)
+        }
+    }
+
+    @Test(arguments: dialects)
+    func uncoveredFieldIsRefusedExceptByOSS(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            let form = try await client.presignPost(bucket: "uploads", key: "a.txt")
+            let response = try await FormPost.post(
+                form.url,
+                fields: form.postedFields(setting: Self.metadataPrefix(dialect) + "extra", to: "1"),
+                file: Self.content
+            )
+            if dialect.provider == .oss {
+                // OSS checks only the conditions the policy states.
+                #expect(response.status == 204)
+            } else {
+                #expect(response.status == 403)
+                #expect(response.element("Code") == "AccessDenied")
+                #expect(response.element("Message")?.contains("Extra input fields") == true)
+            }
+            // A field with an x-ignore- prefix needs no condition.
+            let ignored = try await FormPost.post(
+                form.url,
+                fields: form.postedFields(setting: "x-ignore-note", to: "1"),
+                file: Self.content
+            )
+            #expect(ignored.status == 204)
+        }
+    }
+
+    @Test(arguments: [ClientDialect.s3, .ossV4])
+    func contentTypePrefixAndRedirect(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            let form = try await client.presignPost(
+                bucket: "uploads",
+                key: "img/${filename}",
+                attributes: UploadAttributes(contentType: "image/"),
+                successActionRedirect: "http://app.example/done"
+            )
+            let accepted = try await FormPost.post(
+                form.url,
+                fields: form.postedFields(setting: "Content-Type", to: "image/png"),
+                file: Self.content,
+                filename: "C:\\photos\\cat.png"
+            )
+            #expect(accepted.status == 303)
+            let location = try #require(accepted.headers.first(name: "Location"))
+            #expect(location.hasPrefix("http://app.example/done?bucket=uploads&key=img%2Fcat.png&etag="))
+            let head = try await client.headObject(bucket: "uploads", key: "img/cat.png")
+            #expect(head.contentType == "image/png")
+            let refused = try await FormPost.post(
+                form.url,
+                fields: form.postedFields(setting: "Content-Type", to: "text/html"),
+                file: Self.content
+            )
+            #expect(refused.status == 403)
+            #expect(refused.element("Message")?.contains("Policy Condition failed") == true)
+        }
+    }
+
+    @Test func formOfAnAnonymousClientIsRefusedBeforeSigning() async throws {
+        let anonymous: (inout ObjectStorageClient.Configuration) -> Void = { $0.credentials = nil }
+        _ = try await withClient(.s3, configure: anonymous) { client, _ in
+            await #expect(throws: ObjectStorageError.self) {
+                _ = try await client.presignPost(bucket: "uploads", key: "a")
+            }
+        }
+    }
+}
