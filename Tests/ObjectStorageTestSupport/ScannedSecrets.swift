@@ -41,6 +41,7 @@ public enum ScannedSecrets {
         // SigningTests: credentials, presigning and provider tests.
         "SECRETabc123/+xyz",
         "TOKENsts-9f8e7d",
+        "session-token-value",
         "TopSecretValue",
         "ossSecret",
         "ossToken",

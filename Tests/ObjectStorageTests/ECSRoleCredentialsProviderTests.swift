@@ -23,7 +23,10 @@ struct ECSRoleCredentialsProviderTests {
     @Test func hardenedModeUsesTheTokenToDiscoverTheRoleAndFetchCredentials() async throws {
         let server = try await Server.start()
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider: AlibabaCloudECSRoleCredentialsProvider = .alibabaCloudECSRole(endpoint: server.endpoint)
+        let provider = AlibabaCloudECSRoleCredentialsProvider(
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
 
         let credentials = try await provider.credentials(logger: logger)
 
@@ -327,9 +330,13 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
         let clock = MetadataTestClock(start)
-        // A generous request timeout: a refresh that timed out on a loaded machine would keep the cached pair.
+        // Generous timeouts: a refresh that timed out on a loaded machine would keep the cached pair.
         let provider: some CredentialsProvider = .refreshing(
-            .alibabaCloudECSRole(endpoint: server.endpoint, timeout: .seconds(30)),
+            AlibabaCloudECSRoleCredentialsProvider(
+                endpoint: server.endpoint,
+                timeout: .seconds(30),
+                transport: MetadataTestSupport.transport
+            ),
             now: { clock.now }
         )
 

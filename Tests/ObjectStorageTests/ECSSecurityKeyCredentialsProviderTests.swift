@@ -23,7 +23,10 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.credentials = .valid(expiration: "2030-01-02T03:04:05.583000Z")
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider: HuaweiCloudECSCredentialsProvider = .huaweiCloudECS(endpoint: server.endpoint)
+        let provider = HuaweiCloudECSCredentialsProvider(
+            endpoint: server.endpoint,
+            transport: MetadataTestSupport.transport
+        )
         let credentials = try await provider.credentials(logger: logger)
 
         #expect(credentials.accessKeyID == "STS.AK1")
@@ -180,7 +183,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
         let clock = MetadataTestClock(start)
         let provider: some CredentialsProvider = .refreshing(
-            .huaweiCloudECS(endpoint: server.endpoint),
+            HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint, transport: MetadataTestSupport.transport),
             now: { clock.now }
         )
 
