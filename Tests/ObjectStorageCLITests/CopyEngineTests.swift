@@ -132,28 +132,26 @@ struct CopyEngineTests {
         once marker: String
     ) async throws -> CLIProcess.Result {
         let binary = try #require(CLIProcess.binary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments + ["--endpoint", cli.server.endpoint, "--region", "cn-hangzhou"]
-        process.environment = CLIProcess.isolatedEnvironment([
-            "OSS_ACCESS_KEY_ID": ObjectsLocalServer.accessKeyID,
-            "OSS_ACCESS_KEY_SECRET": ObjectsLocalServer.secret,
-        ])
-        let error = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = error
-        try launch(process)
-        let errorData = try await onOwnThread {
+        let process = try ChildProcess(
+            executable: binary.path,
+            arguments: arguments + ["--endpoint", cli.server.endpoint, "--region", "cn-hangzhou"],
+            environment: CLIProcess.isolatedEnvironment([
+                "OSS_ACCESS_KEY_ID": ObjectsLocalServer.accessKeyID,
+                "OSS_ACCESS_KEY_SECRET": ObjectsLocalServer.secret,
+            ]),
+            standardOutput: .discard
+        )
+        let error = try #require(process.standardError)
+        let (errorData, termination) = try await onOwnThread {
             while process.isRunning, !FileManager.default.fileExists(atPath: marker) {
                 usleep(2_000)
             }
             process.interrupt()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return errorData
+            let errorData = error.readDataToEndOfFile()
+            return (errorData, process.waitForExit())
         }
         return CLIProcess.Result(
-            status: process.terminationStatus,
+            status: termination.status,
             standardOutput: "",
             standardError: String(decoding: errorData, as: UTF8.self)
         )

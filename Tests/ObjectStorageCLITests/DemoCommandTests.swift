@@ -116,24 +116,22 @@ struct DemoCommandTests {
         let temporary = try Self.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let binary = try #require(CLIProcess.binary, "objstore is not built; run `swift build --build-tests` first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["demo"]
-        process.environment = CLIProcess.isolatedEnvironment(["TMPDIR": temporary])
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try launch(process)
-        let text = try await onOwnThread {
+        let process = try ChildProcess(
+            executable: binary.path,
+            arguments: ["demo"],
+            environment: CLIProcess.isolatedEnvironment(["TMPDIR": temporary]),
+            standardError: .discard
+        )
+        let output = try #require(process.standardOutput)
+        let (text, termination) = try await onOwnThread {
             // Wait for the narration to announce the upload, then press Ctrl-C.
             var text = CLIProcess.read(output, until: "uploadFile:")
             process.interrupt()
-            text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return text
+            text += String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
+            return (text, process.waitForExit())
         }
         #expect(text.contains("uploadFile:"), "\(text)")
-        #expect(process.terminationStatus == 130, "\(text)")
+        #expect(termination == .init(status: 130, bySignal: false), "\(text)")
         #expect(text.contains("Cleanup:"), "\(text)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
     }

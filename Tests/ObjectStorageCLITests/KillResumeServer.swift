@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import ObjectStorageTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ final class KillResumeServer {
     let logPath: String
 
     var endpoint: String { server.endpoint }
-    var process: Process { server.process }
+    var process: ChildProcess { server.process }
 
     private init(server: ObjectsLocalServer, logPath: String) {
         self.server = server

@@ -120,19 +120,18 @@ struct KillResumeTests {
 
     /// The SHA-256 of a file as `sha256sum` (an implementation independent of the project) prints it.
     static func sha256(_ path: String) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let output = Pipe()
-        process.standardOutput = output
-        try launch(process)
-        let data = try await onOwnThread {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return data
+        let sha256sum = try ChildProcess(
+            executable: "/usr/bin/sha256sum",
+            arguments: [path],
+            environment: [:],
+            standardError: .discard
+        )
+        let output = try #require(sha256sum.standardOutput)
+        let (data, termination) = try await onOwnThread {
+            (output.readDataToEndOfFile(), sha256sum.waitForExit())
         }
         let digest = String(decoding: data, as: UTF8.self).prefix { !$0.isWhitespace }
-        #expect(process.terminationStatus == 0 && digest.count == 64, "sha256sum \(path) failed")
+        #expect(termination.status == 0 && digest.count == 64, "sha256sum \(path) failed")
         return String(digest)
     }
 }
@@ -222,47 +221,48 @@ struct KillResumeRunner {
         holds parts: Int?
     ) async throws -> (result: CLIProcess.Result, killed: Bool) {
         let binary = try #require(CLIProcess.binary)
-        let (process, output, error) = CLIProcess.prepare(
-            binary,
+        let process = try ChildProcess(
+            executable: binary.path,
             arguments: remote(arguments),
             environment: environment
         )
-        try launch(process)
+        let output = try #require(process.standardOutput)
+        let error = try #require(process.standardError)
         let serverProcess = server.process
-        let run = try await onOwnThread { () -> (output: Data, error: Data, hung: Bool) in
+        // Both pipes drain while the child runs, or a full one would block it.
+        async let outputData = onOwnThread { output.readDataToEndOfFile() }
+        async let errorData = onOwnThread { error.readDataToEndOfFile() }
+        let run = try await onOwnThread { () -> (termination: ChildProcess.Termination, hung: Bool) in
             // A run that hangs (a crashed server leaves the client retrying for minutes) is a failure, not a wait.
             let deadline = ContinuousClock.now + .seconds(120)
             var hung = false
             while process.isRunning {
                 if let parts, let current = try? Self.saved(checkpoint), current.parts >= parts {
-                    kill(process.processIdentifier, SIGKILL)
+                    process.signal(SIGKILL)
                     break
                 }
                 if ContinuousClock.now > deadline || !serverProcess.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
+                    process.signal(SIGKILL)
                     hung = true
                     break
                 }
                 usleep(1_000)
             }
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (outputData, errorData, hung)
+            return (process.waitForExit(), hung)
         }
+        let (outputBytes, errorBytes) = try await (outputData, errorData)
         if run.hung {
             Issue.record(
                 "objstore \(arguments.joined(separator: " ")) hung or the server exited; see \(server.logPath)"
             )
             throw CancellationError()
         }
-        let (outputData, errorData) = (run.output, run.error)
         let result = CLIProcess.Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self)
+            status: run.termination.status,
+            standardOutput: String(decoding: outputBytes, as: UTF8.self),
+            standardError: String(decoding: errorBytes, as: UTF8.self)
         )
-        return (result, process.terminationReason == .uncaughtSignal)
+        return (result, run.termination.bySignal)
     }
 
     /// Reads a download (`completedParts`) or upload (`parts`) checkpoint; none → nothing saved. Throws rather than

@@ -16,12 +16,12 @@ final class ObjectsLocalServer {
     static let accessKeyID = "LOCALDEVACCESSKEY"
     static let secret = "localdev-secret-key-not-for-production"
 
-    let process: Process
+    let process: ChildProcess
     let port: Int
 
     var endpoint: String { "http://127.0.0.1:\(port)" }
 
-    private init(process: Process, port: Int) {
+    private init(process: ChildProcess, port: Int) {
         self.process = process
         self.port = port
     }
@@ -38,26 +38,21 @@ final class ObjectsLocalServer {
         environment: [String: String] = [:]
     ) async throws -> ObjectsLocalServer {
         let binary = try #require(CLIProcess.binary, "objstore is not built; run `swift build --build-tests` first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--memory", "--port", "0"] + arguments
-        process.environment = CLIProcess.isolatedEnvironment(environment)
-        let output = Pipe()
-        process.standardOutput = output
-        if let logPath {
-            #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        } else {
-            process.standardError = FileHandle.nullDevice
-        }
-        try launch(process)
+        var errorDestination = ChildProcess.Output.discard
+        if let logPath { errorDestination = .file(logPath) }
+        let process = try ChildProcess(
+            executable: binary.path,
+            arguments: ["serve", "--memory", "--port", "0"] + arguments,
+            environment: CLIProcess.isolatedEnvironment(environment),
+            standardError: errorDestination
+        )
+        let output = try #require(process.standardOutput)
         let text = try await onOwnThread { CLIProcess.read(output, until: "\n") }
         let marker = "listening on http://127.0.0.1:"
         guard let range = text.range(of: marker),
             let port = Int(text[range.upperBound...].prefix { $0.isNumber })
         else {
-            process.terminate()
-            process.waitUntilExit()
+            process.stop()
             Issue.record("objstore serve did not report its port; stdout: \(text)")
             throw CancellationError()
         }
@@ -66,9 +61,7 @@ final class ObjectsLocalServer {
 
     /// Sends SIGTERM and waits for the exit (once).
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.stop()
     }
 }
 

@@ -16,11 +16,11 @@ import Testing
 struct ServeAnnouncementTests {
     /// `objstore serve ARGUMENTS` with both outputs on pipes, read until the export lines are out.
     final class AnnouncingServer {
-        let process: Process
+        let process: ChildProcess
         /// Standard error up to and including the export lines.
         let announcement: String
 
-        private init(process: Process, announcement: String) {
+        private init(process: ChildProcess, announcement: String) {
             self.process = process
             self.announcement = announcement
         }
@@ -31,22 +31,20 @@ struct ServeAnnouncementTests {
             directory: URL? = nil
         ) async throws -> AnnouncingServer {
             let binary = try #require(CLIProcess.binary, "objstore is not built")
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["serve", "--port", "0", "--log-level", "warning"] + arguments
-            process.environment = CLIProcess.isolatedEnvironment(environment)
-            if let directory { process.currentDirectoryURL = directory }
-            let output = Pipe()
-            let error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try launch(process)
+            let process = try ChildProcess(
+                executable: binary.path,
+                arguments: ["serve", "--port", "0", "--log-level", "warning"] + arguments,
+                environment: CLIProcess.isolatedEnvironment(environment),
+                directory: directory?.path
+            )
+            let output = try #require(process.standardOutput)
+            let error = try #require(process.standardError)
             let listening = try await onOwnThread { CLIProcess.read(output, until: "\n") }
             #expect(listening.hasPrefix("listening on http://127.0.0.1:"), "\(listening)")
             let announcement = try await onOwnThread {
                 var text = ""
                 while !(text.contains("OBS_SECRET_ACCESS_KEY=") && text.hasSuffix("\n")) {
-                    let data = error.fileHandleForReading.availableData
+                    let data = error.availableData
                     if data.isEmpty { break }
                     text += String(decoding: data, as: UTF8.self)
                 }
@@ -65,9 +63,7 @@ struct ServeAnnouncementTests {
 
         /// SIGTERM, then the exit status.
         func stop() -> Int32 {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
+            process.stop().status
         }
     }
 

@@ -20,7 +20,7 @@ struct ServeCredentialsTests {
     /// checks the secret is not in the server's command line.
     private func expectServes(_ server: ObjectsLocalServer) async throws {
         defer { server.stop() }
-        let arguments = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/cmdline", encoding: .utf8)
+        let arguments = try String(contentsOfFile: "/proc/\(server.process.pid)/cmdline", encoding: .utf8)
         #expect(arguments.contains(Self.keyID))
         #expect(!arguments.contains(Self.secret))
 

@@ -132,7 +132,7 @@ struct ServeFaultTests {
     func specAtTheBoundIsAccepted(_ spec: String) async throws {
         let server = try await ObjectsLocalServer.start(arguments: ["--log-level", "warning", "--fault", spec])
         server.stop()
-        #expect(server.process.terminationStatus == 0)
+        #expect(server.process.ended?.status == 0)
     }
 
     @Test(arguments: malformed)

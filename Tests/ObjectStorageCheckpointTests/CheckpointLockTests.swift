@@ -16,12 +16,14 @@ import Testing
 struct CheckpointLockTests {
     /// Runs util-linux `flock -n <file> true`: exit 0 if the lock was free, 1 if it is held.
     private func flockFromAnotherProcess(_ lockPath: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        process.arguments = ["-n", lockPath, "true"]
-        try launch(process)
-        process.waitUntilExit()
-        return process.terminationStatus
+        let flock = try ChildProcess(
+            executable: "/usr/bin/flock",
+            arguments: ["-n", lockPath, "true"],
+            environment: [:],
+            standardOutput: .discard,
+            standardError: .discard
+        )
+        return flock.waitForExit().status
     }
 
     @Test func secondAcquireInTheSameProcessFails() throws {

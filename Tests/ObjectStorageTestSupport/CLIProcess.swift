@@ -110,31 +110,27 @@ public enum CLIProcess {
         environment: [String: String],
         timeLimit: Duration
     ) async throws -> Result {
-        // posix_spawn, not Foundation's Process: its run() on Linux over-reads a `dirent` while it lists
-        // /proc/self/fd and crashed the suite (swift-corelibs-foundation #5472), more often the more descriptors the
-        // test process holds.
-        let child = try SpawnedChild(executable: executable.path, arguments: arguments, environment: environment)
+        let child = try ChildProcess(executable: executable.path, arguments: arguments, environment: environment)
         // Both pipes drain to their ends while the child runs (one left full would block it), each on a thread of its
         // own, and the exit is awaited on a third.
-        let outputHandle = FileHandle(fileDescriptor: child.output, closeOnDealloc: true)
-        let errorHandle = FileHandle(fileDescriptor: child.error, closeOnDealloc: true)
-        async let outputData = onOwnThread { outputHandle.readDataToEndOfFile() }
-        async let errorData = onOwnThread { errorHandle.readDataToEndOfFile() }
+        let outputHandle = child.standardOutput
+        let errorHandle = child.standardError
+        async let outputData = onOwnThread { outputHandle?.readDataToEndOfFile() ?? Data() }
+        async let errorData = onOwnThread { errorHandle?.readDataToEndOfFile() ?? Data() }
         let timedOut = Mutex(false)
-        let pid = child.pid
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
             timedOut.withLock { $0 = true }
-            kill(pid, SIGTERM)
+            child.terminate()
             // A child stuck in its SIGTERM clean-up (demo, serve) is killed outright.
             try await Task.sleep(for: .seconds(5))
-            kill(pid, SIGKILL)
+            child.signal(SIGKILL)
         }
         // A cancelled test (its suite's time limit) kills the child, or waiting for its pipes would never end.
         let status = try await withTaskCancellationHandler {
-            try await onOwnThread { child.waitForExit() }
+            try await onOwnThread { child.waitForExit().status }
         } onCancel: {
-            kill(pid, SIGKILL)
+            child.signal(SIGKILL)
         }
         watchdog.cancel()
         let (outputBytes, errorBytes) = try await (outputData, errorData)
@@ -151,17 +147,17 @@ public enum CLIProcess {
         return withBytes
     }
 
-    /// Reads a child's output from `pipe` until it contains `marker` or ends, blocking the calling thread (call it
-    /// through ``onOwnThread(_:)``).
+    /// Reads a child's output from `handle` until it contains `marker` or ends, blocking the calling thread (call
+    /// it through ``onOwnThread(_:)``).
     ///
     /// - Parameters:
-    ///   - pipe: The child's output pipe.
+    ///   - handle: The reading end of the child's output pipe.
     ///   - marker: The text to wait for.
     /// - Returns: What was read, `marker` included if it came.
-    public static func read(_ pipe: Pipe, until marker: String) -> String {
+    public static func read(_ handle: FileHandle, until marker: String) -> String {
         var text = ""
         while !text.contains(marker) {
-            let data = pipe.fileHandleForReading.availableData
+            let data = handle.availableData
             if data.isEmpty { break }
             text += String(decoding: data, as: UTF8.self)
         }
@@ -192,31 +188,5 @@ public enum CLIProcess {
     public struct NotBuilt: Error, CustomStringConvertible {
         /// What to do about it.
         public var description: String { "objstore is not built; run `swift build --build-tests` first" }
-    }
-}
-
-extension CLIProcess {
-    /// A process for `executable` with `arguments` and exactly `environment`, its standard output and error each
-    /// going to a new pipe; not started.
-    ///
-    /// - Parameters:
-    ///   - executable: The program.
-    ///   - arguments: Its arguments.
-    ///   - environment: Its whole environment.
-    /// - Returns: The process and its output and error pipes.
-    public static func prepare(
-        _ executable: URL,
-        arguments: [String],
-        environment: [String: String]
-    ) -> (process: Process, output: Pipe, error: Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        return (process, output, error)
     }
 }

@@ -18,7 +18,7 @@ import Testing
 private final class NginxServer {
     let root: String
     let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     static var executable: String? {
         ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"].first {
@@ -46,10 +46,13 @@ private final class NginxServer {
                 }
                 """
             try configuration.write(toFile: directory + "/nginx.conf", atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["-c", directory + "/nginx.conf", "-p", directory]
-            try launch(process)
+            let process = try ChildProcess(
+                executable: executable,
+                arguments: ["-c", directory + "/nginx.conf", "-p", directory],
+                environment: [:],
+                standardOutput: .discard,
+                standardError: .discard
+            )
             for _ in 0..<50 {
                 if let response = try? await HTTPClientFetch.get("http://127.0.0.1:\(port)/"), response.status > 0 {
                     self.root = root
@@ -60,16 +63,14 @@ private final class NginxServer {
                 if !process.isRunning { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.stop()
             lastError = CocoaError(.fileReadUnknown)
         }
         throw lastError ?? CocoaError(.fileReadUnknown)
     }
 
     func stop() {
-        if self.process.isRunning { self.process.terminate() }
-        self.process.waitUntilExit()
+        self.process.stop()
     }
 }
 

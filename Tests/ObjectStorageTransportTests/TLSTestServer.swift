@@ -133,26 +133,19 @@ struct TLSTestPKI: Sendable {
 
     /// Runs `executable` without blocking a thread of the cooperative pool while it works.
     private static func run(_ executable: String, _ arguments: [String], in directory: URL) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in
-                continuation.resume(returning: process.terminationStatus)
-            }
-            do {
-                try launch(process)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
+        let process = try ChildProcess(
+            executable: executable,
+            arguments: arguments,
+            environment: ProcessInfo.processInfo.environment,
+            directory: directory.path,
+            standardOutput: .discard
+        )
+        let errors = process.standardError
+        let (errorData, status) = try await onOwnThread {
+            (errors?.readDataToEndOfFile() ?? Data(), process.waitForExit().status)
         }
         guard status == 0 else {
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let text = String(decoding: errorData, as: UTF8.self)
             throw Failure(description: "openssl \(arguments.first ?? "") failed (\(status)): \(text)")
         }
     }
