@@ -120,7 +120,11 @@ struct ResumableCopyStrategy: TransferStrategy {
                 let checkpoint = try await client.reconciled(resumed, logger: logger)
                 if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
                 return .parts(checkpoint, head.crc64)
-            } catch let error as ServiceError where error.code == .noSuchUpload {
+            } catch let error where ObjectStorageClient.isUnknownUpload(error) {
+                // ListParts is the only request here: a NoSuchKey names the upload, not the copy source.
+                if let completion = await client.completedEarlier(resumed, logger: logger) {
+                    return .finishedEarlier(resumed, completion)
+                }
                 logger.notice(
                     "the checkpoint's upload no longer exists on the server; starting a new copy",
                     metadata: ["os.upload_id": "\(resumed.uploadId)"]
@@ -174,8 +178,11 @@ struct ResumableCopyStrategy: TransferStrategy {
         if error.code == .preconditionFailed {
             return .restart(reason: "the copy source changed during the copy (PreconditionFailed)", exhausted: error)
         }
-        if error.code == .noSuchUpload {
-            return .restart(reason: "the upload disappeared from the server (NoSuchUpload)", exhausted: error)
+        // NoSuchUpload, or Ceph RGW's 404 NoSuchKey for an unknown upload, which an UploadPartCopy also answers
+        // when the source is gone: either way this round's parts cannot complete, and the next round's HEAD of the
+        // source fails with the source's own error if that is what happened.
+        if ObjectStorageClient.isUnknownUpload(error) {
+            return .restart(reason: "the upload or the copy source disappeared (\(error.code))", exhausted: error)
         }
         return .keep
     }

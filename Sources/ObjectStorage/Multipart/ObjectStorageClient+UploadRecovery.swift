@@ -109,6 +109,10 @@ extension ObjectStorageClient {
     /// Completes a checkpointed multipart upload with its recorded parts, removes the checkpoint, and compares the
     /// object's CRC-64, when the service reports one, with `expectedCRC64`.
     ///
+    /// A Complete that fails in a way that may mean the upload is gone (``mayMeanUploadGone(_:)``) is settled by
+    /// ``completionAfterFailedComplete(_:completeError:logger:)``; an answer without an ETag (Ceph RGW) takes the
+    /// object's from a HEAD when it is the object these parts make.
+    ///
     /// - Parameters:
     ///   - finished: The checkpoint with every part recorded; its identity names the bucket and key.
     ///   - checkpointPath: The checkpoint file, removed once the upload is complete.
@@ -126,13 +130,20 @@ extension ObjectStorageClient {
         verify: Bool,
         logger: Logger
     ) async throws -> TransferCompletion {
-        let completed = try await self.completeMultipartUpload(
-            bucket: finished.identity.bucket,
-            key: finished.identity.key,
-            uploadID: finished.uploadId,
-            parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
-            logger: logger
-        )
+        let completed: ObjectWriteResult
+        do {
+            completed = try await self.completeMultipartUpload(
+                bucket: finished.identity.bucket,
+                key: finished.identity.key,
+                uploadID: finished.uploadId,
+                parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
+                logger: logger
+            )
+        } catch let error where Self.mayMeanUploadGone(error) {
+            let recovered = try await completionAfterFailedComplete(finished, completeError: error, logger: logger)
+            if let checkpointPath { try? store.remove(at: checkpointPath) }
+            return recovered
+        }
         if let checkpointPath { try? store.remove(at: checkpointPath) }
         var verification = TransferResult.Verification.none(
             reason: verify ? "the service reports no CRC-64" : "verification turned off"
@@ -148,8 +159,10 @@ extension ObjectStorageClient {
             }
             verification = .crc64(reported)
         }
+        var etag = completed.etag
+        if etag == nil { etag = await objectMade(by: finished, logger: logger)?.head.etag }
         return TransferCompletion(
-            etag: completed.etag,
+            etag: etag,
             versionID: completed.versionID,
             crc64: completed.crc64,
             verification: verification

@@ -135,8 +135,10 @@ struct UploadFileStrategy: TransferStrategy {
                 let checkpoint = try await client.reconciled(resumed, logger: logger)
                 if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
                 return .parts(checkpoint, ())
-            } catch let error where Self.isUnknownUpload(error) {
-                if let completion = await completedEarlier(resumed) { return .finishedEarlier(resumed, completion) }
+            } catch let error where ObjectStorageClient.isUnknownUpload(error) {
+                if let completion = await client.completedEarlier(resumed, logger: logger) {
+                    return .finishedEarlier(resumed, completion)
+                }
                 logger.notice(
                     "the checkpoint's upload no longer exists on the server; starting a new upload",
                     metadata: ["os.upload_id": "\(resumed.uploadId)"]
@@ -162,7 +164,7 @@ struct UploadFileStrategy: TransferStrategy {
     }
 
     func failure(_ error: any Error, restarts: Int) -> TransferFailure {
-        guard Self.isUnknownUpload(error) else { return .keep }
+        guard ObjectStorageClient.isUnknownUpload(error) else { return .keep }
         return .restart(reason: "the upload disappeared from the server (NoSuchUpload)", exhausted: error)
     }
 
@@ -223,23 +225,14 @@ struct UploadFileStrategy: TransferStrategy {
                 message: "'\(sourcePath)' changed (\(field)) while it was being uploaded; the upload was aborted"
             )
         }
-        var completion: TransferCompletion
-        do {
-            completion = try await client.completeUpload(
-                finished,
-                checkpointPath: checkpointPath,
-                store: store,
-                expectedCRC64: finished.combinedCRC64(),
-                verify: request.enableCRC64Check,
-                logger: logger
-            )
-        } catch let error where Self.mayMeanUploadGone(error) {
-            let recovered = try await completionAfterFailedComplete(finished, completeError: error)
-            if let checkpointPath { try? store.remove(at: checkpointPath) }
-            return recovered
-        }
-        // Ceph RGW answers Complete with an empty ETag: the object's, as a HEAD reports it, rather than none.
-        if completion.etag == nil { completion.etag = await objectMatching(finished)?.head.etag }
+        var completion = try await client.completeUpload(
+            finished,
+            checkpointPath: checkpointPath,
+            store: store,
+            expectedCRC64: finished.combinedCRC64(),
+            verify: request.enableCRC64Check,
+            logger: logger
+        )
         completion.contentMD5Verified = request.enableMD5Check && finished.parts.allSatisfy { $0.md5 != nil }
         return completion
     }
