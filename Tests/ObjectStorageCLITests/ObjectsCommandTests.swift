@@ -217,7 +217,11 @@ struct ObjectsCommandTests {
         UsageCase(arguments: ["cp", "a", "b"], status: 64, mentions: "remote URL"),
         UsageCase(arguments: ["cp", "a", "s3://b/k", "--limit-rate", "512"], status: 64, mentions: "--limit-rate"),
         UsageCase(arguments: ["cp", "a", "s3://b/k", "--limit-rate", "fast"], status: 64, mentions: "--limit-rate"),
-        UsageCase(arguments: ["cp", "oss://b/k", "s3://b/k"], status: 64, mentions: "different services"),
+        UsageCase(
+            arguments: ["cp", "oss://b/k", "s3://b/k", "--endpoint", "http://127.0.0.1:9"],
+            status: 64,
+            mentions: "environment variables"
+        ),
         UsageCase(arguments: ["cp", "/nonexistent/objstore-file", "s3://b/k"], status: 2, mentions: "no such file"),
         UsageCase(arguments: ["ls", "obs://b", "--profile", "p"], status: 64, mentions: "--profile"),
         UsageCase(arguments: ["ls", "s3://b", "--profile", "absent"], status: 77, mentions: "absent"),

@@ -77,29 +77,121 @@ extension ObjectStorageClient {
         logger: Logger? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws -> TransferResult {
-        try ObjectNameRules.validateBucketReference(bucket)
-        try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider)
-        try ObjectNameRules.validateBucketReference(sourceBucket)
-        try options.validate()
-        if !replacesMetadata && attributes.describesContent {
+        try await self.copy(
+            ResumableCopyRequest(
+                bucket: bucket,
+                key: key,
+                sourceBucket: sourceBucket,
+                sourceKey: sourceKey,
+                sourceVersionID: sourceVersionID,
+                attributes: attributes,
+                replacesMetadata: replacesMetadata,
+                options: options,
+                sourceClient: nil
+            ),
+            logger: logger,
+            progress: progress
+        )
+    }
+
+    /// Copies an object from another endpoint, provider or account (the `source` client's) to this client's, in
+    /// parallel parts streamed through this process, optionally resumable: OSS to OBS, S3 to OSS, one account to
+    /// another. The streamed twin of
+    /// ``resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``,
+    /// with the same options, checkpoint, restarts and result.
+    ///
+    /// - Each part is a ranged GET of the source pinned to the source's ETag (`If-Match`) and then an UploadPart:
+    ///   at most ``TransferOptions/concurrency`` parts of ``TransferOptions/partSize`` are in memory at once, and
+    ///   nothing is written to disk. A source no larger than one part is one GET and one PUT.
+    /// - A source replaced during the copy fails its GETs with `PreconditionFailed` and the copy starts over from
+    ///   the new source (at most ``TransferOptions/restartsOnChange`` times); it is looked up again before
+    ///   completing. The checkpoint records the source's endpoint, so a checkpoint of another source is discarded.
+    /// - End to end: every part carries its `Content-MD5`, which the destination checks; with
+    ///   ``TransferOptions/verifyIntegrity``, the CRC-64 of the bytes read is compared with the source's (OSS and
+    ///   OBS report one) and with the destination's (OSS), and the result says what was compared.
+    /// - Unless `replacesMetadata`, the copy keeps the source's media type, user metadata and content headers; the
+    ///   storage class and encryption are carried only between endpoints of one provider.
+    /// - ``TransferOptions/bandwidthLimit`` applies to both directions.
+    ///
+    /// ```swift
+    /// let oss = ObjectStorageClient(configuration: try .environment(.oss))
+    /// let obs = ObjectStorageClient(configuration: try .environment(.obs))
+    /// var options = TransferOptions(partSize: 16 << 20, concurrency: 4)
+    /// options.enableCheckpoint = true
+    /// options.checkpointFilePath = "/var/tmp/migrate.ccp"
+    /// let result = try await obs.resumableCopy(bucket: "archive", key: "video.mp4", from: oss,
+    ///                                          sourceBucket: "media", sourceKey: "video.mp4", options: options)
+    /// print(result.verification)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bucket: The destination bucket, on this client's endpoint.
+    ///   - key: The destination key.
+    ///   - source: The client that reads the source (its endpoint, provider and credentials).
+    ///   - sourceBucket: The source bucket, on the source client's endpoint.
+    ///   - sourceKey: The source key.
+    ///   - sourceVersionID: A specific source version.
+    ///   - attributes: The copy's attributes.
+    ///   - replacesMetadata: Whether the copy takes its media type, user metadata and content headers from
+    ///     `attributes` rather than from the source.
+    ///   - options: Part size, concurrency, checkpoint, restarts, verification, bandwidth limit.
+    ///   - logger: The logger (the client's when `nil`).
+    ///   - progress: Called with monotonic, throttled progress as parts land (parts reused from a checkpoint first).
+    /// - Returns: The copy's ETag, version id, the bytes copied and reused, and what was verified.
+    /// - Throws: As the server-side copy does, and ``ObjectStorageError/Code/integrityMismatch`` when a CRC-64
+    ///   differs (the checkpoint keeps the parts already verified).
+    public func resumableCopy(
+        bucket: String,
+        key: String,
+        from source: ObjectStorageClient,
+        sourceBucket: String,
+        sourceKey: String,
+        sourceVersionID: String? = nil,
+        attributes: UploadAttributes = UploadAttributes(),
+        replacesMetadata: Bool = false,
+        options: TransferOptions = TransferOptions(),
+        logger: Logger? = nil,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> TransferResult {
+        try await self.copy(
+            ResumableCopyRequest(
+                bucket: bucket,
+                key: key,
+                sourceBucket: sourceBucket,
+                sourceKey: sourceKey,
+                sourceVersionID: sourceVersionID,
+                attributes: attributes,
+                replacesMetadata: replacesMetadata,
+                options: options,
+                sourceClient: source
+            ),
+            logger: logger,
+            progress: progress
+        )
+    }
+
+    /// Validates a copy's arguments, before any request, and runs it.
+    private func copy(
+        _ request: ResumableCopyRequest,
+        logger: Logger?,
+        progress: TransferProgressHandler?
+    ) async throws -> TransferResult {
+        let sourceProvider = (request.sourceClient ?? self).configuration.provider
+        try ObjectNameRules.validateBucketReference(request.bucket)
+        try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider)
+        try ObjectNameRules.validateBucketReference(request.sourceBucket)
+        try ObjectNameRules.validateObjectKey(request.sourceKey, for: sourceProvider)
+        try request.options.validate()
+        if !request.replacesMetadata && request.attributes.describesContent {
             throw ObjectStorageError.invalidArgument(
                 "a copy keeps the source's media type, metadata and content headers unless replacesMetadata is set"
             )
         }
-        let request = ResumableCopyRequest(
-            bucket: bucket,
-            key: key,
-            sourceBucket: sourceBucket,
-            sourceKey: sourceKey,
-            sourceVersionID: sourceVersionID,
-            attributes: attributes,
-            replacesMetadata: replacesMetadata,
-            options: options
-        )
-        let logger = self.transferLogger("ResumableCopy", bucket: bucket, key: key, logger)
+        let logger = self.transferLogger("ResumableCopy", bucket: request.bucket, key: request.key, logger)
         let strategy = try ResumableCopyStrategy(client: self, request: request, progress: progress, logger: logger)
-        // The bytes move inside the service, never through the client: no bandwidth limit applies.
-        return try await Self.runTransfer(logger: logger, bandwidthLimit: nil) { try await strategy.run() }
+        // A server-side copy moves its bytes inside the service, never through the client: no limit applies.
+        let limit = request.sourceClient == nil ? nil : request.options.bandwidthLimit
+        return try await Self.runTransfer(logger: logger, bandwidthLimit: limit) { try await strategy.run() }
     }
 
     /// UploadPartCopy: stores a byte range of another object as a part of a multipart upload, server-side.

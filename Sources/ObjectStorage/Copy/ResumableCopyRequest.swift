@@ -20,6 +20,9 @@ struct ResumableCopyRequest: Sendable {
     var attributes: UploadAttributes
     var replacesMetadata: Bool
     var options: TransferOptions
+    /// The client that reads the source when it is on another endpoint or account: the bytes then stream
+    /// through this process (ranged GETs feeding UploadParts); `nil` for a server-side copy.
+    var sourceClient: ObjectStorageClient?
 
     /// The largest source each service copies with one CopyObject: OSS 1 GiB, OBS and S3 5 GiB.
     ///
@@ -30,14 +33,16 @@ struct ResumableCopyRequest: Sendable {
     }
 
     /// The copy's attributes: the caller's, plus, unless ``replacesMetadata``, the source's media type, user
-    /// metadata and content headers; the source's storage class and encryption where the caller set none (a
-    /// multipart copy carries nothing by itself, unlike CopyObject).
+    /// metadata and content headers; and, between two endpoints of one provider, the source's storage class and
+    /// encryption where the caller set none (a multipart copy carries nothing by itself, unlike CopyObject;
+    /// another provider names its storage classes differently).
     ///
     /// - Parameters:
     ///   - source: The source's HEAD.
-    ///   - prefix: The provider's header prefix (`x-oss-`...).
+    ///   - prefix: The source provider's header prefix (`x-oss-`...).
+    ///   - sameProvider: Whether the source is on the destination's provider.
     /// - Returns: The attributes for CreateMultipartUpload.
-    func attributes(carriedFrom source: ObjectAttributes, prefix: String) -> UploadAttributes {
+    func attributes(carriedFrom source: ObjectAttributes, prefix: String, sameProvider: Bool) -> UploadAttributes {
         var attributes = self.attributes
         if !replacesMetadata {
             attributes.contentType = source.contentType
@@ -46,6 +51,7 @@ struct ResumableCopyRequest: Sendable {
             attributes.contentDisposition = source.contentDisposition
             attributes.contentEncoding = source.contentEncoding
         }
+        guard sameProvider else { return attributes }
         if attributes.storageClass == nil, let storageClass = source.storageClass {
             attributes.storageClass = StorageClass(rawValue: storageClass)
         }

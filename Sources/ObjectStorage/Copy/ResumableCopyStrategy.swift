@@ -74,8 +74,15 @@ struct ResumableCopyStrategy: TransferStrategy {
 
     // MARK: Rounds
 
+    /// The client that reads the source: the destination's, or for a streamed copy the source's own.
+    var sourceClient: ObjectStorageClient { request.sourceClient ?? client }
+
+    /// Whether the bytes stream through this process (another endpoint or account) rather than being copied
+    /// inside the service.
+    var isStreamed: Bool { request.sourceClient != nil }
+
     func prepare(restarts: inout Int, isRestart: Bool) async throws -> TransferStart<Self> {
-        let head = try await client.headObject(
+        let head = try await sourceClient.headObject(
             bucket: request.sourceBucket,
             key: request.sourceKey,
             versionID: request.sourceVersionID,
@@ -88,9 +95,14 @@ struct ResumableCopyStrategy: TransferStrategy {
             bucket: request.sourceBucket,
             key: request.sourceKey,
             versionID: request.sourceVersionID,
-            etag: etag
+            etag: etag,
+            endpoint: request.sourceClient.map { "\($0.configuration.provider) \($0.configuration.endpoint)" }
         )
-        let attributes = request.attributes(carriedFrom: head, prefix: client.configuration.headerPrefix)
+        let attributes = request.attributes(
+            carriedFrom: head,
+            prefix: sourceClient.configuration.headerPrefix,
+            sameProvider: sourceClient.configuration.provider == client.configuration.provider
+        )
         let parameters = UploadFileStrategy.parameters(of: attributes)
         let sizeOnly = FileIdentity(size: size, mtimeNanoseconds: 0, inode: 0, device: 0)
         var resuming: UploadCheckpoint?
@@ -113,13 +125,16 @@ struct ResumableCopyStrategy: TransferStrategy {
         if !isRestart, resuming == nil, !request.options.forceMultipart,
             size <= min(try partSizing(size).partSize, limit)
         {
+            if isStreamed {
+                return .finished(try await streamWhole(size: size, etag: etag, attributes: attributes, head: head))
+            }
             if let result = try await copyWhole(size: size, etag: etag) { return .finished(result) }
         }
         if let resumed = resuming {
             do {
                 let checkpoint = try await client.reconciled(resumed, logger: logger)
                 if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
-                return .parts(checkpoint, head.crc64)
+                return .parts(checkpoint, ObjectStorageClient.crc64(of: head))
             } catch let error where ObjectStorageClient.isUnknownUpload(error) {
                 // ListParts is the only request here: a NoSuchKey names the upload, not the copy source.
                 if let completion = await client.completedEarlier(resumed, logger: logger) {
@@ -148,7 +163,7 @@ struct ResumableCopyStrategy: TransferStrategy {
             copySource: source
         )
         try await client.saveNewUploadCheckpoint(checkpoint, to: checkpointPath, store: store, logger: logger)
-        return .parts(checkpoint, head.crc64)
+        return .parts(checkpoint, ObjectStorageClient.crc64(of: head))
     }
 
     /// The part size for a source of `size` bytes: the caller's, clamped to the provider's limits and raised to
@@ -220,7 +235,22 @@ struct ResumableCopyStrategy: TransferStrategy {
         }
         reporter.add(size)
         reporter.finish()
-        return TransferResult(
+        return Self.singleRequestResult(
+            written,
+            size: size,
+            verification: .none(reason: "a server-side copy moves no bytes through the client"),
+            contentMD5Verified: false
+        )
+    }
+
+    /// The result of a copy done with one request (CopyObject, or a streamed copy's PUT).
+    static func singleRequestResult(
+        _ written: ObjectWriteResult,
+        size: Int64,
+        verification: TransferResult.Verification,
+        contentMD5Verified: Bool
+    ) -> TransferResult {
+        TransferResult(
             filePath: "",
             etag: written.etag,
             versionID: written.versionID,
@@ -235,8 +265,8 @@ struct ResumableCopyStrategy: TransferStrategy {
             partsReused: 0,
             isMultipart: false,
             restarts: 0,
-            verification: .none(reason: "a server-side copy moves no bytes through the client"),
-            contentMD5Verified: false
+            verification: verification,
+            contentMD5Verified: contentMD5Verified
         )
     }
 
@@ -258,6 +288,7 @@ struct ResumableCopyStrategy: TransferStrategy {
         reporter: TransferProgressReporter
     ) async throws -> UploadCheckpoint.UploadedPart {
         let range = checkpoint.range(ofPart: number)
+        if isStreamed { return try await streamPart(number, range: range, of: checkpoint, reporter: reporter) }
         let etag = try await client.uploadPartCopy(
             bucket: request.bucket,
             key: request.key,
@@ -279,7 +310,7 @@ struct ResumableCopyStrategy: TransferStrategy {
     /// The source is looked up once more first: a service that ignores `If-Match` on the copy source (moto
     /// does) would otherwise let a source replaced between two parts make a copy mixed from two versions.
     func finish(_ finished: UploadCheckpoint, in sourceCRC64: UInt64?) async throws -> TransferCompletion {
-        let now = try await client.headObject(
+        let now = try await sourceClient.headObject(
             bucket: request.sourceBucket,
             key: request.sourceKey,
             versionID: request.sourceVersionID,
@@ -291,14 +322,17 @@ struct ResumableCopyStrategy: TransferStrategy {
                 message: "the copy source changed during the copy (ETag \(pinned), now \(now.etag ?? "none"))"
             )
         }
-        return try await client.completeUpload(
-            finished,
-            checkpointPath: checkpointPath,
-            store: store,
-            expectedCRC64: sourceCRC64,
-            verify: request.options.verifyIntegrity,
-            logger: logger
-        )
+        guard isStreamed else {
+            return try await client.completeUpload(
+                finished,
+                checkpointPath: checkpointPath,
+                store: store,
+                expectedCRC64: sourceCRC64,
+                verify: request.options.verifyIntegrity,
+                logger: logger
+            )
+        }
+        return try await completeStreamed(finished, sourceCRC64: sourceCRC64)
     }
 
     private func abortQuietly(uploadID: String) async {

@@ -19,8 +19,10 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
         discussion: """
             A destination ending in '/' (or a bucket URL, or an existing local directory) receives the \
             source's last path component as its name. Downloads land in a temporary file that is renamed \
-            into place only when complete. Remote → remote copies are server-side and need both URLs in \
-            the same service.
+            into place only when complete. Remote → remote copies in one service are server-side; between \
+            two services (oss:// to obs://, s3:// to oss://...) the bytes stream through objstore, part by \
+            part, and each service's endpoint and region come from its own variables (OSS_ENDPOINT, \
+            OBS_ENDPOINT, AWS_ENDPOINT_URL...), not from --endpoint.
 
             Uploads, downloads and remote copies larger than one part run in parallel parts (a remote copy \
             with UploadPartCopy, so objects of any size copy) and keep a checkpoint by default (a remote \
@@ -63,11 +65,15 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
         }
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: plan.provider)
+        let streamedSourceProvider = try plan.streamedSourceProvider(options: remote)
+        let client = try await factory.makeClient(for: plan.destinationProvider)
+        var streamedSource: ObjectStorageClient?
+        if let streamedSourceProvider { streamedSource = try await factory.makeClient(for: streamedSourceProvider) }
+        let sourceClient = streamedSource
         let contentType = self.contentType
         let flags = self.transfer
         let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.destinationProvider)) {
             switch plan.direction {
             case .upload(let path, let target):
                 let bar = ProgressBar(label: "upload", output: output.level)
@@ -86,7 +92,14 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
                 output.report("download: \(RemoteLocation.text(origin)) to \(path)")
             case .copy(let origin, let target):
                 let bar = ProgressBar(label: "copy", output: output.level)
-                try await CopyTransfer.copy(from: origin, to: target, flags: flags, client: client, bar: bar)
+                try await CopyTransfer.copy(
+                    from: origin,
+                    to: target,
+                    flags: flags,
+                    client: client,
+                    sourceClient: sourceClient,
+                    bar: bar
+                )
                 output.report("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
             }
         }
@@ -145,12 +158,29 @@ struct CopyPlan: Sendable {
         return false
     }
 
-    var provider: StorageProvider {
+    /// The provider of the client that writes (or, for a download, reads) the transfer.
+    var destinationProvider: StorageProvider {
         switch direction {
         case .upload(_, let target): target.provider
         case .download(let origin, _): origin.provider
-        case .copy(let origin, _): origin.provider
+        case .copy(_, let target): target.provider
         }
+    }
+
+    /// For a copy between two services, the source's provider: its bytes stream through this process, read by a
+    /// client of its own. Each service's endpoint and region then come from its own variables, never from
+    /// `--endpoint` or `--region`, which would name one endpoint for two services.
+    ///
+    /// - Throws: ``CLIError`` `.usage` when `--endpoint` or `--region` is given for such a copy.
+    func streamedSourceProvider(options: RemoteOptions) throws(CLIError) -> StorageProvider? {
+        guard case .copy(let origin, let target) = direction, origin.provider != target.provider else { return nil }
+        if options.endpoint != nil || options.region != nil {
+            throw .usage(
+                "cp: --endpoint and --region name one service's endpoint; a copy from \(origin.provider) to "
+                    + "\(target.provider) reads each service's endpoint and region from its environment variables"
+            )
+        }
+        return origin.provider
     }
 
     init(source: String, destination: String, fileManager: FileManager = .default) throws(CLIError) {
@@ -185,9 +215,6 @@ struct CopyPlan: Sendable {
             direction = .download(from: origin, path: path)
         case (let origin?, let target?):
             let key = try Self.objectKey(origin, source)
-            guard origin.provider == target.provider else {
-                throw .usage("cp: '\(source)' and '\(destination)' are in different services; copy through a file")
-            }
             direction = .copy(from: origin, to: Self.named(target, after: key))
         }
     }

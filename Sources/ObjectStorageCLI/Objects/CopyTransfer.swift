@@ -64,14 +64,16 @@ enum CopyTransfer {
         bar.finish(result)
     }
 
-    /// Object → object on the same endpoint, server-side with the resumable copy engine: one CopyObject for a
-    /// source that fits in one part, parallel UploadPartCopy parts for a larger one. A cancelled task (Ctrl-C)
-    /// keeps the checkpoint, so rerunning the same command resumes without copying the finished parts again.
+    /// Object → object with the resumable copy engine: on one endpoint server-side (one CopyObject for a source
+    /// that fits in one part, parallel UploadPartCopy parts for a larger one); between two services streamed
+    /// through this process, the source read by `sourceClient`. A cancelled task (Ctrl-C) keeps the checkpoint,
+    /// so rerunning the same command resumes without copying the finished parts again.
     static func copy(
         from source: ObjectURL,
         to destination: ObjectURL,
         flags: TransferFlags,
         client: ObjectStorageClient,
+        sourceClient: ObjectStorageClient? = nil,
         bar: ProgressBar
     ) async throws {
         var options = flags.options
@@ -79,7 +81,19 @@ enum CopyTransfer {
             options.checkpointFilePath = defaultCheckpointPath(from: source, to: destination, client: client)
         }
         let result = try await reporting(bar) {
-            try await client.resumableCopy(
+            if let sourceClient {
+                return try await client.resumableCopy(
+                    bucket: destination.bucket,
+                    key: destination.key ?? "",
+                    from: sourceClient,
+                    sourceBucket: source.bucket,
+                    sourceKey: source.key ?? "",
+                    options: options,
+                    logger: bar.logger,
+                    progress: bar.handler
+                )
+            }
+            return try await client.resumableCopy(
                 bucket: destination.bucket,
                 key: destination.key ?? "",
                 sourceBucket: source.bucket,

@@ -1,0 +1,149 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import ObjectStorageCheckpoint
+import ObjectStorageSigning
+
+/// A copy from another endpoint or account, streamed through this process: each part is a ranged GET of the
+/// source pinned to its ETag (`If-Match`), held in memory only while it is sent as an UploadPart (at most
+/// ``TransferOptions/concurrency`` parts at once), never the whole object in memory or on disk.
+///
+/// End to end, the bytes read are checked three ways where the services allow: against the source's CRC-64
+/// (OSS, OBS), by the destination against each part's `Content-MD5`, and against the destination's CRC-64 (OSS).
+extension ResumableCopyStrategy {
+    /// Reads a range of the source and sends it as part `number`.
+    func streamPart(
+        _ number: Int,
+        range: Range<Int64>,
+        of checkpoint: UploadCheckpoint,
+        reporter: TransferProgressReporter
+    ) async throws -> UploadCheckpoint.UploadedPart {
+        let size = range.upperBound - range.lowerBound
+        let bytes = try await read(range, pinnedTo: checkpoint.copySource?.etag)
+        let digest = Self.digest(of: bytes)
+        let part = try await client.uploadPart(
+            bucket: request.bucket,
+            key: request.key,
+            uploadID: checkpoint.uploadId,
+            partNumber: number,
+            body: .bytes(bytes),
+            contentMD5: digest.md5Base64,
+            logger: logger
+        )
+        try Self.check(digest.crc64, against: part.crc64, side: "UploadPart \(number)")
+        reporter.add(size)
+        return UploadCheckpoint.UploadedPart(
+            number: number,
+            etag: part.etag,
+            size: size,
+            crc64: digest.crc64,
+            md5: digest.md5Base64
+        )
+    }
+
+    /// Completes a streamed copy: the CRC-64 of every byte read (combined from the parts) must equal the
+    /// source's, when its service reports one, and the destination's.
+    func completeStreamed(_ finished: UploadCheckpoint, sourceCRC64: UInt64?) async throws -> TransferCompletion {
+        let combined = finished.combinedCRC64()
+        if request.options.verifyIntegrity, let combined {
+            try Self.check(combined, against: sourceCRC64, side: "the copy source")
+        }
+        var completion = try await client.completeUpload(
+            finished,
+            checkpointPath: checkpointPath,
+            store: store,
+            expectedCRC64: combined,
+            verify: request.options.verifyIntegrity,
+            logger: logger
+        )
+        if case .none = completion.verification, request.options.verifyIntegrity, sourceCRC64 != nil,
+            let combined
+        {
+            completion.verification = .crc64(combined)
+        }
+        completion.contentMD5Verified = true
+        return completion
+    }
+
+    /// Copies a source no larger than one part with one GET and one PUT.
+    func streamWhole(
+        size: Int64,
+        etag: String,
+        attributes: UploadAttributes,
+        head: ObjectAttributes
+    ) async throws -> TransferResult {
+        let reporter = TransferProgressReporter(totalBytes: size, resumedBytes: 0, handler: progress)
+        reporter.begin()
+        let bytes = try await read(0..<size, pinnedTo: etag)
+        let digest = Self.digest(of: bytes)
+        let sourceCRC64 = ObjectStorageClient.crc64(of: head)
+        if request.options.verifyIntegrity {
+            try Self.check(digest.crc64, against: sourceCRC64, side: "the copy source")
+        }
+        var put = PutObjectRequest(
+            bucket: request.bucket,
+            key: request.key,
+            body: .bytes(bytes),
+            attributes: attributes
+        )
+        put.contentMD5 = digest.md5Base64
+        let written = try await client.putObject(put, logger: logger)
+        if request.options.verifyIntegrity { try Self.check(digest.crc64, against: written.crc64, side: "PutObject") }
+        reporter.add(size)
+        reporter.finish()
+        let checked = request.options.verifyIntegrity && (sourceCRC64 != nil || written.crc64 != nil)
+        return Self.singleRequestResult(
+            written,
+            size: size,
+            verification: checked ? .crc64(digest.crc64) : .none(reason: "neither service reports a CRC-64"),
+            contentMD5Verified: true
+        )
+    }
+
+    /// The source's bytes in `range`, read while its ETag is `etag` (a replaced source fails with
+    /// `PreconditionFailed`, which restarts the copy).
+    private func read(_ range: Range<Int64>, pinnedTo etag: String?) async throws -> ByteBuffer {
+        let size = range.upperBound - range.lowerBound
+        guard size > 0 else { return ByteBuffer() }
+        var get = GetObjectRequest(bucket: request.sourceBucket, key: request.sourceKey)
+        get.versionID = request.sourceVersionID
+        get.range = .bytes(range.lowerBound...(range.upperBound - 1))
+        get.ifMatch = etag
+        let response = try await sourceClient.getObject(get, logger: logger)
+        let bytes = try await response.body.collect(upTo: Int(size))
+        guard bytes.readableBytes == size else {
+            throw ObjectStorageError.invalidResponse(
+                "GetObject of the copy source returned \(bytes.readableBytes) bytes for a range of \(size)"
+            )
+        }
+        return bytes
+    }
+
+    /// The MD5 (base64, for `Content-MD5`) and CRC-64 of `bytes`.
+    private static func digest(of bytes: ByteBuffer) -> (md5Base64: String, crc64: UInt64) {
+        bytes.withUnsafeReadableBytes { chunk in
+            var md5 = Hashing.MD5()
+            var crc = CRC64()
+            md5.update(bufferPointer: chunk)
+            crc.update(bufferPointer: chunk)
+            return (ByteEncoding.base64(md5.finalize()), crc.value)
+        }
+    }
+
+    /// Throws `integrityMismatch` when a service reported a CRC-64 other than the bytes'.
+    private static func check(_ computed: UInt64, against reported: UInt64?, side: String) throws {
+        guard let reported, reported != computed else { return }
+        throw ObjectStorageError.integrityMismatch(
+            checksum: "CRC-64/XZ",
+            expected: String(reported),
+            actual: String(computed),
+            operation: side
+        )
+    }
+}
