@@ -26,6 +26,7 @@ extension ResumableCopyStrategy {
     ) async throws -> UploadCheckpoint.UploadedPart {
         let size = range.upperBound - range.lowerBound
         let bytes = try await read(range, pinnedTo: checkpoint.copySource?.etag)
+        defer { partBuffers.give(bytes) }
         let digest = Self.digest(of: bytes)
         let part = try await client.uploadPart(
             bucket: request.bucket,
@@ -116,7 +117,12 @@ extension ResumableCopyStrategy {
         get.range = .bytes(range.lowerBound...(range.upperBound - 1))
         get.ifMatch = etag
         let response = try await sourceClient.getObject(get, logger: logger)
-        let bytes = try await response.body.collect(upTo: Int(size))
+        // Room for the whole part at once: a buffer grown chunk by chunk doubles its capacity, briefly holding both.
+        var bytes = partBuffers.take(capacity: Int(size))
+        for try await var chunk in response.body {
+            guard bytes.readableBytes + chunk.readableBytes <= size else { break }
+            bytes.writeBuffer(&chunk)
+        }
         guard bytes.readableBytes == size else {
             throw ObjectStorageError.invalidResponse(
                 "GetObject of the copy source returned \(bytes.readableBytes) bytes for a range of \(size)"

@@ -25,6 +25,8 @@ struct ResumableCopyStrategy: TransferStrategy {
     let logger: Logger
     let checkpointPath: String?
     let store: CheckpointStore
+    /// A streamed copy's part buffers.
+    let partBuffers = PartBufferPool()
 
     var concurrency: Int { request.options.concurrency }
     /// How many times the copy starts over when the source changes or the upload disappears.
