@@ -30,7 +30,7 @@ func option(_ name: String) -> String? {
     guard let flag = arguments.firstIndex(of: "--\(name)"), flag + 1 < arguments.count else { return nil }
     return arguments[flag + 1]
 }
-let port = option("port").flatMap { Int($0) } ?? 8080
+let port = option("port").flatMap { Int($0) }.flatMap { (0...65535).contains($0) ? $0 : nil } ?? 8080
 let maxSize = option("max-size").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 10 << 20
 
 try await SampleStorage.run("BrowserUpload", announce: false) { storage in
