@@ -175,6 +175,14 @@ let package = Package(
             dependencies: ["SampleSupport", "ObjectStorage"],
             path: "Samples/ListAndDelete"
         ),
+        .executableTarget(
+            name: "BrowserUploadSample",
+            dependencies: [
+                "SampleSupport", "ObjectStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Samples/BrowserUpload"
+        ),
 
         // MARK: Tests
         .target(

@@ -45,12 +45,15 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - sample: The sample's name (the last component of ``prefix``).
+    ///   - announce: Whether to print which storage is used first (a sample whose first line is read by a
+    ///     script prints ``description`` itself, after it).
     ///   - isolation: The caller's actor.
     ///   - body: The sample.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or an error starting the embedded server.
     public static func run<Result>(
         _ sample: String,
+        announce: Bool = true,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (SampleStorage) async throws -> Result
     ) async throws -> Result {
@@ -67,7 +70,7 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
                 embeddedServerCredentials: nil,
                 scratchDirectory: scratch
             )
-            print("Using the \(storage)\n")
+            if announce { print("Using the \(storage)\n") }
             return try await body(storage)
         }
         let embedded = try await EmbeddedServer.start(dataDirectory: scratch + "/server")
@@ -82,8 +85,10 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
             )
             embedded.exportEnvironment()
             try await storage.createBucketIfNeeded()
-            print("Using the \(storage)")
-            print("(set OSS_BUCKET, OBS_BUCKET or AWS_BUCKET and the vendor's keys to use a real bucket)\n")
+            if announce {
+                print("Using the \(storage)")
+                print("(set OSS_BUCKET, OBS_BUCKET or AWS_BUCKET and the vendor's keys to use a real bucket)\n")
+            }
             let result = try await body(storage)
             await embedded.stop()
             return result

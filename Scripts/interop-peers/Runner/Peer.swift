@@ -49,6 +49,8 @@ struct Peer: Sendable {
     /// serve s3 answers it 200 with an empty body and stores an empty part. (moto copies parts but ignores
     /// `x-amz-copy-source-if-match`.)
     var copiesParts = true
+    /// Whether POST policy forms (browser uploads) are accepted and their conditions enforced.
+    var verifiesPostPolicies = false
 
     static let rclone = Peer(
         name: "rclone",
@@ -109,7 +111,8 @@ struct Peer: Sendable {
         reportsETagOnComplete: false,
         unknownUploadCode: .noSuchKey,
         verifiesPresignedHeadAndPut: true,
-        verifiesSignatureV2: true
+        verifiesSignatureV2: true,
+        verifiesPostPolicies: true
     )
 
     static func named(_ name: String) -> Peer? {

@@ -74,6 +74,10 @@ struct PeerSuite {
         if self.peer.verifiesSignatureV2 {
             await checklist.run("signature-v2") { try await self.signatureV2() }
         }
+        if self.peer.verifiesPostPolicies {
+            await checklist.run("post-policy-v4") { try await self.postPolicy(.sigV4) }
+            await checklist.run("post-policy-v2") { try await self.postPolicy(.awsV2) }
+        }
         if self.peer.verifiesSignatures {
             await checklist.run("wrong-secret") { try await self.wrongSecret() }
             await checklist.run("unknown-access-key") { try await self.unknownAccessKey() }

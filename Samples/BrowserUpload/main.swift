@@ -1,0 +1,57 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// # Browser uploads straight to the bucket
+//
+// A Hummingbird app whose page has a file picker in a plain HTML form (no JavaScript): the app signs a POST
+// policy for each page with `ObjectStorageClient.presignPost`, and the browser posts the file to the bucket
+// itself, so the bytes never pass through the app. The policy allows any key under `uploads/`, files up to
+// `--max-size` bytes (10 MiB by default), for 10 minutes; the bucket then redirects the browser back to
+// `/uploaded`, which lists the uploads with a presigned download link for each.
+//
+// ```sh
+// swift run BrowserUploadSample                  # then open the URL it prints first
+// swift run BrowserUploadSample --port 0 --max-size 1048576
+// ```
+
+import Foundation
+import Hummingbird
+import ObjectStorage
+import SampleSupport
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+/// The value of `--NAME VALUE` on the command line, if given.
+func option(_ name: String) -> String? {
+    guard let flag = arguments.firstIndex(of: "--\(name)"), flag + 1 < arguments.count else { return nil }
+    return arguments[flag + 1]
+}
+let port = option("port").flatMap { Int($0) }.flatMap { (0...65535).contains($0) ? $0 : nil } ?? 8080
+let maxSize = option("max-size").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 10 << 20
+
+try await SampleStorage.run("BrowserUpload", announce: false) { storage in
+    // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
+    // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
+    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
+    let site = UploadSite(client: client, bucket: storage.bucket, prefix: storage.prefix + "uploads/", maxSize: maxSize)
+    let app = Application(
+        router: site.router(),
+        configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        onServerRunning: { channel in
+            // The first line is the URL (with the real port when asked for port 0): scripts read it.
+            printLine("http://127.0.0.1:\(channel.localAddress?.port ?? port)/")
+            printLine("Uploads go straight to the \(storage), under \(site.prefix); Ctrl-C stops.")
+        }
+    )
+    // Runs until SIGINT or SIGTERM, then shuts down gracefully.
+    try await app.runService()
+}
+
+/// Prints a line at once, even when standard output is a pipe (`print` would hold it in a buffer).
+@Sendable func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
