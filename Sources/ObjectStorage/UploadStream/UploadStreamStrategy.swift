@@ -74,9 +74,13 @@ struct UploadStreamStrategy: Sendable {
         let reporter = self.reporter
         var reader = StreamPartReader(bytes.makeAsyncIterator(), partSize: Int(partSize)) { reporter.read(Int64($0)) }
         reporter.begin()
-        let first = try await reader.nextPart() ?? ByteBuffer()
+        // Every part is held by one variable at a time, so that a sent part is freed as soon as its request ends.
+        var first: ByteBuffer? = try await reader.nextPart() ?? ByteBuffer()
         let atEnd = try await reader.isAtEnd()
-        if atEnd && (!options.forceMultipart || first.readableBytes == 0) { return try await putWhole(first) }
+        if atEnd, let whole = first, !options.forceMultipart || whole.readableBytes == 0 {
+            first = nil
+            return try await putWhole(whole)
+        }
         let uploadID = try await client.createMultipartUpload(
             bucket: bucket,
             key: key,
@@ -85,7 +89,7 @@ struct UploadStreamStrategy: Sendable {
         )
         logger.debug("stream upload started", metadata: ["os.upload_id": "\(uploadID)"])
         do {
-            let parts = try await sendParts(first: first, rest: &reader, uploadID: uploadID)
+            let parts = try await sendParts(first: &first, rest: &reader, uploadID: uploadID)
             return try await complete(parts, uploadID: uploadID)
         } catch {
             await client.abortUploadQuietly(bucket: bucket, key: key, uploadID: uploadID, logger: logger)
@@ -126,31 +130,35 @@ struct UploadStreamStrategy: Sendable {
 
     // MARK: Multipart
 
-    /// Sends `first` and every further part of the stream, at most `concurrency` parts in memory at a time.
+    /// Sends `first` (taken out of the variable) and every further part of the stream, with at most
+    /// `concurrency` parts in memory at a time.
     ///
     /// - Returns: The acknowledged parts, in part-number order.
     private func sendParts<Source>(
-        first: ByteBuffer,
+        first: inout ByteBuffer?,
         rest reader: inout StreamPartReader<Source>,
         uploadID: String
     ) async throws -> [SentPart] {
-        try await withThrowingTaskGroup(of: SentPart.self) { group in
+        var next = first
+        first = nil
+        return try await withThrowingTaskGroup(of: SentPart.self) { group in
             var sent: [SentPart] = []
             var inFlight = 0
-            var number = 1
-            var next: ByteBuffer? = first
-            while let part = next {
-                let partNumber = number
-                group.addTask { try await self.send(part, number: partNumber, uploadID: uploadID) }
+            var number = 0
+            while next != nil {
+                guard number < maximumPartCount else { throw tooLong() }
+                number += 1
+                if let part = next {
+                    next = nil
+                    let partNumber = number
+                    group.addTask { try await self.send(part, number: partNumber, uploadID: uploadID) }
+                }
                 inFlight += 1
                 if inFlight >= options.concurrency, let done = try await group.next() {
                     sent.append(done)
                     inFlight -= 1
                 }
                 next = try await reader.nextPart()
-                guard next != nil else { break }
-                guard number < maximumPartCount else { throw tooLong() }
-                number += 1
             }
             while let done = try await group.next() { sent.append(done) }
             return sent.sorted { $0.part.partNumber < $1.part.partNumber }

@@ -8,6 +8,10 @@
 
 import ObjectStorage
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `cp - URL` (standard input to an object) and `cp URL -` (an object to standard output).
 extension CopyCommand {
     /// Whether `source` or `destination` is `-`, standard input or output.
@@ -16,6 +20,7 @@ extension CopyCommand {
     /// Runs `cp - URL` or `cp URL -`. Neither keeps a checkpoint; `cp URL -` writes nothing but the object's
     /// bytes to standard output.
     func runStandardStreams() async throws {
+        Self.returnPartBuffersToTheSystem()
         if recursive { throw CLIError.usage("cp --recursive: '-' is not a directory") }
         if transfer.checkpointFile != nil { throw CLIError.usage("cp: '-' is a stream and keeps no checkpoint") }
         let usage = CLIError.usage("cp: '-' goes with a remote URL naming an object: cp - URL, or cp URL -")
@@ -31,6 +36,19 @@ extension CopyCommand {
             }
             try await download(from: origin)
         }
+    }
+
+    /// Keeps glibc's malloc from holding on to freed part buffers: by default it raises its mmap threshold to
+    /// the size of the largest freed block (up to 32 MiB), after which parts come from its arenas and their
+    /// memory stays counted in the process's RSS long after they are sent. Fixed at its initial 128 KiB, every
+    /// part is a mapping of its own, given back when freed, so memory stays within `concurrency × partSize`.
+    private static func returnPartBuffersToTheSystem() {
+        #if canImport(Glibc)
+        // `mallopt` is declared in <malloc.h>, which the Glibc module does not import; M_MMAP_THRESHOLD is -3.
+        typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "mallopt") else { return }
+        _ = unsafeBitCast(symbol, to: MallocOption.self)(-3, 128 * 1024)
+        #endif
     }
 
     private static func namesObject(_ location: ObjectURL) -> Bool {

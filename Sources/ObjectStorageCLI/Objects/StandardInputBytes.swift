@@ -23,8 +23,8 @@ import Darwin
 struct StandardInputBytes: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
 
-    /// The most bytes one element holds: 256 KiB.
-    static let chunkSize = 256 * 1024
+    /// The most bytes one element holds: 64 KiB, what a pipe holds by default.
+    static let chunkSize = 64 * 1024
 
     struct AsyncIterator: AsyncIteratorProtocol {
         private var ended = false
