@@ -14,9 +14,13 @@ import ObjectStorageTransport
 ///
 /// A HEAD gives the size and ETag. An object of at most one part is read with one GET; a larger one with ranged
 /// GETs of one part each, `concurrency` at a time, every one with `If-Match` on the HEAD's ETag, so an object
-/// replaced while it is read fails (412) instead of mixing two versions. Parts that arrive early wait for their
-/// turn: no more than `concurrency` parts are in memory, fetched or being fetched.
+/// replaced while it is read fails (412) instead of mixing two versions. The part whose turn it is goes to standard
+/// output as its bytes arrive; the bytes of the (at most `concurrency - 1`) parts after it wait for their turn, so
+/// memory stays below `concurrency × partSize`.
 enum OrderedDownload {
+    /// The size of the blocks a part is handed over in: 1 MiB.
+    static let blockSize = 1 << 20
+
     /// Writes the object at `source` to standard output.
     ///
     /// - Parameters:
@@ -40,28 +44,48 @@ enum OrderedDownload {
                     return
                 }
                 let parts = Int((size + partSize - 1) / partSize)
-                try await withThrowingTaskGroup(of: (Int, ByteBuffer).self) { group in
-                    var ready: [Int: ByteBuffer] = [:]
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    var streams: [Int: AsyncThrowingStream<ByteBuffer, any Error>] = [:]
                     var started = 0
-                    var written = 0
-                    while written < parts {
+                    for written in 0..<parts {
                         while started < parts && started - written < options.concurrency {
-                            let number = started
-                            let range = Int64(number) * partSize..<min(Int64(number + 1) * partSize, size)
+                            let range = Int64(started) * partSize..<min(Int64(started + 1) * partSize, size)
+                            let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+                            streams[started] = stream
                             group.addTask {
-                                (number, try await fetch(source, range: range, etag: etag, client: client))
+                                do {
+                                    try await fetch(
+                                        source,
+                                        range: range,
+                                        etag: etag,
+                                        client: client,
+                                        into: continuation
+                                    )
+                                } catch {
+                                    continuation.finish(throwing: error)
+                                    throw error
+                                }
                             }
                             started += 1
                         }
-                        if let part = ready.removeValue(forKey: written) {
-                            try await write(part)
-                            written += 1
-                        } else if let fetched = try await group.next() {
-                            ready[fetched.0] = fetched.1
-                        } else {
-                            break
+                        guard let stream = streams.removeValue(forKey: written) else { break }
+                        var copied: Int64 = 0
+                        for try await chunk in stream {
+                            copied += Int64(chunk.readableBytes)
+                            try await write(chunk)
+                        }
+                        // A stream iterated by a cancelled task ends early without an error.
+                        try Task.checkCancellation()
+                        let expected = min(partSize, size - Int64(written) * partSize)
+                        guard copied == expected else {
+                            throw CLIError(
+                                status: .failure,
+                                message: "cp: '\(RemoteLocation.text(source))': part \(written + 1) ended after "
+                                    + "\(copied) of \(expected) bytes"
+                            )
                         }
                     }
+                    try await group.waitForAll()
                 }
             }
         } catch let error as ServiceError where error.code == .preconditionFailed || error.statusCode == 412 {
@@ -73,30 +97,46 @@ enum OrderedDownload {
         }
     }
 
-    /// One part, read whole, with `If-Match`.
+    /// Fetches one part with `If-Match`, handing its chunks to `continuation` as they arrive, and finishes it.
+    ///
+    /// - Throws: ``CLIError`` when the part has another size than asked; ``ServiceError``, transport errors.
     private static func fetch(
         _ source: ObjectURL,
         range: Range<Int64>,
         etag: String,
-        client: ObjectStorageClient
-    ) async throws -> ByteBuffer {
+        client: ObjectStorageClient,
+        into continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
+    ) async throws {
         var request = GetObjectRequest(bucket: source.bucket, key: source.key ?? "")
         request.range = .bytes(range.lowerBound...(range.upperBound - 1))
         request.ifMatch = etag
-        let count = Int(range.upperBound - range.lowerBound)
-        var part = ByteBufferAllocator().buffer(capacity: count)
+        let expected = range.upperBound - range.lowerBound
+        var received: Int64 = 0
+        // The transport's chunks may sit in larger buffers than their bytes: copied into blocks, a part that waits
+        // for its turn holds no more memory than its size.
+        var block = ByteBufferAllocator().buffer(capacity: blockSize)
         for try await var chunk in try await client.getObject(request).body {
-            guard part.readableBytes + chunk.readableBytes <= count else { break }
-            part.writeBuffer(&chunk)
+            received += Int64(chunk.readableBytes)
+            guard received <= expected else { break }
+            while let piece = chunk.readSlice(length: min(blockSize - block.readableBytes, chunk.readableBytes)),
+                piece.readableBytes > 0
+            {
+                block.writeImmutableBuffer(piece)
+                if block.readableBytes == blockSize {
+                    continuation.yield(block)
+                    block = ByteBufferAllocator().buffer(capacity: blockSize)
+                }
+            }
         }
-        guard part.readableBytes == count else {
+        if block.readableBytes > 0 { continuation.yield(block) }
+        guard received == expected else {
             throw CLIError(
                 status: .failure,
                 message: "cp: '\(RemoteLocation.text(source))': bytes \(range.lowerBound)-\(range.upperBound - 1) "
-                    + "came back as \(part.readableBytes) bytes instead of \(count)"
+                    + "came back as \(received) bytes instead of \(expected)"
             )
         }
-        return part
+        continuation.finish()
     }
 
     /// Writes to standard output on NIO's blocking-I/O pool.
