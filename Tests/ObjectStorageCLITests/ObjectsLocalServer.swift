@@ -104,14 +104,14 @@ struct ObjectsCLI {
     var accessKeyID = ObjectsLocalServer.accessKeyID
     var secret = ObjectsLocalServer.secret
 
-    func run(_ arguments: [String]) async throws -> CLIProcess.Result {
+    func run(_ arguments: [String], standardInput: String? = nil) async throws -> CLIProcess.Result {
         var remote = ["--endpoint", server.endpoint]
         if let region = dialect.region { remote += ["--region", region] }
         let environment = CLIProcess.isolatedEnvironment([
             dialect.accessKeyVariable: accessKeyID,
             dialect.secretVariable: secret,
         ])
-        return try await CLIProcess.run(arguments + remote, environment: environment)
+        return try await CLIProcess.run(arguments + remote, environment: environment, standardInput: standardInput)
     }
 
     /// Runs and expects exit status 0.

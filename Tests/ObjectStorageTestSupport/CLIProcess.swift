@@ -83,16 +83,24 @@ public enum CLIProcess {
     /// - Parameters:
     ///   - arguments: The arguments.
     ///   - environment: The whole environment.
+    ///   - standardInput: The file its standard input reads, or `nil` for `/dev/null`.
     ///   - timeLimit: When to kill it.
     /// - Returns: The result.
     /// - Throws: ``NotBuilt``, or why it cannot be started.
     public static func run(
         _ arguments: [String],
         environment: [String: String],
+        standardInput: String? = nil,
         timeLimit: Duration = .seconds(60)
     ) async throws -> Result {
         guard let binary else { throw NotBuilt() }
-        return try await run(executable: binary, arguments: arguments, environment: environment, timeLimit: timeLimit)
+        return try await run(
+            executable: binary,
+            arguments: arguments,
+            environment: environment,
+            standardInput: standardInput,
+            timeLimit: timeLimit
+        )
     }
 
     /// Runs any executable with a time limit, reading both pipes while it runs.
@@ -101,6 +109,7 @@ public enum CLIProcess {
     ///   - executable: The executable.
     ///   - arguments: The arguments.
     ///   - environment: The whole environment.
+    ///   - standardInput: The file its standard input reads, or `nil` for `/dev/null`.
     ///   - timeLimit: When to kill it.
     /// - Returns: The result.
     /// - Throws: When the executable cannot be started.
@@ -108,9 +117,15 @@ public enum CLIProcess {
         executable: URL,
         arguments: [String],
         environment: [String: String],
+        standardInput: String? = nil,
         timeLimit: Duration
     ) async throws -> Result {
-        let child = try ChildProcess(executable: executable.path, arguments: arguments, environment: environment)
+        let child = try ChildProcess(
+            executable: executable.path,
+            arguments: arguments,
+            environment: environment,
+            standardInput: standardInput
+        )
         // Both pipes drain to their ends while the child runs (one left full would block it), each on a thread of its
         // own, and the exit is awaited on a third.
         let outputHandle = child.standardOutput

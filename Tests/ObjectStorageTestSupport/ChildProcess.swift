@@ -24,7 +24,7 @@ import Darwin
 /// crashes the whole suite with SIGSEGV (swift-corelibs-foundation #5472), more often the more descriptors the
 /// test process holds, which is when a full suite runs.
 ///
-/// Standard input is `/dev/null`; standard output and error each go to a pipe whose reading end this object owns
+/// Standard input is `/dev/null` or a file; standard output and error each go to a pipe whose reading end this object owns
 /// (close-on-exec, so no other child inherits it), to `/dev/null`, or to a file. Every signal starts at its
 /// default disposition, unblocked. The child is reaped only under a lock, so ``signal(_:)`` never reaches a
 /// recycled process id.
@@ -81,6 +81,7 @@ public final class ChildProcess: Sendable {
     ///   - arguments: Its arguments.
     ///   - environment: Its whole environment.
     ///   - directory: Its working directory (through `/bin/sh`, which then executes it in place), or the test's.
+    ///   - standardInput: The file its standard input reads, or `nil` for `/dev/null`.
     ///   - standardOutput: Where its standard output goes.
     ///   - standardError: Where its standard error goes.
     /// - Throws: ``SpawnFailed``.
@@ -89,13 +90,14 @@ public final class ChildProcess: Sendable {
         arguments: [String],
         environment: [String: String],
         directory: String? = nil,
+        standardInput: String? = nil,
         standardOutput: Output = .pipe,
         standardError: Output = .pipe
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, standardInput ?? "/dev/null", O_RDONLY, 0)
         var parentEnds: [Int32] = []
         var childEnds: [Int32] = []
         defer { for descriptor in childEnds { close(descriptor) } }

@@ -13,8 +13,12 @@
 public struct TransferProgress: Sendable, Hashable {
     /// Bytes transferred and kept so far, including bytes kept from an earlier run.
     public var completedBytes: Int64
-    /// The transfer's total size in bytes.
+    /// The transfer's total size in bytes; while ``isTotalKnown`` is `false` (a stream of unknown length), the
+    /// bytes read from the stream so far, a lower bound.
     public var totalBytes: Int64
+    /// Whether ``totalBytes`` is the final size: `false` while a stream of unknown length is still being read
+    /// (``ObjectStorageClient/uploadStream(_:bucket:key:attributes:options:logger:progress:)``), `true` otherwise.
+    public var isTotalKnown: Bool
     /// Bytes that were already done when this run started (reused from a checkpoint).
     public var resumedBytes: Int64
     /// Average bytes per second over this run (excluding resumed bytes); 0 until measurable.
@@ -27,21 +31,30 @@ public struct TransferProgress: Sendable, Hashable {
     ///   - totalBytes: The transfer's total size in bytes.
     ///   - resumedBytes: Bytes reused from an earlier run.
     ///   - bytesPerSecond: Average bytes per second over this run.
-    package init(completedBytes: Int64, totalBytes: Int64, resumedBytes: Int64, bytesPerSecond: Double) {
+    ///   - isTotalKnown: Whether `totalBytes` is the final size.
+    package init(
+        completedBytes: Int64,
+        totalBytes: Int64,
+        resumedBytes: Int64,
+        bytesPerSecond: Double,
+        isTotalKnown: Bool = true
+    ) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes
+        self.isTotalKnown = isTotalKnown
         self.resumedBytes = resumedBytes
         self.bytesPerSecond = bytesPerSecond
     }
 
-    /// The completed fraction from 0 to 1 (1 for an empty transfer).
+    /// The completed fraction from 0 to 1 (1 for an empty transfer, 0 while the total is unknown).
     public var fractionCompleted: Double {
-        totalBytes > 0 ? Double(completedBytes) / Double(totalBytes) : 1
+        guard isTotalKnown else { return 0 }
+        return totalBytes > 0 ? Double(completedBytes) / Double(totalBytes) : 1
     }
 
-    /// The estimated seconds remaining at the current rate, or `nil` when no rate is known yet.
+    /// The estimated seconds remaining at the current rate, or `nil` when no rate or no total is known yet.
     public var estimatedSecondsRemaining: Double? {
-        guard bytesPerSecond > 0 else { return nil }
+        guard bytesPerSecond > 0, isTotalKnown else { return nil }
         return Double(max(totalBytes - completedBytes, 0)) / bytesPerSecond
     }
 }

@@ -26,10 +26,16 @@ final class TransferProgressReporter: Sendable {
         var completedBytes: Int64
         var reportedBytes: Int64
         var lastReport: ContinuousClock.Instant?
+        /// The total, or `nil` while a stream's length is unknown.
+        var totalBytes: Int64?
+        /// Bytes read from a stream of unknown length so far.
+        var readBytes: Int64 = 0
+        /// Whether a report has said the total is known.
+        var reportedKnownTotal = false
     }
 
     private let handler: TransferProgressHandler?
-    /// The transfer's size.
+    /// The transfer's size (0 for a stream of unknown length, until ``finish(totalBytes:)``).
     let totalBytes: Int64
     private let resumedBytes: Int64
     private let start = ContinuousClock.now
@@ -43,7 +49,25 @@ final class TransferProgressReporter: Sendable {
         self.totalBytes = totalBytes
         self.resumedBytes = resumedBytes
         self.handler = handler
-        self.state = Mutex(State(completedBytes: resumedBytes, reportedBytes: -1, lastReport: nil))
+        self.state = Mutex(
+            State(completedBytes: resumedBytes, reportedBytes: -1, lastReport: nil, totalBytes: totalBytes)
+        )
+    }
+
+    /// A reporter for a stream of unknown length: until ``finish(totalBytes:)``, reports say the total is
+    /// unknown and give the bytes read so far (``read(_:)``) as the total.
+    ///
+    /// - Parameter handler: The caller's closure, or `nil` for no reports.
+    init(unknownTotalWith handler: TransferProgressHandler?) {
+        self.totalBytes = 0
+        self.resumedBytes = 0
+        self.handler = handler
+        self.state = Mutex(State(completedBytes: 0, reportedBytes: -1, lastReport: nil, totalBytes: nil))
+    }
+
+    /// Counts bytes read from a stream of unknown length (not yet sent), without reporting.
+    func read(_ count: Int64) {
+        state.withLock { $0.readBytes += count }
     }
 
     /// Counts `count` more bytes as done and reports if the throttle interval has passed.
@@ -67,6 +91,9 @@ final class TransferProgressReporter: Sendable {
     /// Delivers a final report regardless of the throttle.
     func finish() { report(force: true) { _ in } }
 
+    /// Delivers the final report of a stream, whose total is now known, regardless of the throttle.
+    func finish(totalBytes: Int64) { report(force: true) { $0.totalBytes = totalBytes } }
+
     /// Updates the count and, when due, calls the handler while holding the lock: reports are
     /// therefore delivered one at a time and in order, so they can never appear to go backwards.
     /// Handlers must be quick (update a counter or a progress bar).
@@ -78,18 +105,23 @@ final class TransferProgressReporter: Sendable {
             let due =
                 state.lastReport.map { now - $0 >= Self.minimumInterval } ?? true
                 || state.completedBytes - state.reportedBytes >= Self.reportingStep
-            guard force || due, state.completedBytes > state.reportedBytes || state.reportedBytes < 0 else { return }
+            let news =
+                state.completedBytes > state.reportedBytes || state.reportedBytes < 0
+                || (state.totalBytes != nil && !state.reportedKnownTotal)
+            guard force || due, news else { return }
             let reported = max(state.completedBytes, state.reportedBytes, resumedBytes)
             state.reportedBytes = reported
             state.lastReport = now
+            state.reportedKnownTotal = state.totalBytes != nil
             let elapsed = (now - start) / .seconds(1)
             let transferred = Double(reported - resumedBytes)
             handler(
                 TransferProgress(
                     completedBytes: reported,
-                    totalBytes: totalBytes,
+                    totalBytes: state.totalBytes ?? max(state.readBytes, reported),
                     resumedBytes: resumedBytes,
-                    bytesPerSecond: elapsed > 0.05 && transferred > 0 ? transferred / elapsed : 0
+                    bytesPerSecond: elapsed > 0.05 && transferred > 0 ? transferred / elapsed : 0,
+                    isTotalKnown: state.totalBytes != nil
                 )
             )
         }

@@ -29,13 +29,18 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
             copy's in the temporary directory): Ctrl-C pauses (exit 130) and rerunning the same command \
             resumes. On a terminal a progress bar is drawn on \
             standard error; otherwise one summary line is written there at the end.
+
+            '-' as the source uploads standard input, of unknown length, in parts of --part-size, \
+            --concurrency at a time (one PUT when it fits in one part; Ctrl-C or a failure aborts the \
+            upload). '-' as the destination writes the object to standard output, in order, from \
+            parallel ranged GETs that fail if the object is replaced meanwhile. Neither keeps a checkpoint.
             """
     )
 
-    @Argument(help: "A local file or oss://BUCKET/KEY, obs://BUCKET/KEY, s3://BUCKET/KEY")
+    @Argument(help: "A local file, - (standard input) or oss://BUCKET/KEY, obs://BUCKET/KEY, s3://BUCKET/KEY")
     var source: String
 
-    @Argument(help: "A local path or a remote URL")
+    @Argument(help: "A local path, - (standard output) or a remote URL")
     var destination: String
 
     @Option(help: "The Content-Type of an uploaded object (default: set by the service).")
@@ -59,6 +64,7 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
     func run() async throws {
+        if usesStandardStreams { return try await runStandardStreams() }
         if recursive { return try await runRecursive() }
         let plan = try CopyPlan(source: source, destination: destination)
         if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {

@@ -68,6 +68,18 @@ struct TransferFlags: ParsableArguments, Sendable {
         return options
     }
 
+    /// The attributes an uploaded object gets from these flags and `--content-type`.
+    ///
+    /// - Parameter contentType: The `--content-type` value, if any.
+    /// - Returns: The attributes.
+    func uploadAttributes(contentType: String?) -> UploadAttributes {
+        var attributes = UploadAttributes(contentType: contentType)
+        attributes.storageClass = storageClass.map { StorageClass(rawValue: $0) }
+        attributes.acl = acl.map { ObjectACL(rawValue: $0) }
+        attributes.metadata = Dictionary(metadata.map { ($0.key, $0.value) }) { first, _ in first }
+        return attributes
+    }
+
     /// The options that only apply to uploads, by flag name, when any is set.
     var uploadOnlyFlags: [String] {
         var flags: [String] = []

@@ -1,0 +1,146 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOCore
+import ObjectStorage
+import ObjectStorageTransport
+
+/// `cp URL -`: writes an object to standard output in order, with bounded memory.
+///
+/// A HEAD gives the size and ETag. An object of at most one part is read with one GET; a larger one with ranged
+/// GETs of one part each, `concurrency` at a time, every one with `If-Match` on the HEAD's ETag, so an object
+/// replaced while it is read fails (412) instead of mixing two versions. The part whose turn it is goes to standard
+/// output as its bytes arrive; the bytes of the (at most `concurrency - 1`) parts after it wait for their turn, so
+/// memory stays below `concurrency × partSize`.
+enum OrderedDownload {
+    /// The size of the blocks a part is handed over in: 1 MiB.
+    static let blockSize = 1 << 20
+
+    /// Writes the object at `source` to standard output.
+    ///
+    /// - Parameters:
+    ///   - source: The object.
+    ///   - options: Part size, concurrency and bandwidth limit.
+    ///   - client: The client.
+    /// - Throws: ``CLIError`` when the object changed while it was read or standard output fails;
+    ///   ``ServiceError``, transport errors.
+    static func run(from source: ObjectURL, options: TransferOptions, client: ObjectStorageClient) async throws {
+        let key = source.key ?? ""
+        let head = try await client.headObject(bucket: source.bucket, key: key)
+        let size = head.contentLength ?? 0
+        let partSize = max(options.partSize, 1)
+        let limiter = options.bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
+        do {
+            try await BandwidthLimiter.$transfer.withValue(limiter) {
+                guard size > partSize, let etag = head.etag else {
+                    var request = GetObjectRequest(bucket: source.bucket, key: key)
+                    request.ifMatch = head.etag
+                    for try await chunk in try await client.getObject(request).body { try await write(chunk) }
+                    return
+                }
+                let parts = Int((size + partSize - 1) / partSize)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    var streams: [Int: AsyncThrowingStream<ByteBuffer, any Error>] = [:]
+                    var started = 0
+                    for written in 0..<parts {
+                        while started < parts && started - written < options.concurrency {
+                            let range = Int64(started) * partSize..<min(Int64(started + 1) * partSize, size)
+                            let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+                            streams[started] = stream
+                            group.addTask {
+                                do {
+                                    try await fetch(
+                                        source,
+                                        range: range,
+                                        etag: etag,
+                                        client: client,
+                                        into: continuation
+                                    )
+                                } catch {
+                                    continuation.finish(throwing: error)
+                                    throw error
+                                }
+                            }
+                            started += 1
+                        }
+                        guard let stream = streams.removeValue(forKey: written) else { break }
+                        var copied: Int64 = 0
+                        for try await chunk in stream {
+                            copied += Int64(chunk.readableBytes)
+                            try await write(chunk)
+                        }
+                        // A stream iterated by a cancelled task ends early without an error.
+                        try Task.checkCancellation()
+                        let expected = min(partSize, size - Int64(written) * partSize)
+                        guard copied == expected else {
+                            throw CLIError(
+                                status: .failure,
+                                message: "cp: '\(RemoteLocation.text(source))': part \(written + 1) ended after "
+                                    + "\(copied) of \(expected) bytes"
+                            )
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+        } catch let error as ServiceError where error.code == .preconditionFailed || error.statusCode == 412 {
+            throw CLIError(
+                status: .failure,
+                message: "cp: '\(RemoteLocation.text(source))' was replaced while it was being read; "
+                    + "standard output has only part of it"
+            )
+        }
+    }
+
+    /// Fetches one part with `If-Match`, handing its chunks to `continuation` as they arrive, and finishes it.
+    ///
+    /// - Throws: ``CLIError`` when the part has another size than asked; ``ServiceError``, transport errors.
+    private static func fetch(
+        _ source: ObjectURL,
+        range: Range<Int64>,
+        etag: String,
+        client: ObjectStorageClient,
+        into continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
+    ) async throws {
+        var request = GetObjectRequest(bucket: source.bucket, key: source.key ?? "")
+        request.range = .bytes(range.lowerBound...(range.upperBound - 1))
+        request.ifMatch = etag
+        let expected = range.upperBound - range.lowerBound
+        var received: Int64 = 0
+        // The transport's chunks may sit in larger buffers than their bytes: copied into blocks, a part that waits
+        // for its turn holds no more memory than its size.
+        var block = ByteBufferAllocator().buffer(capacity: blockSize)
+        for try await var chunk in try await client.getObject(request).body {
+            received += Int64(chunk.readableBytes)
+            guard received <= expected else { break }
+            while let piece = chunk.readSlice(length: min(blockSize - block.readableBytes, chunk.readableBytes)),
+                piece.readableBytes > 0
+            {
+                block.writeImmutableBuffer(piece)
+                if block.readableBytes == blockSize {
+                    continuation.yield(block)
+                    block = ByteBufferAllocator().buffer(capacity: blockSize)
+                }
+            }
+        }
+        if block.readableBytes > 0 { continuation.yield(block) }
+        guard received == expected else {
+            throw CLIError(
+                status: .failure,
+                message: "cp: '\(RemoteLocation.text(source))': bytes \(range.lowerBound)-\(range.upperBound - 1) "
+                    + "came back as \(received) bytes instead of \(expected)"
+            )
+        }
+        continuation.finish()
+    }
+
+    /// Writes to standard output on NIO's blocking-I/O pool.
+    private static func write(_ buffer: ByteBuffer) async throws {
+        try await BlockingIO.run { try StandardOutput.send(buffer) }
+    }
+}

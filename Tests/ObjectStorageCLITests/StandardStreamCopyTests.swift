@@ -1,0 +1,88 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorageTestSupport
+import Testing
+
+/// `cp - URL` (standard input, unknown length) and `cp URL -` (ordered parallel ranged GETs to standard output),
+/// run as processes against `objstore serve` in the OSS dialect (minimum part 100 KiB).
+struct StandardStreamCopyTests {
+    /// 1 MiB + 54,321 bytes: with 128 KiB parts and 3 at a time, 9 parts, three times the window.
+    static let payload = Data(
+        generatedBytes(count: 1_048_576 + 54_321) { UInt8(truncatingIfNeeded: $0 &* 167 &+ $0 >> 11) }
+    )
+
+    @Test
+    func standardInputToObjectAndObjectToStandardOutput() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .oss)
+        let scratch = try ObjectsScratch()
+        let source = scratch.path("piped.bin")
+        try Self.payload.write(to: URL(fileURLWithPath: source))
+        try await cli.succeed(["mb", "oss://bkt"])
+
+        let parts = ["--part-size", "128K", "--concurrency", "3"]
+        let upload = try await cli.run(["cp", "-", "oss://bkt/piped.bin"] + parts, standardInput: source)
+        #expect(upload.status == 0, "\(upload.standardError)")
+        #expect(upload.standardOutput == "upload: - to oss://bkt/piped.bin (1102897 bytes)\n")
+        let incomplete = try await cli.succeed(["ls", "--incomplete", "oss://bkt"])
+        #expect(incomplete.isEmpty, "\(incomplete)")
+
+        let download = try await cli.run(["cp", "oss://bkt/piped.bin", "-"] + parts)
+        #expect(download.status == 0, "\(download.standardError)")
+        #expect(download.standardOutputBytes == Array(Self.payload))
+        #expect(download.standardError.isEmpty, "\(download.standardError)")
+
+        let small = try await cli.run(["cp", "oss://bkt/piped.bin", "-", "--part-size", "8M"])
+        #expect(small.status == 0, "\(small.standardError)")
+        #expect(small.standardOutputBytes == Array(Self.payload))
+
+        let empty = try await cli.run(["cp", "-", "oss://bkt/empty"], standardInput: "/dev/null")
+        #expect(empty.status == 0, "\(empty.standardError)")
+        #expect(empty.standardOutput == "upload: - to oss://bkt/empty (0 bytes)\n")
+        let emptyDownload = try await cli.run(["cp", "oss://bkt/empty", "-"])
+        #expect(emptyDownload.status == 0, "\(emptyDownload.standardError)")
+        #expect(emptyDownload.standardOutputBytes.isEmpty)
+    }
+
+    @Test
+    func objectReplacedWhileReadFails() async throws {
+        // The third GetObject finds the object replaced (a new ETag), as another writer would.
+        let server = try await ObjectsLocalServer.start(arguments: [
+            "--log-level", "warning", "--fault", "op=GetObject,key=moving.bin,when=nth:3,replace=random:1200000",
+        ])
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .oss)
+        let scratch = try ObjectsScratch()
+        let source = scratch.path("moving.bin")
+        try Self.payload.write(to: URL(fileURLWithPath: source))
+        try await cli.succeed(["mb", "oss://bkt"])
+        try await cli.succeed(["cp", source, "oss://bkt/moving.bin", "--no-checkpoint"])
+
+        let download = try await cli.run([
+            "cp", "oss://bkt/moving.bin", "-", "--part-size", "128K", "--concurrency", "2",
+        ])
+        #expect(download.status != 0)
+        #expect(download.standardError.contains("was replaced while it was being read"), "\(download.standardError)")
+        #expect(download.standardOutputBytes.count < Self.payload.count)
+    }
+
+    @Test
+    func dashNeedsARemoteObject() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .oss)
+        for arguments in [["cp", "-", "-"], ["cp", "-", "/tmp/x"], ["cp", "-", "oss://bkt/"]] {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.standardError)")
+            #expect(result.standardError.contains("'-' goes with a remote URL"), "\(result.standardError)")
+        }
+    }
+}
