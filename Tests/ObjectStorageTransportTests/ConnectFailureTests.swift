@@ -32,9 +32,11 @@ import Darwin
 struct ConnectFailureTests {
     let logger = Logger.scanning
 
-    /// Well under a second alone; a full suite on 2 cores can delay the event loops for seconds, so the bound is
-    /// generous, and still far below the 270 s that AsyncHTTPClient's own connection retries took (#21).
-    static let bound = Duration.seconds(20)
+    /// Well under a second alone. In a full suite on 2 cores the test's own task can wait for a thread of the
+    /// concurrency pool for many seconds (23.7 s was seen with 584 tests running), so the bound only guards against
+    /// the regression that matters: it is far below the 270 s that AsyncHTTPClient's own connection retries took
+    /// (#21), and a test of its own (`unresolvableHostFailsAtOnceWithHostNotFound`) counts the attempts.
+    static let bound = Duration.seconds(60)
 
     /// Runs `body` with a transport over the SDK's client configuration on an event loop of its own, so that
     /// another suite's work on the shared loops cannot stretch the timing measured here.
