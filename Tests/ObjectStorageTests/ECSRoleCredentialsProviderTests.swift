@@ -25,6 +25,7 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
         let provider = AlibabaCloudECSRoleCredentialsProvider(
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -52,6 +53,7 @@ struct ECSRoleCredentialsProviderTests {
             roleName: "ecs-test-role",
             endpoint: server.endpoint + "/",
             tokenTTL: .seconds(100_000),
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -80,6 +82,7 @@ struct ECSRoleCredentialsProviderTests {
 
         let credentials = try await AlibabaCloudECSRoleCredentialsProvider(
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
         .credentials(logger: logger)
@@ -101,6 +104,7 @@ struct ECSRoleCredentialsProviderTests {
         let provider = AlibabaCloudECSRoleCredentialsProvider(
             endpoint: server.endpoint,
             tokenMode: .required,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -119,6 +123,7 @@ struct ECSRoleCredentialsProviderTests {
         let provider = AlibabaCloudECSRoleCredentialsProvider(
             endpoint: server.endpoint,
             tokenMode: .disabled,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -137,6 +142,7 @@ struct ECSRoleCredentialsProviderTests {
 
         let credentials = try await AlibabaCloudECSRoleCredentialsProvider(
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
         .credentials(logger: logger)
@@ -145,6 +151,7 @@ struct ECSRoleCredentialsProviderTests {
         let plain = AlibabaCloudECSRoleCredentialsProvider(
             endpoint: server.endpoint,
             tokenMode: .disabled,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
         let error = await MetadataTestSupport.credentialsError { _ = try await plain.credentials(logger: logger) }
@@ -159,6 +166,7 @@ struct ECSRoleCredentialsProviderTests {
         let provider = AlibabaCloudECSRoleCredentialsProvider(
             roleName: "other role",
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -181,6 +189,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -199,6 +208,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -224,6 +234,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -243,6 +254,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -263,6 +275,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -281,6 +294,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -300,6 +314,7 @@ struct ECSRoleCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -334,7 +349,7 @@ struct ECSRoleCredentialsProviderTests {
         let provider: some CredentialsProvider = .refreshing(
             AlibabaCloudECSRoleCredentialsProvider(
                 endpoint: server.endpoint,
-                timeout: .seconds(30),
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ),
             now: { clock.now }

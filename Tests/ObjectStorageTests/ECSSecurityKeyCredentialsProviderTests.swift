@@ -25,6 +25,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
         let provider = HuaweiCloudECSCredentialsProvider(
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
         let credentials = try await provider.credentials(logger: logger)
@@ -52,6 +53,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         _ = try await HuaweiCloudECSCredentialsProvider(
             endpoint: server.endpoint,
             tokenTTL: .seconds(5),
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
         .credentials(logger: logger)
@@ -69,6 +71,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
 
         let credentials = try await HuaweiCloudECSCredentialsProvider(
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
         .credentials(logger: logger)
@@ -87,6 +90,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let provider = HuaweiCloudECSCredentialsProvider(
             endpoint: server.endpoint,
             tokenMode: .required,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -106,6 +110,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await HuaweiCloudECSCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -125,6 +130,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await HuaweiCloudECSCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }
@@ -141,6 +147,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
         let provider = HuaweiCloudECSCredentialsProvider(
             endpoint: server.endpoint,
+            timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
         )
 
@@ -166,6 +173,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let error = await MetadataTestSupport.credentialsError {
             _ = try await HuaweiCloudECSCredentialsProvider(
                 endpoint: server.endpoint,
+                timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
             ).credentials(logger: logger)
         }

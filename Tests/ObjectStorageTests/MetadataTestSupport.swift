@@ -28,6 +28,10 @@ enum MetadataTestSupport {
         )
     )
 
+    /// The providers' per-request timeout in tests: the product's 5 s, on a loaded 2-core machine running the whole
+    /// suite, was once not enough for a loopback answer.
+    static let timeout = Duration.seconds(30)
+
     static func logger() -> (Logger, InMemoryLogHandler) {
         var handler = InMemoryLogHandler()
         handler.logLevel = .trace
