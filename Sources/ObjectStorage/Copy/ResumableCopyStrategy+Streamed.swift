@@ -99,8 +99,8 @@ extension ResumableCopyStrategy {
         reporter.add(size)
         reporter.finish()
         let checked = request.options.verifyIntegrity && (sourceCRC64 != nil || written.crc64 != nil)
-        return Self.singleRequestResult(
-            written,
+        return TransferResult(
+            singleRequest: written,
             size: size,
             verification: checked ? .crc64(digest.crc64) : .none(reason: "neither service reports a CRC-64"),
             contentMD5Verified: true

@@ -237,38 +237,11 @@ struct ResumableCopyStrategy: TransferStrategy {
         }
         reporter.add(size)
         reporter.finish()
-        return Self.singleRequestResult(
-            written,
+        return TransferResult(
+            singleRequest: written,
             size: size,
             verification: .none(reason: "a server-side copy moves no bytes through the client"),
             contentMD5Verified: false
-        )
-    }
-
-    /// The result of a copy done with one request (CopyObject, or a streamed copy's PUT).
-    static func singleRequestResult(
-        _ written: ObjectWriteResult,
-        size: Int64,
-        verification: TransferResult.Verification,
-        contentMD5Verified: Bool
-    ) -> TransferResult {
-        TransferResult(
-            filePath: "",
-            etag: written.etag,
-            versionID: written.versionID,
-            crc64: written.crc64,
-            objectSize: size,
-            range: 0..<size,
-            bytesTransferred: size,
-            bytesReused: 0,
-            partSize: size,
-            partCount: 1,
-            partsTransferred: 1,
-            partsReused: 0,
-            isMultipart: false,
-            restarts: 0,
-            verification: verification,
-            contentMD5Verified: contentMD5Verified
         )
     }
 

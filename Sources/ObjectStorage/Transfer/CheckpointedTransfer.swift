@@ -228,4 +228,39 @@ extension TransferResult {
             contentMD5Verified: completion.contentMD5Verified
         )
     }
+
+    /// The result of a transfer done with one request (a single PUT, one CopyObject): one part, nothing reused.
+    ///
+    /// - Parameters:
+    ///   - written: The service's answer to the request.
+    ///   - filePath: The local file, or `""` when there is none.
+    ///   - size: The object's size.
+    ///   - verification: What was verified.
+    ///   - contentMD5Verified: Whether the request carried a `Content-MD5` the service checked.
+    init(
+        singleRequest written: ObjectWriteResult,
+        filePath: String = "",
+        size: Int64,
+        verification: Verification,
+        contentMD5Verified: Bool
+    ) {
+        self.init(
+            filePath: filePath,
+            etag: written.etag,
+            versionID: written.versionID,
+            crc64: written.crc64,
+            objectSize: size,
+            range: 0..<size,
+            bytesTransferred: size,
+            bytesReused: 0,
+            partSize: size,
+            partCount: 1,
+            partsTransferred: 1,
+            partsReused: 0,
+            isMultipart: false,
+            restarts: 0,
+            verification: verification,
+            contentMD5Verified: contentMD5Verified
+        )
+    }
 }

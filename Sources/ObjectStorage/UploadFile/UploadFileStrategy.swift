@@ -191,20 +191,9 @@ struct UploadFileStrategy: TransferStrategy {
         }
         reporter.finish()
         return TransferResult(
+            singleRequest: response,
             filePath: sourcePath,
-            etag: response.etag,
-            versionID: response.versionID,
-            crc64: response.crc64,
-            objectSize: source.size,
-            range: 0..<source.size,
-            bytesTransferred: source.size,
-            bytesReused: 0,
-            partSize: source.size,
-            partCount: 1,
-            partsTransferred: 1,
-            partsReused: 0,
-            isMultipart: false,
-            restarts: 0,
+            size: source.size,
             // The client checked the bytes it sent against the CRC-64 the service reported for the PUT.
             verification: response.crc64.map { .crc64($0) } ?? .none(reason: "the service reports no CRC-64"),
             contentMD5Verified: request.enableMD5Check

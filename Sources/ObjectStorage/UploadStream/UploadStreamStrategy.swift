@@ -108,20 +108,8 @@ struct UploadStreamStrategy: Sendable {
         reporter.add(size)
         reporter.finish(totalBytes: size)
         return TransferResult(
-            filePath: "",
-            etag: response.etag,
-            versionID: response.versionID,
-            crc64: response.crc64,
-            objectSize: size,
-            range: 0..<size,
-            bytesTransferred: size,
-            bytesReused: 0,
-            partSize: size,
-            partCount: 1,
-            partsTransferred: 1,
-            partsReused: 0,
-            isMultipart: false,
-            restarts: 0,
+            singleRequest: response,
+            size: size,
             // The client checked the bytes it sent against the CRC-64 the service reported for the PUT.
             verification: response.crc64.map { .crc64($0) } ?? .none(reason: "the service reports no CRC-64"),
             contentMD5Verified: options.enableMD5Check
