@@ -67,6 +67,9 @@ struct TimeoutAndPolicyTests {
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "x-received-length") == "\(130 * 8192)")
             #expect(server.receivedBodies("/echo") == [ByteBuffer(bytes: testBytes(130 * 8192))])
+            // The echoed megabyte must be read: until it is, the only connection stays leased and the next PUT
+            // would wait for the pool instead of for its answer.
+            #expect(try await response.body.collect(upTo: 1 << 21) == ByteBuffer(bytes: testBytes(130 * 8192)))
 
             // Once the body is sent, waiting for an answer that never comes is still bounded.
             await #expect {
