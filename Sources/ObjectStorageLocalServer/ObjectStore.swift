@@ -78,6 +78,8 @@ struct StoredBucket: Sendable {
     var created: Int64
     var objects: [String: StoredObject] = [:]
     var uploads: [String: StoredUpload] = [:]
+    /// The keys of `objects` in UTF-8 byte order; `nil` once a key was added or removed, until the next listing.
+    var sortedKeys: [String]?
 }
 
 /// A part named in a CompleteMultipartUpload request.
@@ -234,6 +236,7 @@ final class ObjectStore: Sendable {
             }
             let previous = buckets[bucket]?.objects[metadata.key]
             buckets[bucket]?.objects[metadata.key] = StoredObject(metadata: metadata, blob: finalBlob)
+            if previous == nil { buckets[bucket]?.sortedKeys = nil }
             return previous
         }
         for path in replaced?.blob.paths ?? [] { FileIO.remove(path) }
@@ -243,6 +246,7 @@ final class ObjectStore: Sendable {
         let removed = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
             guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
             let removed = buckets[bucket]?.objects.removeValue(forKey: key)
+            if removed != nil { buckets[bucket]?.sortedKeys = nil }
             if removed != nil, let directory = bucketDirectory(bucket) {
                 FileIO.remove(directory + "/meta/" + Self.metadataFileName(key))
             }
@@ -251,16 +255,35 @@ final class ObjectStore: Sendable {
         for path in removed?.blob.paths ?? [] { FileIO.remove(path) }
     }
 
-    /// All objects of a bucket, sorted by key (UTF-8 byte order, as the services sort).
-    func sortedObjects(_ bucket: String) throws(ServerError) -> [ObjectMetadata] {
-        let objects = try state.withLock { (buckets) throws(ServerError) in
+    /// One page of a bucket's listing (see ``ListingPage``); the sorted keys are kept until a key is added or
+    /// removed, so paging through a bucket costs O(page) a page, not a sort of every key.
+    func listingPage(
+        _ bucket: String,
+        prefix: String,
+        delimiter: String,
+        marker: String,
+        maxKeys: Int
+    ) throws(ServerError) -> ListingPage {
+        try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            return Array(record.objects.values.map(\.metadata))
+            let keys: [String]
+            if let cached = record.sortedKeys {
+                keys = cached
+            } else {
+                keys = record.objects.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                buckets[bucket]?.sortedKeys = keys
+            }
+            return ListingPage(
+                keys: keys,
+                prefix: prefix,
+                delimiter: delimiter,
+                marker: marker,
+                maxKeys: maxKeys,
+                metadata: { record.objects[$0]?.metadata }
+            )
         }
-        return objects.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
-    /// A new blob with the bytes of `blob` (hard links, or kernel copies, for files).
     func duplicate(_ blob: Blob) throws -> Blob {
         guard case .files(let files) = blob, root != nil else { return blob }
         var copies: [BlobFile] = []

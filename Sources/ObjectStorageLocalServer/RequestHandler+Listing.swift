@@ -9,6 +9,9 @@
 import ObjectStorageSigning
 
 /// One page of a bucket listing.
+///
+/// Keys compare as UTF-8 bytes, as the services compare them. A page costs O(page + log n): it starts with a
+/// binary search in the sorted keys and jumps over each common prefix with another.
 struct ListingPage {
     var contents: [ObjectMetadata] = []
     var commonPrefixes: [String] = []
@@ -16,32 +19,75 @@ struct ListingPage {
     /// The last key or common prefix returned (the next marker).
     var last: String?
 
-    /// Lists `objects` (sorted) after `marker`, grouping keys by `delimiter` after `prefix`.
-    init(objects: [ObjectMetadata], prefix: String, delimiter: String, marker: String, maxKeys: Int) {
-        var count = 0
-        for object in objects {
-            let key = object.key
-            guard key.hasPrefix(prefix) else { continue }
-            if !marker.isEmpty {
-                guard key.utf8.lexicographicallyPrecedes(marker.utf8) == false, key != marker else { continue }
-                // A marker that is a common prefix skips every key under it.
-                if !delimiter.isEmpty, marker.hasSuffix(delimiter), key.hasPrefix(marker) { continue }
+    /// Lists `keys` (sorted by UTF-8 bytes) after `marker`, grouping keys by `delimiter` after `prefix`;
+    /// `metadata` describes a listed key.
+    init(
+        keys: [String],
+        prefix: String,
+        delimiter: String,
+        marker: String,
+        maxKeys: Int,
+        metadata: (String) -> ObjectMetadata?
+    ) {
+        let prefixBytes = Array(prefix.utf8)
+        let delimiterBytes = Array(delimiter.utf8)
+        var index = Self.firstIndex(in: keys, from: 0) { !$0.utf8.lexicographicallyPrecedes(prefixBytes) }
+        if !marker.isEmpty {
+            index = Self.firstIndex(in: keys, from: index) { marker.utf8.lexicographicallyPrecedes($0.utf8) }
+            // A marker that is a common prefix skips every key under it.
+            if !delimiter.isEmpty, marker.utf8.reversed().starts(with: delimiterBytes.reversed()) {
+                index = Self.firstIndex(in: keys, from: index) { !$0.utf8.starts(with: marker.utf8) }
             }
+        }
+        var count = 0
+        while index < keys.count {
+            let key = keys[index]
+            guard key.utf8.starts(with: prefixBytes) else { break }
             var entry = key
             var isPrefix = false
-            if !delimiter.isEmpty, let range = key.dropFirst(prefix.count).firstRange(of: delimiter) {
-                entry = String(key[..<range.upperBound])
+            if !delimiterBytes.isEmpty,
+                let end = Self.endOfFirst(delimiterBytes, in: Array(key.utf8), after: prefixBytes.count)
+            {
+                entry = String(decoding: key.utf8.prefix(end), as: UTF8.self)
                 isPrefix = true
-                if entry == commonPrefixes.last { continue }
             }
             if count == maxKeys {
                 isTruncated = true
                 break
             }
-            if isPrefix { commonPrefixes.append(entry) } else { contents.append(object) }
+            if isPrefix {
+                commonPrefixes.append(entry)
+                index = Self.firstIndex(in: keys, from: index) { !$0.utf8.starts(with: entry.utf8) }
+            } else {
+                if let object = metadata(key) { contents.append(object) }
+                index += 1
+            }
             last = entry
             count += 1
         }
+    }
+
+    /// The first index at or after `start` whose key satisfies `isPast`, which must be false and then true
+    /// along the sorted keys.
+    static func firstIndex(in keys: [String], from start: Int, where isPast: (String) -> Bool) -> Int {
+        var low = start
+        var high = keys.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isPast(keys[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The byte count up to and including the first `delimiter` found at or after `offset` in `key`.
+    static func endOfFirst(_ delimiter: [UInt8], in key: [UInt8], after offset: Int) -> Int? {
+        guard key.count >= delimiter.count else { return nil }
+        var position = offset
+        while position + delimiter.count <= key.count {
+            if key[position..<position + delimiter.count].elementsEqual(delimiter) { return position + delimiter.count }
+            position += 1
+        }
+        return nil
     }
 }
 
@@ -78,8 +124,13 @@ extension RequestHandler {
                 marker = startAfter
             }
         }
-        let objects = try store.sortedObjects(bucket)
-        let page = ListingPage(objects: objects, prefix: prefix, delimiter: delimiter, marker: marker, maxKeys: maxKeys)
+        let page = try store.listingPage(
+            bucket,
+            prefix: prefix,
+            delimiter: delimiter,
+            marker: marker,
+            maxKeys: maxKeys
+        )
         var xml = XMLWriter()
         xml.open("ListBucketResult", namespace: dialect.xmlNamespace)
         xml.element("Name", bucket)

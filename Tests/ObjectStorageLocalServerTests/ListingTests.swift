@@ -53,6 +53,32 @@ struct ListingTests {
         }
     }
 
+    @Test("keys sort and match as UTF-8 bytes; a common prefix marker skips its keys; a page after a delete sees it")
+    func byteOrderMarkersAndChanges() async throws {
+        try await withServer { client, _ in
+            _ = try await client.send("PUT", "/bkt")
+            // "e\u{301}" and "\u{E9}" are canonically equivalent as Swift strings, but different keys.
+            let keys = ["e\u{301}/1", "e\u{301}/2", "f", "\u{E9}"]
+            for key in keys {
+                _ = try await client.send("PUT", "/bkt/\(key.addingPercentEncodingForQuery())", body: [1])
+            }
+            let all = try await client.send("GET", "/bkt?list-type=2")
+            #expect(all.elements("Key") == keys)
+            let decomposed = "e\u{301}".addingPercentEncodingForQuery()
+            let under = try await client.send("GET", "/bkt?list-type=2&prefix=\(decomposed)")
+            #expect(under.elements("Key") == ["e\u{301}/1", "e\u{301}/2"])
+            let skipping = try await client.send(
+                "GET",
+                "/bkt?delimiter=/&marker=\("e\u{301}/".addingPercentEncodingForQuery())"
+            )
+            #expect(skipping.elements("Key") == ["f", "\u{E9}"])
+            _ = try await client.send("DELETE", "/bkt/f")
+            let afterDelete = try await client.send("GET", "/bkt?delimiter=/")
+            #expect(afterDelete.elements("Prefix").filter { !$0.isEmpty } == ["e\u{301}/"])
+            #expect(afterDelete.elements("Key") == ["\u{E9}"])
+        }
+    }
+
     @Test func urlEncodingType() async throws {
         try await withServer { client, _ in
             _ = try await client.send("PUT", "/bkt")
