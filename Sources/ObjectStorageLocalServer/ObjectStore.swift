@@ -73,10 +73,24 @@ struct StoredUpload: Sendable {
     var parts: [Int: StoredPart] = [:]
 }
 
+/// An object key as the services compare keys: by its UTF-8 bytes. (Swift's `String` equality is canonical
+/// equivalence, under which "e" + U+0301 and U+00E9 are one string, but they are two keys.)
+struct ObjectKey: Hashable, Sendable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in self.text.utf8 { hasher.combine(byte) }
+    }
+}
+
 struct StoredBucket: Sendable {
     var name: String
     var created: Int64
-    var objects: [String: StoredObject] = [:]
+    var objects: [ObjectKey: StoredObject] = [:]
     var uploads: [String: StoredUpload] = [:]
     /// The keys of `objects` in UTF-8 byte order; `nil` once a key was added or removed, until the next listing.
     var sortedKeys: [String]?
@@ -173,7 +187,7 @@ final class ObjectStore: Sendable {
     func object(_ bucket: String, _ key: String) throws(ServerError) -> ObjectMetadata {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let object = record.objects[key] else { throw .noSuchKey(key) }
+            guard let object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
             return object.metadata
         }
     }
@@ -182,7 +196,7 @@ final class ObjectStore: Sendable {
     func openObject(_ bucket: String, _ key: String) throws(ServerError) -> (ObjectMetadata, BlobReader) {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let object = record.objects[key] else { throw .noSuchKey(key) }
+            guard let object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
             do {
                 return (object.metadata, try BlobReader(object.blob))
             } catch {
@@ -194,7 +208,7 @@ final class ObjectStore: Sendable {
     func blob(_ bucket: String, _ key: String) throws(ServerError) -> (ObjectMetadata, Blob) {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let object = record.objects[key] else { throw .noSuchKey(key) }
+            guard let object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
             return (object.metadata, object.blob)
         }
     }
@@ -234,8 +248,8 @@ final class ObjectStore: Sendable {
                     throw .internalError("cannot write the object metadata")
                 }
             }
-            let previous = buckets[bucket]?.objects[metadata.key]
-            buckets[bucket]?.objects[metadata.key] = StoredObject(metadata: metadata, blob: finalBlob)
+            let previous = buckets[bucket]?.objects[ObjectKey(metadata.key)]
+            buckets[bucket]?.objects[ObjectKey(metadata.key)] = StoredObject(metadata: metadata, blob: finalBlob)
             if previous == nil { buckets[bucket]?.sortedKeys = nil }
             return previous
         }
@@ -245,7 +259,7 @@ final class ObjectStore: Sendable {
     func deleteObject(_ bucket: String, _ key: String) throws(ServerError) {
         let removed = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
             guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
-            let removed = buckets[bucket]?.objects.removeValue(forKey: key)
+            let removed = buckets[bucket]?.objects.removeValue(forKey: ObjectKey(key))
             if removed != nil { buckets[bucket]?.sortedKeys = nil }
             if removed != nil, let directory = bucketDirectory(bucket) {
                 FileIO.remove(directory + "/meta/" + Self.metadataFileName(key))
@@ -270,7 +284,7 @@ final class ObjectStore: Sendable {
             if let cached = record.sortedKeys {
                 keys = cached
             } else {
-                keys = record.objects.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                keys = record.objects.keys.map(\.text).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
                 buckets[bucket]?.sortedKeys = keys
             }
             return ListingPage(
@@ -279,7 +293,7 @@ final class ObjectStore: Sendable {
                 delimiter: delimiter,
                 marker: marker,
                 maxKeys: maxKeys,
-                metadata: { record.objects[$0]?.metadata }
+                metadata: { record.objects[ObjectKey($0)]?.metadata }
             )
         }
     }
@@ -328,7 +342,9 @@ final class ObjectStore: Sendable {
     func upload(_ bucket: String, key: String, id: String) throws(ServerError) -> StoredUpload {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            guard let upload = record.uploads[id], upload.key.utf8.elementsEqual(key.utf8) else {
+                throw .noSuchUpload(id)
+            }
             return upload
         }
     }
@@ -347,7 +363,9 @@ final class ObjectStore: Sendable {
     func putPart(_ bucket: String, key: String, id: String, part: StoredPart) throws(ServerError) {
         let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredPart? in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            guard let upload = record.uploads[id], upload.key.utf8.elementsEqual(key.utf8) else {
+                throw .noSuchUpload(id)
+            }
             let previous = upload.parts[part.number]
             buckets[bucket]?.uploads[id]?.parts[part.number] = part
             return previous
@@ -358,7 +376,9 @@ final class ObjectStore: Sendable {
     func abortUpload(_ bucket: String, key: String, id: String) throws(ServerError) {
         let removed = try state.withLock { (buckets) throws(ServerError) -> StoredUpload in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            guard let upload = record.uploads[id], upload.key.utf8.elementsEqual(key.utf8) else {
+                throw .noSuchUpload(id)
+            }
             buckets[bucket]?.uploads[id] = nil
             return upload
         }
@@ -376,7 +396,9 @@ final class ObjectStore: Sendable {
     ) throws(ServerError) -> (StoredUpload, [StoredPart]) {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let upload = record.uploads[id], upload.key == key else { throw .noSuchUpload(id) }
+            guard let upload = record.uploads[id], upload.key.utf8.elementsEqual(key.utf8) else {
+                throw .noSuchUpload(id)
+            }
             var previous = 0
             for part in requested {
                 guard part.number > previous else { throw .invalidPartOrder }
@@ -439,7 +461,7 @@ final class ObjectStore: Sendable {
                     let metadata = try? JSONDecoder().decode(ObjectMetadata.self, from: Data(bytes)),
                     let dataFiles = metadata.dataFiles
                 else { continue }
-                bucket.objects[metadata.key] = StoredObject(
+                bucket.objects[ObjectKey(metadata.key)] = StoredObject(
                     metadata: metadata,
                     blob: .files(dataFiles.map { BlobFile(path: directory + "/data/" + $0.name, size: $0.size) })
                 )

@@ -59,7 +59,7 @@ extension RequestHandler {
                 value: directive
             )
         }
-        if source.bucket == bucket && source.key == key && directive == "COPY"
+        if source.bucket == bucket && source.key.utf8.elementsEqual(key.utf8) && directive == "COPY"
             && context.request.header(context.dialect.headerPrefix + "storage-class") == nil
             && context.dialect.kind == .s3
         {
