@@ -11,6 +11,12 @@ import NIOCore
 import ObjectStorageSigning
 import ObjectStorageTransport
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -40,18 +46,34 @@ extension ObjectStorageClient {
         toFile path: String,
         logger: Logger? = nil
     ) async throws -> ObjectAttributes {
+        try await self.download(request, toFile: path, through: nil, logger: logger)
+    }
+
+    /// ``getObject(_:toFile:logger:)`` with the choices a directory job makes: a fixed temporary path (a
+    /// rerun after a crash overwrites, not litters) and no `fsync` of its own (the job syncs the file system
+    /// before its manifest). The file gets the object's modification time, which a later sync compares.
+    func download(
+        _ request: GetObjectRequest,
+        toFile path: String,
+        through temporaryPath: String?,
+        logger: Logger?
+    ) async throws -> ObjectAttributes {
         let operation = self.getOperation(request)
         let logger = self.operationLogger(operation, logger)
         let body = try PreparedBody(nil, configuration: self.configuration)
         return try await self.withRetries(replayable: true, logger: logger) { attempt in
             let response = try await self.attempt(operation, body: body, attempt: attempt, logger: logger)
             let object = self.getResponse(response, ranged: request.range != nil)
-            let file = try TemporaryFile(beside: path)
+            let file = try TemporaryFile(beside: path, at: temporaryPath)
             do {
                 for try await chunk in object.body {
                     try file.append(chunk)
                 }
-                try file.commit(to: path)
+                if temporaryPath == nil {
+                    try file.commit(to: path)
+                } else {
+                    try file.commit(to: path, syncing: false, modified: object.attributes.lastModified)
+                }
             } catch {
                 file.discard()
                 throw error
@@ -66,11 +88,18 @@ final class TemporaryFile {
     let path: String
     private var descriptor: Int32
 
-    init(beside destination: String) throws(ObjectStorageError) {
-        var random = SystemRandomNumberGenerator()
-        let suffix = ByteEncoding.hex((0..<6).map { _ in UInt8.random(in: 0...255, using: &random) })
-        self.path = destination + ".download-" + suffix
-        self.descriptor = open(self.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates the file at `temporaryPath` (replacing a leftover), or at a new random name beside
+    /// `destination` when it is `nil`.
+    init(beside destination: String, at temporaryPath: String? = nil) throws(ObjectStorageError) {
+        if let temporaryPath {
+            self.path = temporaryPath
+            self.descriptor = open(self.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        } else {
+            var random = SystemRandomNumberGenerator()
+            let suffix = ByteEncoding.hex((0..<6).map { _ in UInt8.random(in: 0...255, using: &random) })
+            self.path = destination + ".download-" + suffix
+            self.descriptor = open(self.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard self.descriptor >= 0 else { throw .fileSystem("create", path: self.path, errno: errno) }
     }
 
@@ -98,8 +127,21 @@ final class TemporaryFile {
         if result != 0 { throw .fileSystem("write", path: self.path, errno: result) }
     }
 
-    func commit(to destination: String) throws(ObjectStorageError) {
-        guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+    /// Renames the file over `destination`, after an `fsync` unless `syncing` is `false`, giving it the
+    /// modification time `modified` when there is one.
+    func commit(to destination: String, syncing: Bool = true, modified: Date? = nil) throws(ObjectStorageError) {
+        if syncing {
+            guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+        }
+        // A date parsed from a header is bounded before it becomes an integer.
+        if let modified, abs(modified.timeIntervalSince1970) < 1e12 {
+            let seconds = modified.timeIntervalSince1970.rounded(.down)
+            let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))
+            var times = [stamp, stamp]
+            guard futimens(self.descriptor, &times) == 0 else {
+                throw .fileSystem("set the modification time of", path: self.path, errno: errno)
+            }
+        }
         let closed = close(self.descriptor)
         self.descriptor = -1
         guard closed == 0 else {

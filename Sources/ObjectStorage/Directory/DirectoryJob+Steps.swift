@@ -1,0 +1,304 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageCheckpoint
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension DirectoryJob {
+    // MARK: Deciding
+
+    /// Whether the destination's copy differs from the source's, by ``DirectoryTransferOptions/comparison``.
+    func needsTransfer(file: LocalTree.File, object: RemoteObject) -> Bool {
+        switch self.options.comparison {
+        case .always:
+            return true
+        case .sizeOnly:
+            return file.size != object.size
+        case .sizeAndModificationTime:
+            guard file.size == object.size else { return true }
+            guard let remoteTime = object.lastModified else { return true }
+            // Last-Modified has whole seconds: compare whole seconds.
+            let localSeconds = file.modificationNanoseconds / 1_000_000_000
+            let remoteSeconds = Int64(remoteTime.timeIntervalSince1970.clamped(to: -1e12...1e12))
+            switch self.direction {
+            case .upload: return localSeconds > remoteSeconds
+            case .download: return remoteSeconds > localSeconds
+            }
+        }
+    }
+
+    /// Whether `name` is left out by the job's patterns.
+    func isFiltered(_ name: String) -> Bool {
+        func matches(_ patterns: [String]) -> Bool {
+            patterns.contains { fnmatch($0, name, 0) == 0 }
+        }
+        return matches(self.options.excludes) && !matches(self.options.includes)
+    }
+
+    /// Whether a remote name corresponds to a local name the walk skipped (never deleted as missing).
+    func isProtected(_ name: String, _ state: RunState) -> Bool {
+        let bytes = Array(name.utf8)
+        return state.protectedNames.contains(bytes) || state.protectedDirectories.contains { bytes.starts(with: $0) }
+    }
+
+    func finishUnchanged(_ name: String, size: Int64, _ state: inout RunState) -> PlannedTransfer? {
+        state.summary.unchanged += 1
+        state.progress.objectsDone += 1
+        self.progress?(state.progress)
+        return nil
+    }
+
+    func finishEarlier(_ name: String, size: Int64, _ state: inout RunState) -> PlannedTransfer? {
+        state.summary.finishedEarlier += 1
+        state.progress.objectsDone += 1
+        self.progress?(state.progress)
+        return nil
+    }
+
+    /// The checkpoint of a large object, beside the manifest: named by the job's manifest and a hash of the name.
+    static func checkpointPath(manifest: String, name: String, direction: Direction) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        let suffix = direction == .upload ? CheckpointPaths.uploadSuffix : CheckpointPaths.downloadSuffix
+        return manifest + "-" + String(repeating: "0", count: 16 - hex.count) + hex + suffix
+    }
+
+    // MARK: Moving
+
+    /// Transfers one object; returns the stamp to record when it differs from the planned one (a download's
+    /// ETag as the GET answered it).
+    func move(
+        key: String,
+        path: String,
+        etag: String?,
+        lastModified: Date?,
+        isLarge: Bool,
+        options: TransferOptions
+    ) async throws -> String? {
+        switch self.direction {
+        case .upload:
+            _ = try await self.client.uploadFile(
+                from: path,
+                bucket: self.bucket,
+                key: key,
+                attributes: self.attributes,
+                options: options,
+                logger: self.logger
+            )
+            return nil
+        case .download:
+            try LocalPaths.createParentDirectories(of: path, under: self.directory)
+            if isLarge {
+                let result = try await self.client.resumableDownload(
+                    bucket: self.bucket,
+                    key: key,
+                    to: path,
+                    options: options,
+                    logger: self.logger
+                )
+                if let lastModified { Self.setModificationTime(path, lastModified) }
+                return result.etag
+            }
+            var request = GetObjectRequest(bucket: self.bucket, key: key)
+            request.ifMatch = etag
+            let attributes = try await self.client.download(
+                request,
+                toFile: path,
+                through: path + Self.partialSuffix,
+                logger: self.logger
+            )
+            return attributes.etag
+        }
+    }
+
+    static func setModificationTime(_ path: String, _ date: Date) {
+        guard abs(date.timeIntervalSince1970) < 1e12 else { return }
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+        var times = [stamp, stamp]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    /// Flushes the downloaded files of a job to disk with one call (they are written without an `fsync` each).
+    func syncFileSystem() {
+        guard self.direction == .download, !self.options.isDryRun else { return }
+        #if canImport(Glibc)
+        // `syncfs` (one file system, not all of them) is declared only with _GNU_SOURCE, which the Glibc
+        // module does not set.
+        typealias SyncFileSystem = @convention(c) (Int32) -> Int32
+        let descriptor = open(self.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return sync() }
+        defer { _ = close(descriptor) }
+        guard let symbol = dlsym(nil, "syncfs") else { return sync() }
+        _ = unsafeBitCast(symbol, to: SyncFileSystem.self)(descriptor)
+        #else
+        sync()
+        #endif
+    }
+
+    // MARK: Recording
+
+    /// Records a finished transfer: the manifest first, then the event.
+    func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) throws {
+        let action: DirectoryTransferEvent.Action = self.direction == .upload ? .uploaded : .downloaded
+        if let error = outcome.error {
+            if Task.isCancelled || error is CancellationError { throw error }
+            state.summary.failed += 1
+            self.report(
+                .failed,
+                name: outcome.name,
+                key: outcome.key,
+                path: outcome.path,
+                size: outcome.size,
+                reason: "\(error)",
+                error: error,
+                &state
+            )
+            return
+        }
+        do {
+            try journal?.append(
+                DirectoryJobJournal.Record(name: outcome.name, size: outcome.size, stamp: outcome.stamp),
+                beforeSync: self.syncFileSystem
+            )
+        } catch {
+            throw ObjectStorageError(checkpoint: error)
+        }
+        state.summary.transferred += 1
+        state.summary.transferredBytes += outcome.size
+        state.progress.bytesTransferred += outcome.size
+        self.report(
+            action,
+            name: outcome.name,
+            key: outcome.key,
+            path: outcome.path,
+            size: outcome.size,
+            reason: nil,
+            &state
+        )
+    }
+
+    /// Reports an event and the progress it makes.
+    func report(
+        _ action: DirectoryTransferEvent.Action,
+        name: String,
+        key: String?,
+        path: String?,
+        size: Int64,
+        reason: String?,
+        error: (any Error)? = nil,
+        _ state: inout RunState
+    ) {
+        if action == .skipped { state.summary.skipped += 1 }
+        if action != .deleted { state.progress.objectsDone += 1 }
+        self.events?(
+            DirectoryTransferEvent(
+                action: action,
+                name: name,
+                key: key,
+                path: path,
+                size: size,
+                reason: reason,
+                error: error,
+                isDryRun: self.options.isDryRun
+            )
+        )
+        self.progress?(state.progress)
+    }
+
+    // MARK: Deleting
+
+    /// Deletes the names the source does not have, once every transfer has succeeded.
+    func deleteExtraneous(state: inout RunState) async throws {
+        let extraneous = state.extraneous
+        state.extraneous = []
+        guard !extraneous.isEmpty else { return }
+        guard state.summary.failed == 0 else {
+            state.summary.deletionsWithheld = extraneous.count
+            return
+        }
+        if self.options.isDryRun {
+            for (name, target) in extraneous {
+                state.summary.deleted += 1
+                let isKey = self.direction == .upload
+                self.report(
+                    .deleted,
+                    name: name,
+                    key: isKey ? target : nil,
+                    path: isKey ? nil : target,
+                    size: 0,
+                    reason: nil,
+                    &state
+                )
+            }
+            return
+        }
+        switch self.direction {
+        case .upload:
+            var start = 0
+            while start < extraneous.count {
+                try Task.checkCancellation()
+                let batch = extraneous[start..<min(start + 1000, extraneous.count)]
+                start += batch.count
+                let names = Dictionary(batch.map { ($0.target, $0.name) }) { first, _ in first }
+                let response = try await self.client.deleteObjects(bucket: self.bucket, keys: batch.map(\.target))
+                for key in response.deleted {
+                    state.summary.deleted += 1
+                    self.report(.deleted, name: names[key] ?? key, key: key, path: nil, size: 0, reason: nil, &state)
+                }
+                for failure in response.failures {
+                    state.summary.failed += 1
+                    let reason = "\(failure.code): \(failure.message)"
+                    self.report(
+                        .failed,
+                        name: names[failure.key] ?? failure.key,
+                        key: failure.key,
+                        path: nil,
+                        size: 0,
+                        reason: reason,
+                        &state
+                    )
+                }
+            }
+        case .download:
+            for (name, path) in extraneous {
+                if unlink(path) == 0 || errno == ENOENT {
+                    state.summary.deleted += 1
+                    self.report(.deleted, name: name, key: nil, path: path, size: 0, reason: nil, &state)
+                } else {
+                    state.summary.failed += 1
+                    let reason = "cannot delete: \(SystemErrorText.describe(errno))"
+                    self.report(.failed, name: name, key: nil, path: path, size: 0, reason: reason, &state)
+                }
+            }
+        }
+    }
+}
+
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,156 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ObjectStorageClient {
+    /// Uploads the regular files under a directory to keys under a prefix: `cp -r DIR URL/`, or with
+    /// ``DirectoryTransferOptions/comparison`` set, `sync DIR URL/`.
+    ///
+    /// A file's key is `prefix` followed by its path relative to `directory`, `/`-separated, with the name's bytes
+    /// as the file system gives them (no Unicode normalization: a macOS name in NFD keeps its NFD bytes).
+    /// The walk and the listing are merged in key order, streamed; transfers start while they go on, within
+    /// ``DirectoryTransferOptions/concurrency``. A file that cannot be a key (too long), a symbolic link (unless
+    /// followed) or a name that is not UTF-8 is skipped and reported; a failed upload is reported and the job
+    /// goes on. Empty directories are not uploaded.
+    ///
+    /// With a ``DirectoryTransferOptions/manifestPath``, every finished file is recorded durably as it finishes,
+    /// so the same call, repeated after a crash, skips it (unless the file changed since) and resumes large
+    /// files from their checkpoints; at most the files in flight are sent again.
+    ///
+    /// - Parameters:
+    ///   - directory: The local directory.
+    ///   - bucket: The bucket.
+    ///   - prefix: Prepended to every relative path; end it with `/` for a "folder" (`""` for the bucket's root).
+    ///   - attributes: The attributes of every uploaded object (content type, when `nil`, from each file's name).
+    ///   - options: Which files move and how.
+    ///   - logger: The logger (the client's when `nil`).
+    ///   - events: Called for each object uploaded, skipped, failed or deleted.
+    ///   - progress: Called as objects finish.
+    /// - Returns: The totals; ``DirectoryTransferSummary/isComplete`` says whether every file made it.
+    /// - Throws: ``ObjectStorageError`` for invalid options, a directory that cannot be read, or a manifest that
+    ///   is locked, belongs to another job or cannot be written; listing errors; `CancellationError`.
+    public func uploadDirectory(
+        _ directory: String,
+        bucket: String,
+        prefix: String = "",
+        attributes: UploadAttributes = UploadAttributes(),
+        options: DirectoryTransferOptions = DirectoryTransferOptions(),
+        logger: Logger? = nil,
+        events: DirectoryTransferEventHandler? = nil,
+        progress: DirectoryTransferProgressHandler? = nil
+    ) async throws -> DirectoryTransferSummary {
+        try Self.validate(options, bucket: bucket)
+        let job = DirectoryJob(
+            client: self,
+            direction: .upload,
+            bucket: bucket,
+            prefix: prefix,
+            directory: try Self.absoluteDirectory(directory, creating: false),
+            attributes: attributes,
+            options: options,
+            logger: self.transferLogger("UploadDirectory", bucket: bucket, key: prefix, logger),
+            events: events,
+            progress: progress
+        )
+        return try await job.run()
+    }
+
+    /// Downloads the objects under a prefix into a directory: `cp -r URL/ DIR`, or with
+    /// ``DirectoryTransferOptions/comparison`` set, `sync URL/ DIR`.
+    ///
+    /// An object's path is `directory` joined with its key minus `prefix`. A key that would leave the directory
+    /// or change meaning as a path (`../`, an absolute path, a backslash, a control character, an empty
+    /// component) is skipped and reported, never written; so is a key whose path crosses a symbolic link.
+    /// Keys ending in `/` (directory markers) are ignored. Each file appears at its path only once complete
+    /// (written beside it, then renamed) and gets the object's `Last-Modified` as its modification time.
+    /// Small objects are one GET each, with `If-Match` on the listed ETag; the job flushes them to disk with
+    /// one `syncfs` before each manifest sync and at the end.
+    ///
+    /// - Parameters:
+    ///   - bucket: The bucket.
+    ///   - prefix: The keys to download (`""` for the whole bucket); end it with `/` for a "folder".
+    ///   - directory: The local directory, created when missing.
+    ///   - options: Which objects move and how.
+    ///   - logger: The logger (the client's when `nil`).
+    ///   - events: Called for each object downloaded, skipped, failed or deleted.
+    ///   - progress: Called as objects finish.
+    /// - Returns: The totals.
+    /// - Throws: As ``uploadDirectory(_:bucket:prefix:attributes:options:logger:events:progress:)``.
+    public func downloadDirectory(
+        bucket: String,
+        prefix: String = "",
+        to directory: String,
+        options: DirectoryTransferOptions = DirectoryTransferOptions(),
+        logger: Logger? = nil,
+        events: DirectoryTransferEventHandler? = nil,
+        progress: DirectoryTransferProgressHandler? = nil
+    ) async throws -> DirectoryTransferSummary {
+        try Self.validate(options, bucket: bucket)
+        let job = DirectoryJob(
+            client: self,
+            direction: .download,
+            bucket: bucket,
+            prefix: prefix,
+            directory: try Self.absoluteDirectory(directory, creating: !options.isDryRun),
+            attributes: UploadAttributes(),
+            options: options,
+            logger: self.transferLogger("DownloadDirectory", bucket: bucket, key: prefix, logger),
+            events: events,
+            progress: progress
+        )
+        return try await job.run()
+    }
+
+    private static func validate(_ options: DirectoryTransferOptions, bucket: String) throws(ObjectStorageError) {
+        try ObjectNameRules.validateBucketReference(bucket)
+        guard (1...TransferOptions.maximumConcurrency).contains(options.concurrency) else {
+            throw .invalidArgument(
+                "the directory job's concurrency must be between 1 and \(TransferOptions.maximumConcurrency), not \(options.concurrency)"
+            )
+        }
+        guard options.largeObjectThreshold >= 1 else {
+            throw .invalidArgument(
+                "the large-object threshold must be at least 1 byte, not \(options.largeObjectThreshold)"
+            )
+        }
+    }
+
+    /// The directory as an absolute path without a trailing `/` (the manifest names the job by it).
+    private static func absoluteDirectory(_ directory: String, creating: Bool) throws(ObjectStorageError) -> String {
+        guard !directory.isEmpty, !directory.utf8.contains(0) else {
+            throw .invalidArgument("the local directory path is empty or contains NUL")
+        }
+        if creating {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw ObjectStorageError.fileSystem("create the directory", path: directory)
+            }
+        }
+        guard let resolved = realpath(directory, nil) else {
+            throw ObjectStorageError.fileSystem("read the directory", path: directory, errno: errno)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

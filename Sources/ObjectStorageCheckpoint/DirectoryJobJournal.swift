@@ -1,0 +1,233 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The crash-safe manifest of a directory job: an append-only journal of the objects that are done.
+///
+/// The file is text, one line per record, each ending in `\n`:
+///
+/// ```
+/// objstore-directory-job/1 <TAB> <job identity>
+/// <size> <TAB> <stamp> <TAB> <name>
+/// ```
+///
+/// Fields are percent-encoded where they hold `%`, a tab, a line break or another control character. The
+/// identity names the job (direction, directory, bucket, prefix, endpoint); a journal of another job is
+/// refused, never reused. A record costs one `write(2)` (O(1) per object, whatever the journal's length), so a
+/// killed process loses nothing it recorded; ``sync()`` makes the records durable across a power cut and runs
+/// at least every ``syncInterval`` records. A last line without its `\n` is a write cut short by a crash: it is
+/// dropped (and truncated away) on load. Any other line that does not parse makes the journal invalid.
+///
+/// The journal is locked (``CheckpointLock``) while open, so two runs of the same job never interleave.
+package final class DirectoryJobJournal {
+    /// A finished object as recorded: its name relative to the job's root, size and change stamp (a local
+    /// modification time for an upload, the remote ETag for a download).
+    package struct Record: Hashable, Sendable {
+        package var name: String
+        package var size: Int64
+        package var stamp: String
+
+        package init(name: String, size: Int64, stamp: String) {
+            self.name = name
+            self.size = size
+            self.stamp = stamp
+        }
+    }
+
+    /// The records made durable at least this often.
+    package static let syncInterval = 256
+    /// The format line's tag.
+    static let tag = "objstore-directory-job/1"
+
+    package let path: String
+    /// The records of earlier runs, by the name's UTF-8 bytes (names that Swift would call equal, NFC and NFD,
+    /// are different keys and different files).
+    package private(set) var finished: [[UInt8]: Record] = [:]
+    private let lock: CheckpointLock
+    private var descriptor: Int32 = -1
+    private var unsynced = 0
+
+    /// Opens the journal at `path`, creating it for `identity` or loading the records of an earlier run of the
+    /// same job.
+    ///
+    /// - Parameters:
+    ///   - path: The journal file; its directory must exist.
+    ///   - identity: What names the job; a journal written for another identity is refused.
+    /// - Throws: ``CheckpointError`` (`checkpointLocked` while another run holds it, `invalidCheckpoint` for a
+    ///   journal of another job or one that does not parse, `fileSystem`).
+    package init(path: String, identity: String) throws(CheckpointError) {
+        self.path = path
+        self.lock = try CheckpointLock.acquire(for: path)
+        // From here on, a throw runs `deinit`, which closes the file and releases the lock.
+        switch POSIXFile.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC) {
+        case .success(let descriptor): self.descriptor = descriptor
+        case .failure(let error): throw .fileSystem("open", path: path, errno: error.value)
+        }
+        let header = Self.tag + "\t" + Self.encode(identity)
+        let (records, validLength) = try Self.load(self.descriptor, path: path, header: header)
+        if validLength == 0 {
+            guard ftruncate(self.descriptor, 0) == 0 else { throw .fileSystem("truncate", path: path, errno: errno) }
+            try POSIXFile.writeAll(self.descriptor, Array((header + "\n").utf8), path: path)
+            try self.sync()
+        } else {
+            guard ftruncate(self.descriptor, off_t(validLength)) == 0 else {
+                throw .fileSystem("truncate", path: path, errno: errno)
+            }
+            self.finished = records
+        }
+        guard lseek(self.descriptor, 0, SEEK_END) >= 0 else { throw .fileSystem("seek", path: path, errno: errno) }
+    }
+
+    deinit {
+        if self.descriptor >= 0 { POSIXFile.closeQuietly(self.descriptor) }
+        self.lock.release()
+    }
+
+    /// The record of an earlier run for `name`, if any.
+    package func finishedRecord(for name: String) -> Record? {
+        self.finished[Array(name.utf8)]
+    }
+
+    /// Appends a finished object: one `write(2)`; every ``syncInterval`` records, an `fsync(2)` too.
+    ///
+    /// - Parameters:
+    ///   - record: The finished object.
+    ///   - beforeSync: Runs before the periodic `fsync`, to make durable what the records describe first
+    ///     (the downloaded files).
+    /// - Throws: ``CheckpointError`` when the journal cannot be written.
+    package func append(_ record: Record, beforeSync: () -> Void = {}) throws(CheckpointError) {
+        let line = "\(record.size)\t\(Self.encode(record.stamp))\t\(Self.encode(record.name))\n"
+        try POSIXFile.writeAll(self.descriptor, Array(line.utf8), path: self.path)
+        self.unsynced += 1
+        if self.unsynced >= Self.syncInterval {
+            beforeSync()
+            try self.sync()
+        }
+    }
+
+    /// Makes every appended record durable.
+    ///
+    /// - Throws: ``CheckpointError`` when `fsync` fails.
+    package func sync() throws(CheckpointError) {
+        guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+        self.unsynced = 0
+    }
+
+    /// Closes the journal and removes it (the job is done) or keeps it, synced, for the next run.
+    ///
+    /// - Parameter remove: Whether to delete the file.
+    package func close(removing remove: Bool) {
+        guard self.descriptor >= 0 else { return }
+        if !remove { try? self.sync() }
+        POSIXFile.closeQuietly(self.descriptor)
+        self.descriptor = -1
+        if remove {
+            _ = unlink(self.path)
+            try? POSIXFile.syncDirectory(CheckpointPaths.directory(of: self.path))
+        }
+        self.lock.release()
+    }
+
+    // MARK: Loading
+
+    /// Reads the journal: its records and the length of its valid prefix (`0` for an empty file).
+    private static func load(
+        _ descriptor: Int32,
+        path: String,
+        header: String
+    ) throws(CheckpointError) -> ([[UInt8]: Record], Int) {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .fileSystem("read", path: path, errno: errno)
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        guard !bytes.isEmpty else { return ([:], 0) }
+        func invalid(_ reason: String) -> CheckpointError {
+            CheckpointError(code: .invalidCheckpoint, message: "the directory job manifest \(reason)", path: path)
+        }
+        var records: [[UInt8]: Record] = [:]
+        var lineStart = 0
+        var validLength = 0
+        var isHeader = true
+        while let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: bytes[lineStart..<newline], as: UTF8.self)
+            if isHeader {
+                guard line.hasPrefix(Self.tag + "\t") else { throw invalid("is not a manifest of this format") }
+                guard line.utf8.elementsEqual(header.utf8) else { throw invalid("belongs to another job") }
+                isHeader = false
+            } else {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard fields.count == 3, let size = Int64(fields[0]), size >= 0,
+                    let stamp = Self.decode(fields[1]), let name = Self.decode(fields[2]), !name.isEmpty
+                else { throw invalid("has a record that does not parse (byte \(lineStart))") }
+                records[Array(name.utf8)] = Record(name: name, size: size, stamp: stamp)
+            }
+            lineStart = newline + 1
+            validLength = lineStart
+        }
+        // A header cut short by a crash is an empty journal.
+        if isHeader { return ([:], 0) }
+        return (records, validLength)
+    }
+
+    // MARK: Encoding
+
+    /// `%`, tab, line breaks and other control characters as `%XX`.
+    static func encode(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The inverse of ``encode(_:)``; `nil` for a malformed escape or bytes that are not UTF-8.
+    static func decode(_ field: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(field.utf8.count)
+        var iterator = field.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
+            else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}

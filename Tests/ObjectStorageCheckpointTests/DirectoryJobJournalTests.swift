@@ -1,0 +1,69 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorageCheckpoint
+import Testing
+
+@Suite("Directory job manifest: append-only, torn last line dropped, anything else refused")
+struct DirectoryJobJournalTests {
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+    }
+
+    @Test("records survive a reopen; a line cut short by a crash is dropped and truncated away")
+    func tornLastLine() throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let names = ["a/b.txt", "tab\there", "line\nbreak", "100%", "e\u{301}", "\u{E9}"]
+        do {
+            let journal = try DirectoryJobJournal(path: path, identity: "upload\n/data\nbucket")
+            for (index, name) in names.enumerated() {
+                try journal.append(.init(name: name, size: Int64(index), stamp: "stamp \(index)"))
+            }
+            journal.close(removing: false)
+        }
+        let intact = try Data(contentsOf: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("7\tstamp\tcut sho".utf8))
+        try handle.close()
+
+        let journal = try DirectoryJobJournal(path: path, identity: "upload\n/data\nbucket")
+        #expect(journal.finished.count == names.count)
+        for (index, name) in names.enumerated() {
+            #expect(journal.finishedRecord(for: name) == .init(name: name, size: Int64(index), stamp: "stamp \(index)"))
+        }
+        #expect(journal.finishedRecord(for: "cut sho") == nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == intact)
+        journal.close(removing: true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("another job's manifest, a record that does not parse, and a second opener are refused")
+    func refusals() throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try DirectoryJobJournal(path: path, identity: "job one")
+        #expect { _ = try DirectoryJobJournal(path: path, identity: "job one") } throws: { error in
+            (error as? CheckpointError)?.code == .checkpointLocked
+        }
+        try journal.append(.init(name: "x", size: 1, stamp: "s"))
+        journal.close(removing: false)
+        #expect { _ = try DirectoryJobJournal(path: path, identity: "job two") } throws: { error in
+            (error as? CheckpointError)?.code == .invalidCheckpoint
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not a number\ts\tname\n".utf8))
+        try handle.close()
+        #expect { _ = try DirectoryJobJournal(path: path, identity: "job one") } throws: { error in
+            (error as? CheckpointError)?.code == .invalidCheckpoint
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+import ObjectStorageLocalServer
+import ObjectStorageSigning
+import ObjectStorageTestSupport
+import Synchronization
+import Testing
+
+@Suite("Directory jobs: upload, download and sync of trees, resumed from a manifest")
+struct DirectoryTransferTests {
+    /// File contents by the name's UTF-8 bytes (Swift strings would merge the NFC and NFD names).
+    typealias Tree = [[UInt8]: [UInt8]]
+
+    static let bucket = "tree"
+
+    /// A tree with nested directories, an empty file, NFC and NFD names (two files on Linux), a large file, an
+    /// empty directory and a symbolic link.
+    static func makeTree(_ dialect: ClientDialect) throws -> (root: String, files: Tree) {
+        let root = temporaryPath("tree")
+        var list: [(String, [UInt8])] = [
+            ("a.txt", testBytes(10, seed: 1)),
+            ("a-b.txt", testBytes(20, seed: 2)),
+            ("a/b/c.txt", testBytes(3000, seed: 3)),
+            ("empty", []),
+            ("caf\u{E9}.txt", testBytes(5, seed: 4)),
+            ("cafe\u{301}.txt", testBytes(6, seed: 5)),
+            ("z/large.bin", testBytes(Self.largeSize(dialect), seed: 6)),
+        ]
+        for index in 0..<40 { list.append(("many/\(index).bin", testBytes(100 + index, seed: UInt8(10 + index)))) }
+        var files: Tree = [:]
+        for (name, bytes) in list {
+            files[Array(name.utf8)] = bytes
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true
+            )
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        }
+        try FileManager.default.createDirectory(atPath: root + "/empty-dir", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/a.txt")
+        return (root, files)
+    }
+
+    /// Above the large-object threshold, so it goes through the part engine.
+    static func largeSize(_ dialect: ClientDialect) -> Int { dialect.minimumPartSize * 2 + 1000 }
+
+    static func options(_ dialect: ClientDialect) -> DirectoryTransferOptions {
+        var options = DirectoryTransferOptions()
+        options.concurrency = 8
+        options.largeObjectThreshold = Int64(dialect.minimumPartSize + 1)
+        options.transfer.partSize = Int64(dialect.minimumPartSize)
+        options.transfer.concurrency = 2
+        return options
+    }
+
+    /// The files under `root` (regular files only), by relative name.
+    static func readTree(_ root: String) throws -> Tree {
+        var result: Tree = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let name = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let path = root + "/" + name
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else { continue }
+            result[Array(name.utf8)] = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        return result
+    }
+
+    static func remoteKeys(_ client: ObjectStorageClient) async throws -> [String] {
+        var keys: [String] = []
+        for try await page in client.listObjectsV2(bucket: Self.bucket) { keys += page.contents.map(\.key) }
+        return keys
+    }
+
+    @Test(
+        "a tree goes up and comes back byte for byte; links, empty directories and unsafe keys are left out",
+        arguments: [ClientDialect.ossV4, .obs, .s3]
+    )
+    func roundTrip(_ dialect: ClientDialect) async throws {
+        let (root, files) = try Self.makeTree(dialect)
+        let restored = temporaryPath("restored")
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: restored)
+        }
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            let events = EventLog()
+            let up = try await client.uploadDirectory(
+                root,
+                bucket: Self.bucket,
+                prefix: "photos/",
+                options: Self.options(dialect),
+                events: events.handler
+            )
+            #expect(up.transferred == files.count)
+            #expect(up.transferredBytes == Int64(files.values.map(\.count).reduce(0, +)))
+            #expect(up.skipped == 1)
+            #expect(events.all.filter { $0.action == .skipped }.map(\.name) == ["link"])
+            let keys = try await Self.remoteKeys(client)
+            // Keys in UTF-8 byte order, NFC and NFD apart, nothing for the link or the empty directory.
+            #expect(
+                keys.map { Array($0.utf8) }
+                    == files.keys.map { Array("photos/".utf8) + $0 }.sorted {
+                        $0.lexicographicallyPrecedes($1)
+                    }
+            )
+            // Two unsafe keys next to the tree: never written outside the directory.
+            try await client.putObject(.init(bucket: Self.bucket, key: "photos/../escape", body: .bytes([1])))
+            try await client.putObject(.init(bucket: Self.bucket, key: "photos/a//b", body: .bytes([2])))
+
+            let downloadEvents = EventLog()
+            let down = try await client.downloadDirectory(
+                bucket: Self.bucket,
+                prefix: "photos/",
+                to: restored,
+                options: Self.options(dialect),
+                events: downloadEvents.handler
+            )
+            #expect(down.transferred == files.count)
+            #expect(down.skipped == 2)
+            #expect(Set(downloadEvents.all.filter { $0.action == .skipped }.map(\.name)) == ["../escape", "a//b"])
+            #expect(
+                !FileManager.default.fileExists(atPath: (restored as NSString).deletingLastPathComponent + "/escape")
+            )
+            #expect(try Self.readTree(restored) == files)
+        }
+    }
+
+    @Test("sync moves only what changed, deletes extraneous names last, and a dry run changes nothing")
+    func syncBothWays() async throws {
+        let dialect = ClientDialect.s3
+        let (root, files) = try Self.makeTree(.ossV4)
+        let mirror = temporaryPath("mirror")
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: mirror)
+        }
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            var options = Self.options(dialect)
+            options.comparison = .sizeAndModificationTime
+            let first = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            #expect(first.transferred == files.count)
+            let again = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            #expect(again.transferred == 0)
+            #expect(again.unchanged == files.count)
+
+            // One file grows, one disappears locally; an object exists only remotely.
+            try Data([9, 9, 9]).write(to: URL(fileURLWithPath: root + "/a/b/c.txt"))
+            try FileManager.default.removeItem(atPath: root + "/a.txt")
+            try await client.putObject(.init(bucket: Self.bucket, key: "only-remote", body: .bytes([7])))
+            options.deletesExtraneous = true
+            var dry = options
+            dry.isDryRun = true
+            let dryEvents = EventLog()
+            let planned = try await client.uploadDirectory(
+                root,
+                bucket: Self.bucket,
+                options: dry,
+                events: dryEvents.handler
+            )
+            #expect(planned.transferred == 1)
+            #expect(planned.deleted == 2)
+            #expect(dryEvents.all.allSatisfy { $0.isDryRun })
+            #expect(Set(dryEvents.all.filter { $0.action == .deleted }.compactMap(\.key)) == ["a.txt", "only-remote"])
+            #expect(try await Self.remoteKeys(client).contains("only-remote"))
+
+            let synced = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            #expect(synced.transferred == 1)
+            #expect(synced.deleted == 2)
+            let keys = try await Self.remoteKeys(client)
+            #expect(!keys.contains("only-remote") && !keys.contains("a.txt"))
+            #expect(
+                try await client.getObject(.init(bucket: Self.bucket, key: "a/b/c.txt")).body.collect(upTo: 100)
+                    .bytes == [9, 9, 9]
+            )
+
+            // Down: a full mirror, then a second sync moves nothing; a stray local file goes with --delete.
+            let down = try await client.downloadDirectory(bucket: Self.bucket, to: mirror, options: options)
+            #expect(down.transferred == files.count - 1)
+            let modified =
+                try FileManager.default.attributesOfItem(atPath: mirror + "/empty")[.modificationDate] as? Date
+            let head = try await client.headObject(bucket: Self.bucket, key: "empty")
+            #expect(
+                modified.map { Int($0.timeIntervalSince1970) }
+                    == head.lastModified.map { Int($0.timeIntervalSince1970) }
+            )
+            try Data([1]).write(to: URL(fileURLWithPath: mirror + "/stray"))
+            let second = try await client.downloadDirectory(bucket: Self.bucket, to: mirror, options: options)
+            #expect(second.transferred == 0)
+            #expect(second.unchanged == files.count - 1)
+            #expect(second.deleted == 1)
+            #expect(!FileManager.default.fileExists(atPath: mirror + "/stray"))
+        }
+    }
+
+    @Test("a job with failures keeps its manifest; the rerun skips what was done and removes it")
+    func manifestResumes() async throws {
+        let dialect = ClientDialect.ossV4
+        let (root, files) = try Self.makeTree(dialect)
+        let manifest = temporaryPath("job.manifest")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let faults = FaultInjector()
+        faults.add(
+            FaultRule(
+                operations: [.putObject],
+                key: "many/7.bin",
+                fault: .error(status: 403, code: "AccessDenied", message: "denied for the test")
+            )
+        )
+        try await withClient(dialect, faults: faults) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            var options = Self.options(dialect)
+            options.manifestPath = manifest
+            let events = EventLog()
+            let first = try await client.uploadDirectory(
+                root,
+                bucket: Self.bucket,
+                options: options,
+                events: events.handler
+            )
+            #expect(first.failed == 1)
+            #expect(first.transferred == files.count - 1)
+            #expect(events.all.filter { $0.action == .failed }.map(\.name) == ["many/7.bin"])
+            let journal = try String(contentsOfFile: manifest, encoding: .utf8)
+            #expect(journal.split(separator: "\n").count == files.count)  // the header and one line per finished file
+
+            // Another job may not use this manifest.
+            await #expect {
+                _ = try await client.uploadDirectory(root, bucket: Self.bucket, prefix: "other/", options: options)
+            } throws: { error in
+                (error as? ObjectStorageError)?.code == .checkpointFailed
+            }
+
+            faults.removeAll()
+            let tally = Mutex(0)
+            let second = try await client.uploadDirectory(root, bucket: Self.bucket, options: options) { event in
+                if event.action == .uploaded { tally.withLock { $0 += 1 } }
+            }
+            #expect(second.transferred == 1)
+            #expect(second.finishedEarlier == files.count - 1)
+            #expect(tally.withLock { $0 } == 1)
+            #expect(!FileManager.default.fileExists(atPath: manifest))
+            let object = try await client.getObject(.init(bucket: Self.bucket, key: "many/7.bin"))
+            #expect(try await object.body.collect(upTo: 1 << 20).bytes == files[Array("many/7.bin".utf8)])
+        }
+    }
+
+    @Test("excludes and includes filter by relative name")
+    func filters() async throws {
+        let dialect = ClientDialect.obs
+        let (root, _) = try Self.makeTree(dialect)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            var options = Self.options(dialect)
+            options.excludes = ["*"]
+            options.includes = ["*.txt"]
+            _ = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            let keys = try await Self.remoteKeys(client)
+            let expected = ["a-b.txt", "a.txt", "a/b/c.txt", "cafe\u{301}.txt", "caf\u{E9}.txt"]
+            #expect(keys.map { Array($0.utf8) } == expected.map { Array($0.utf8) })
+        }
+    }
+}
+
+/// Collects a directory job's events.
+final class EventLog: Sendable {
+    private let events = Mutex<[DirectoryTransferEvent]>([])
+    var all: [DirectoryTransferEvent] { events.withLock { $0 } }
+    var handler: DirectoryTransferEventHandler { { event in self.events.withLock { $0.append(event) } } }
+}
