@@ -16,7 +16,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
         abstract:
             "Presign, sign and transfer objects on Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible storage.",
         subcommands: [
-            ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, RemoveCommand.self,
+            ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, SyncCommand.self, RemoveCommand.self,
             MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,
             SignCommand.self,
             ServeCommand.self, DemoCommand.self,

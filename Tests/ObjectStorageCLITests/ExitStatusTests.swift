@@ -99,7 +99,8 @@ struct ExitStatusTests {
             status: 65,
             mentions: "--date"
         ),
-        Case(arguments: ["sync", "a", "b"], environment: oss, status: 64, mentions: "unknown command 'sync'"),
+        Case(arguments: ["mirror", "a", "b"], environment: oss, status: 64, mentions: "unknown command 'mirror'"),
+        Case(arguments: ["sync", "a", "b"], environment: oss, status: 64, mentions: "one side must be a remote URL"),
         // The port once wrapped (99999 listened on 34463).
         Case(arguments: ["serve", "--memory", "--port", "99999"], environment: [:], status: 64, mentions: "--port"),
         Case(arguments: ["serve", "--memory", "--port", "65536"], environment: [:], status: 64, mentions: "--port"),

@@ -515,8 +515,17 @@ extension BadInputCase {
         .cli("cp s3://bkt/dir/.. into a directory", .exit(64, mentions: "no file name")) { context in
             ["cp", "s3://bkt/dir/..", context.scratch.path + "/"] + context.remote()
         },
-        .cli("cp --recursive upload", .exit(64, mentions: "only downloads")) { context in
-            ["cp", "--recursive", context.scratch.path, "s3://bkt/up/"] + context.remote()
+        .cli("cp --recursive between two remote prefixes", .exit(64, mentions: "not supported yet")) { context in
+            ["cp", "--recursive", "s3://bkt/a/", "s3://bkt/up/"] + context.remote()
+        },
+        .cli("cp --recursive from a regular file", .exit(65, mentions: "is not a directory")) { context in
+            ["cp", "--recursive", context.scratch.existing, "s3://bkt/up/"] + context.remote()
+        },
+        .cli("cp --exclude without --recursive", .exit(64, mentions: "cp --recursive and sync only")) { context in
+            ["cp", context.scratch.existing, "s3://bkt/up", "--exclude", "*"] + context.remote()
+        },
+        .cli("sync --transfers 0", .exit(64, mentions: "--transfers")) { context in
+            ["sync", context.scratch.path, "s3://bkt/up/", "--transfers", "0"] + context.remote()
         },
         .cli("cp --recursive onto a regular file", .exit(64, mentions: "not a directory")) { context in
             ["cp", "--recursive", "s3://bkt/", context.scratch.existing] + context.remote()

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// How a directory job (``ObjectStorageClient/uploadDirectory(_:bucket:prefix:attributes:options:logger:events:)``,
-/// ``ObjectStorageClient/downloadDirectory(bucket:prefix:to:options:logger:events:)``) chooses, moves and records
+/// How a directory job (``ObjectStorageClient/uploadDirectory(_:bucket:prefix:attributes:options:logger:events:progress:)``,
+/// ``ObjectStorageClient/downloadDirectory(bucket:prefix:to:options:logger:events:progress:)``) chooses, moves and records
 /// objects.
 ///
 /// The defaults copy everything (`cp -r`), 16 objects at once, with no manifest. A sync sets ``comparison``;

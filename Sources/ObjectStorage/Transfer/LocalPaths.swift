@@ -119,7 +119,10 @@ package enum LocalPaths {
                 do {
                     try FileManager.default.createDirectory(atPath: current, withIntermediateDirectories: false)
                 } catch {
-                    throw ObjectStorageError.fileSystem("create the directory", path: current)
+                    // Another download of the same job may have just created it: only a real directory will do.
+                    guard Self.kind(of: current) == .directory else {
+                        throw ObjectStorageError.fileSystem("create the directory", path: current)
+                    }
                 }
                 guard Self.kind(of: current) == .directory else {
                     throw ObjectStorageError.fileSystem("create the directory", path: current)

@@ -49,15 +49,19 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
     @Flag(
         name: .shortAndLong,
         help: """
-            Download every object under a remote prefix into a local directory (created if missing). Keys \
-            that would land outside it ('../', absolute, backslash, NUL) are skipped and reported, and the \
-            command exits 1 if any object was skipped or failed.
+            Copy a whole directory to a prefix (cp -r DIR URL/) or a prefix to a directory (cp -r URL/ DIR, \
+            created if missing). Keys that would land outside the directory are skipped and reported. A \
+            manifest records each finished object, so rerunning the same command after Ctrl-C or a crash \
+            skips what is done. Exit status 1 when an object failed, 2 when names were skipped.
             """
     )
     var recursive = false
 
     @OptionGroup(title: "Transfer Options")
     var transfer: TransferFlags
+
+    @OptionGroup(title: "Directory Options (with --recursive)")
+    var directoryFlags: DirectoryFlags
 
     @OptionGroup var remote: RemoteOptions
 
@@ -66,6 +70,9 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         if usesStandardStreams { return try await runStandardStreams() }
         if recursive { return try await runRecursive() }
+        if let flag = directoryFlags.firstGiven {
+            throw CLIError.usage("cp: \(flag) applies to cp --recursive and sync only")
+        }
         let plan = try CopyPlan(source: source, destination: destination)
         if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
@@ -113,39 +120,19 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
 }
 
 extension CopyCommand {
-    /// `cp --recursive REMOTE_PREFIX LOCAL_DIR` (see ``RecursiveDownload``).
+    /// `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).
     private func runRecursive() async throws {
-        guard let origin = try ObjectURL(parsing: source), try ObjectURL(parsing: destination) == nil else {
-            throw CLIError.usage("cp --recursive: only downloads are supported: cp --recursive REMOTE_PREFIX LOCAL_DIR")
-        }
-        if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
-            throw CLIError.usage("cp: \(flag) applies to uploads only")
-        }
-        guard transfer.checkpointFile == nil else {
-            throw CLIError.usage("cp --recursive: --checkpoint-file cannot be shared by several downloads")
-        }
-        try RecursiveDownload.prepareDirectory(destination)
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: origin.provider)
-        let flags = self.transfer
-        let output = self.output
-        let directory = destination
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
-            let summary = try await RecursiveDownload.run(
-                from: origin,
-                toDirectory: directory,
-                flags: flags,
-                output: output,
-                client: client
-            )
-            guard summary.unsafe == 0 && summary.failed == 0 else {
-                throw CLIError(
-                    status: .failure,
-                    message: "cp: \(summary.downloaded) downloaded, \(summary.unsafe) skipped (unsafe key), "
-                        + "\(summary.failed) failed"
-                )
-            }
-        }
+        try await DirectoryTransfer(
+            command: "cp",
+            mode: .copy,
+            source: source,
+            destination: destination,
+            contentType: contentType,
+            flags: directoryFlags,
+            transfer: transfer,
+            output: output,
+            remote: remote
+        ).run()
     }
 }
 

@@ -1,0 +1,83 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+
+/// Prints a directory job's events: a line per object in the aws-cli idiom, or one JSON object per object.
+struct EventPrinter: Sendable {
+    /// One `--json` line.
+    private struct Line: Encodable {
+        var action: String
+        var name: String
+        var url: String?
+        var path: String?
+        var size: Int64
+        var reason: String?
+        var dryRun: Bool
+    }
+
+    var command: String
+    var json: Bool
+    var output: OutputFlags
+    var remote: ObjectURL
+    var isDryRun: Bool
+
+    func print(_ event: DirectoryTransferEvent) {
+        let url = event.key.map {
+            RemoteLocation.text(ObjectURL(provider: remote.provider, bucket: remote.bucket, key: $0))
+        }
+        let reason = event.error.map { RemoteFailure.cliError($0).message } ?? event.reason
+        if json {
+            let line = Line(
+                action: event.action.rawValue,
+                name: event.name,
+                url: url,
+                path: event.path,
+                size: event.size,
+                reason: reason,
+                dryRun: event.isDryRun
+            )
+            try? JSONOutput.print(line)
+            return
+        }
+        let dry = event.isDryRun ? "(dryrun) " : ""
+        let local = event.path ?? event.name
+        switch event.action {
+        case .uploaded: output.report("\(dry)upload: \(local) to \(url ?? event.name)")
+        case .downloaded: output.report("\(dry)download: \(url ?? event.name) to \(local)")
+        case .deleted: output.report("\(dry)delete: \(url ?? local)")
+        case .skipped:
+            if output.level != .errors {
+                printError(
+                    "\(command): skipped '\(Self.visible(event.name))': \(CLIError.sentence(reason ?? "no reason given"))"
+                )
+            }
+        case .failed:
+            printError("\(command): failed: \(url ?? local): \(CLIError.sentence(reason ?? "no reason given"))")
+        }
+    }
+
+    /// A name with its control characters escaped (`\t`, `\u{1B}`), so it cannot disturb the terminal.
+    static func visible(_ name: String) -> String {
+        var result = ""
+        for scalar in name.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += scalar.escaped(asASCII: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Prints the job's summary line on standard error, unless told to be silent.
+    func summary(_ line: String) {
+        if output.level == .normal { printError(line) }
+    }
+}

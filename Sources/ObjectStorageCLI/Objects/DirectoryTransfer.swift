@@ -1,0 +1,210 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+
+/// `cp -r` and `sync` between a local directory and a remote prefix, through the SDK's directory jobs.
+///
+/// Each object prints a line in the aws-cli idiom (`upload: DIR/a to s3://b/p/a`, `(dryrun) delete: ...`), or
+/// one JSON object with `--json`; skipped and failed names go to standard error. The summary line goes to
+/// standard error. Exit status: 0 when every object made it, 1 when a transfer or deletion failed, 2 when
+/// nothing failed but names were skipped (as aws s3 does).
+struct DirectoryTransfer: Sendable {
+    enum Mode: Sendable {
+        case copy
+        case sync(sizeOnly: Bool, delete: Bool)
+    }
+
+    var command: String
+    var mode: Mode
+    var source: String
+    var destination: String
+    var contentType: String?
+    var flags: DirectoryFlags
+    var transfer: TransferFlags
+    var output: OutputFlags
+    var remote: RemoteOptions
+
+    func run() async throws {
+        let sourceURL = try ObjectURL(parsing: source)
+        let destinationURL = try ObjectURL(parsing: destination)
+        switch (sourceURL, destinationURL) {
+        case (nil, let target?):
+            try await self.upload(to: target)
+        case (let origin?, nil):
+            try await self.download(from: origin)
+        case (_?, _?):
+            throw CLIError.usage(
+                "\(command): between two remote prefixes is not supported yet; one side must be a local directory"
+            )
+        case (nil, nil):
+            throw CLIError.usage("\(command): one side must be a remote URL (oss://, obs:// or s3://)")
+        }
+    }
+
+    private func options(identity: String) -> DirectoryTransferOptions {
+        var options = DirectoryTransferOptions()
+        options.transfer = transfer.options
+        if let transfers = flags.transfers { options.concurrency = transfers }
+        options.excludes = flags.exclude
+        options.includes = flags.include
+        options.isDryRun = flags.dryrun
+        options.followsSymbolicLinks = flags.followSymlinks
+        switch mode {
+        case .copy:
+            options.comparison = .always
+        case .sync(let sizeOnly, let delete):
+            options.comparison = sizeOnly ? .sizeOnly : .sizeAndModificationTime
+            options.deletesExtraneous = delete
+        }
+        if transfer.checkpoint && !flags.dryrun {
+            if let manifest = flags.manifest {
+                options.manifestPath = manifest
+            } else {
+                do {
+                    options.manifestPath = try Self.defaultManifest(identity: identity)
+                } catch {
+                    if output.level != .errors {
+                        printError("\(command): warning: \(error.message); a rerun will start over")
+                    }
+                }
+            }
+        }
+        return options
+    }
+
+    private func upload(to target: ObjectURL) async throws {
+        if transfer.checkpointFile != nil {
+            throw CLIError.usage(
+                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
+            )
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError.invalidInput("\(command): '\(source)' is not a directory")
+        }
+        let prefix = Self.prefix(target.key)
+        let directory = URL(fileURLWithPath: source).standardizedFileURL.path
+        let options = self.options(identity: "upload \(directory) \(RemoteLocation.text(target)) \(prefix)")
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: target.provider)
+        let attributes = transfer.uploadAttributes(contentType: contentType)
+        let printer = EventPrinter(
+            command: command,
+            json: flags.json,
+            output: output,
+            remote: target,
+            isDryRun: flags.dryrun
+        )
+        let command = self.command
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
+            let summary = try await client.uploadDirectory(
+                directory,
+                bucket: target.bucket,
+                prefix: prefix,
+                attributes: attributes,
+                options: options,
+                events: printer.print
+            )
+            try Self.finish(summary, command: command, verb: "uploaded", printer: printer)
+        }
+    }
+
+    private func download(from origin: ObjectURL) async throws {
+        if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
+            throw CLIError.usage("\(command): \(flag) applies to uploads only")
+        }
+        if transfer.checkpointFile != nil {
+            throw CLIError.usage(
+                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
+            )
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CLIError.usage("\(command): '\(destination)' exists and is not a directory")
+        }
+        let prefix = Self.prefix(origin.key)
+        let directory = URL(fileURLWithPath: destination).standardizedFileURL.path
+        let options = self.options(identity: "download \(directory) \(RemoteLocation.text(origin)) \(prefix)")
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: origin.provider)
+        let printer = EventPrinter(
+            command: command,
+            json: flags.json,
+            output: output,
+            remote: origin,
+            isDryRun: flags.dryrun
+        )
+        let command = self.command
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
+            let summary = try await client.downloadDirectory(
+                bucket: origin.bucket,
+                prefix: prefix,
+                to: directory,
+                options: options,
+                events: printer.print
+            )
+            try Self.finish(summary, command: command, verb: "downloaded", printer: printer)
+        }
+    }
+
+    /// A URL's key as a "folder" prefix: `photos` and `photos/` both mean `photos/`.
+    static func prefix(_ key: String?) -> String {
+        guard let key, !key.isEmpty else { return "" }
+        return key.hasSuffix("/") ? key : key + "/"
+    }
+
+    /// `$XDG_CACHE_HOME/objstore/jobs/<hash of the job>.manifest` (`~/.cache` without the variable), created
+    /// when missing.
+    static func defaultManifest(identity: String) throws(CLIError) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let cache =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.cache")
+        let directory = cache + "/objstore/jobs"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .invalidInput(
+                "no manifest: cannot create '\(directory)' (set XDG_CACHE_HOME or --manifest)"
+            )
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identity.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0100_0000_01b3
+        }
+        return directory + "/" + String(hash, radix: 16) + ".manifest"
+    }
+
+    private static func finish(
+        _ summary: DirectoryTransferSummary,
+        command: String,
+        verb: String,
+        printer: EventPrinter
+    ) throws {
+        var parts = [
+            "\(summary.transferred) \(printer.isDryRun ? "to be " : "")\(verb) (\(ProgressBar.size(summary.transferredBytes)))"
+        ]
+        if summary.unchanged > 0 { parts.append("\(summary.unchanged) unchanged") }
+        if summary.finishedEarlier > 0 { parts.append("\(summary.finishedEarlier) done by an earlier run") }
+        if summary.deleted > 0 { parts.append("\(summary.deleted) deleted") }
+        if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
+        if summary.failed > 0 { parts.append("\(summary.failed) failed") }
+        if summary.deletionsWithheld > 0 {
+            parts.append("\(summary.deletionsWithheld) deletions withheld after a failure")
+        }
+        let line = "\(command): " + parts.joined(separator: ", ")
+        if summary.failed > 0 || summary.deletionsWithheld > 0 {
+            throw CLIError(status: .failure, message: line + "; rerun the same command to retry what failed")
+        }
+        if summary.skipped > 0 { throw CLIError(status: .notFound, message: line) }
+        printer.summary(line)
+    }
+}
