@@ -260,6 +260,36 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("checksum finds a change that keeps the size and the modification time")
+    func checksumComparison() async throws {
+        let dialect = ClientDialect.s3
+        let (root, files) = try Self.makeTree(.ossV4)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            var options = Self.options(dialect)
+            options.comparison = .sizeAndModificationTime
+            _ = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            // Same size, same modification time, other bytes.
+            let path = root + "/a-b.txt"
+            let date = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+            try Data(testBytes(20, seed: 99)).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.modificationDate: date ?? Date()], ofItemAtPath: path)
+            let byTime = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            #expect(byTime.transferred == 0)
+            options.comparison = .checksum
+            var dry = options
+            dry.isDryRun = true
+            #expect(try await client.uploadDirectory(root, bucket: Self.bucket, options: dry).transferred == 1)
+            let byContent = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
+            #expect(byContent.transferred == 1)
+            // The large file was uploaded in parts: no MD5 to compare, so it is judged by size and time.
+            #expect(byContent.unchanged == files.count - 1)
+            let object = try await client.getObject(.init(bucket: Self.bucket, key: "a-b.txt"))
+            #expect(try await object.body.collect(upTo: 100).bytes == testBytes(20, seed: 99))
+        }
+    }
+
     @Test("excludes and includes filter by relative name")
     func filters() async throws {
         let dialect = ClientDialect.obs

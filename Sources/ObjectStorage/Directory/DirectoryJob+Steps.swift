@@ -32,7 +32,10 @@ extension DirectoryJob {
             return true
         case .sizeOnly:
             return file.size != object.size
-        case .sizeAndModificationTime:
+        case .checksum where file.size == object.size && Self.plainMD5(object.etag) != nil:
+            // Decided by the file's digest, in the transfer's task (see `planned`).
+            return true
+        case .sizeAndModificationTime, .checksum:
             guard file.size == object.size else { return true }
             guard let remoteTime = object.lastModified else { return true }
             // Last-Modified has whole seconds: compare whole seconds.
@@ -43,6 +46,23 @@ extension DirectoryJob {
             case .download: return remoteSeconds > localSeconds
             }
         }
+    }
+
+    /// The hexadecimal MD5 an ETag is, when it is one (not a multipart ETag).
+    static func plainMD5(_ etag: String?) -> String? {
+        guard let etag else { return nil }
+        let bare = ObjectStorageClient.bareETag(etag)
+        guard bare.utf8.count == 32, bare.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
+            return nil
+        }
+        return bare
+    }
+
+    /// Whether the file's MD5 is `md5` (hexadecimal).
+    static func file(_ path: String, size: Int64, hasMD5 md5: String) throws -> Bool {
+        let digest = try FileRegionDigest.compute(path: path, range: 0..<size)
+        guard let bytes = Data(base64Encoded: digest.md5Base64) else { return false }
+        return ByteEncoding.hex(Array(bytes)) == md5
     }
 
     /// Whether `name` is left out by the job's patterns.
@@ -163,6 +183,10 @@ extension DirectoryJob {
     /// Records a finished transfer: the manifest first, then the event.
     func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) throws {
         let action: DirectoryTransferEvent.Action = self.direction == .upload ? .uploaded : .downloaded
+        if outcome.isUnchanged {
+            _ = self.finishUnchanged(outcome.name, size: outcome.size, &state)
+            return
+        }
         if let error = outcome.error {
             if Task.isCancelled || error is CancellationError { throw error }
             state.summary.failed += 1

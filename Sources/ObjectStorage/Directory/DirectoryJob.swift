@@ -45,6 +45,8 @@ struct DirectoryJob: Sendable {
         var stamp: String
         var weight: Int
         var error: (any Error)?
+        /// The digests matched (``DirectoryTransferOptions/Comparison/checksum``): nothing was transferred.
+        var isUnchanged = false
     }
 
     struct RemoteObject: Sendable {
@@ -211,6 +213,13 @@ struct DirectoryJob: Sendable {
         }
     }
 
+    /// The file and MD5 to compare before transferring, with ``DirectoryTransferOptions/Comparison/checksum``.
+    private func digestToCompare(file: LocalTree.File, object: RemoteObject) -> (file: LocalTree.File, md5: String)? {
+        guard self.options.comparison == .checksum, file.size == object.size, let md5 = Self.plainMD5(object.etag)
+        else { return nil }
+        return (file, md5)
+    }
+
     /// A transfer decided on, ready to run in a task of its own.
     struct PlannedTransfer: Sendable {
         var weight: Int
@@ -261,6 +270,7 @@ struct DirectoryJob: Sendable {
                 size: file.size,
                 stamp: stamp,
                 source: nil,
+                unlessMD5: object.flatMap { self.digestToCompare(file: file, object: $0) },
                 journal: journal,
                 &state
             )
@@ -307,6 +317,7 @@ struct DirectoryJob: Sendable {
                 size: object.size,
                 stamp: stamp,
                 source: object,
+                unlessMD5: file.flatMap { self.digestToCompare(file: $0, object: object) },
                 journal: journal,
                 &state
             )
@@ -320,10 +331,14 @@ struct DirectoryJob: Sendable {
         size: Int64,
         stamp: String,
         source: RemoteObject?,
+        unlessMD5: (file: LocalTree.File, md5: String)?,
         journal: DirectoryJobJournal?,
         _ state: inout RunState
     ) -> PlannedTransfer? {
         if self.options.isDryRun {
+            if let (file, md5) = unlessMD5, (try? Self.file(file.path, size: file.size, hasMD5: md5)) == true {
+                return self.finishUnchanged(name, size: size, &state)
+            }
             self.report(
                 self.direction == .upload ? .uploaded : .downloaded,
                 name: name,
@@ -349,6 +364,10 @@ struct DirectoryJob: Sendable {
         return PlannedTransfer(weight: weight) {
             var outcome = Outcome(name: name, key: key, path: path, size: size, stamp: stamp, weight: weight)
             do {
+                if let (file, md5) = unlessMD5, try Self.file(file.path, size: file.size, hasMD5: md5) {
+                    outcome.isUnchanged = true
+                    return outcome
+                }
                 let moved = try await job.move(
                     key: key,
                     path: path,

@@ -29,6 +29,10 @@ public struct DirectoryTransferOptions: Sendable, Hashable {
         case sizeAndModificationTime
         /// Transfer only when the sizes differ (`sync --size-only`).
         case sizeOnly
+        /// Transfer when the sizes differ or the contents do (`sync --checksum`): the file's MD5 is compared with
+        /// the object's ETag when the ETag is one (an object uploaded in one request); an object uploaded in
+        /// parts has no MD5 to compare and falls back to ``sizeAndModificationTime``. The file is read in full.
+        case checksum
     }
 
     /// The default number of objects at once: 16.

@@ -18,7 +18,7 @@ import ObjectStorage
 struct DirectoryTransfer: Sendable {
     enum Mode: Sendable {
         case copy
-        case sync(sizeOnly: Bool, delete: Bool)
+        case sync(comparison: DirectoryTransferOptions.Comparison, delete: Bool)
     }
 
     var command: String
@@ -59,8 +59,8 @@ struct DirectoryTransfer: Sendable {
         switch mode {
         case .copy:
             options.comparison = .always
-        case .sync(let sizeOnly, let delete):
-            options.comparison = sizeOnly ? .sizeOnly : .sizeAndModificationTime
+        case .sync(let comparison, let delete):
+            options.comparison = comparison
             options.deletesExtraneous = delete
         }
         if transfer.checkpoint && !flags.dryrun {

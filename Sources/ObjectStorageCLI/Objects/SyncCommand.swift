@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import ObjectStorage
 
 /// `objstore sync SRC DST`: makes a prefix match a directory, or a directory match a prefix.
 struct SyncCommand: AsyncParsableCommand, Sendable {
@@ -37,6 +38,18 @@ struct SyncCommand: AsyncParsableCommand, Sendable {
     @Flag(help: "Compare sizes only, not modification times.")
     var sizeOnly = false
 
+    @Flag(
+        help: """
+            Compare contents: the file's MD5 against the object's ETag where the ETag is one (objects uploaded \
+            in one request); objects uploaded in parts are compared by size and time.
+            """
+    )
+    var checksum = false
+
+    func validate() throws {
+        if sizeOnly && checksum { throw ValidationError("--size-only and --checksum cannot be used together") }
+    }
+
     @Option(help: "The Content-Type of uploaded objects (default: set by the service).")
     var contentType: String?
 
@@ -51,7 +64,10 @@ struct SyncCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         try await DirectoryTransfer(
             command: "sync",
-            mode: .sync(sizeOnly: sizeOnly, delete: delete),
+            mode: .sync(
+                comparison: sizeOnly ? .sizeOnly : (checksum ? .checksum : .sizeAndModificationTime),
+                delete: delete
+            ),
             source: source,
             destination: destination,
             contentType: contentType,
