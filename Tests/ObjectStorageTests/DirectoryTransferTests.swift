@@ -290,6 +290,27 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("a missing bucket stops the job at the first object instead of failing each one")
+    func missingBucketStopsTheJob() async throws {
+        let dialect = ClientDialect.s3
+        let (root, _) = try Self.makeTree(.ossV4)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withClient(dialect) { client, _ in
+            let events = EventLog()
+            await #expect {
+                _ = try await client.uploadDirectory(
+                    root,
+                    bucket: "missing-bucket",
+                    options: Self.options(dialect),
+                    events: events.handler
+                )
+            } throws: { error in
+                (error as? ServiceError)?.code == .noSuchBucket
+            }
+            #expect(events.all.filter { $0.action == .failed }.isEmpty)
+        }
+    }
+
     @Test("excludes and includes filter by relative name")
     func filters() async throws {
         let dialect = ClientDialect.obs

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import ObjectStorageCheckpoint
+import ObjectStorageTransport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -188,7 +189,7 @@ extension DirectoryJob {
             return
         }
         if let error = outcome.error {
-            if Task.isCancelled || error is CancellationError { throw error }
+            if Task.isCancelled || error is CancellationError || Self.failsEveryObject(error) { throw error }
             state.summary.failed += 1
             self.report(
                 .failed,
@@ -222,6 +223,20 @@ extension DirectoryJob {
             reason: nil,
             &state
         )
+    }
+
+    /// Whether an error would fail every other object too (the bucket is missing, the credentials are refused, the
+    /// endpoint cannot be reached after the retries): the job stops at the first, rather than report one failure
+    /// per object.
+    static func failsEveryObject(_ error: any Error) -> Bool {
+        if let error = error as? ServiceError {
+            return [.noSuchBucket, .invalidAccessKeyID, .signatureDoesNotMatch, .requestTimeTooSkewed]
+                .contains(error.code)
+        }
+        if let error = error as? TransportError {
+            return [.connectFailed, .hostNotFound, .tlsFailed, .redirectRefused, .unsafeHTTPClient].contains(error.code)
+        }
+        return false
     }
 
     /// Reports an event and the progress it makes.
