@@ -12,6 +12,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Maps object keys to files under a local directory without ever leaving it: the building block
 /// for downloading a listing (`objstore cp --recursive`).
 ///
@@ -140,9 +148,11 @@ package enum LocalPaths {
         case directory, missing, other
     }
 
-    /// What is at `path`, without following a symbolic link.
+    /// What is at `path`, without following a symbolic link (one `lstat`: `FileManager.attributesOfItem`
+    /// also reads the owner's names from /etc/passwd and /etc/group, for every call).
     private static func kind(of path: String) -> Kind {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return .missing }
-        return (attributes[.type] as? FileAttributeType) == .typeDirectory ? .directory : .other
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 }
