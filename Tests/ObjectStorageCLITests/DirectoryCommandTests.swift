@@ -51,6 +51,16 @@ struct DirectoryCommandTests {
         let keys = try await cli.succeed(["ls", dialect.url("bkt/up/"), "--recursive", "--json"])
         #expect(try ObjectsCommandTests.jsonLines(keys).count == 30)
 
+        // Server-side, prefix to prefix.
+        let copied = try await cli.succeed(["cp", "-r", dialect.url("bkt/up/"), dialect.url("bkt/copy/")])
+        #expect(copied.split(separator: "\n").count == 30)
+        #expect(
+            copied.contains(
+                "copy: \(dialect.url("bkt/up/d0/sub0/f0.bin")) to \(dialect.url("bkt/copy/d0/sub0/f0.bin"))\n"
+            )
+        )
+        await #expect(try cli.succeed(["sync", dialect.url("bkt/up/"), dialect.url("bkt/copy/")]) == "")
+
         // Nothing changed: nothing moves.
         await #expect(try cli.succeed(["sync", source, dialect.url("bkt/up/")]) == "")
 

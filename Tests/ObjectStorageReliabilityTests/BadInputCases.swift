@@ -515,8 +515,8 @@ extension BadInputCase {
         .cli("cp s3://bkt/dir/.. into a directory", .exit(64, mentions: "no file name")) { context in
             ["cp", "s3://bkt/dir/..", context.scratch.path + "/"] + context.remote()
         },
-        .cli("cp --recursive between two remote prefixes", .exit(64, mentions: "not supported yet")) { context in
-            ["cp", "--recursive", "s3://bkt/a/", "s3://bkt/up/"] + context.remote()
+        .cli("cp --recursive between overlapping prefixes", .exit(65, mentions: "overlap")) { context in
+            ["cp", "--recursive", "s3://bkt/a/", "s3://bkt/a/b/"] + context.remote()
         },
         .cli("cp --recursive from a regular file", .exit(65, mentions: "is not a directory")) { context in
             ["cp", "--recursive", context.scratch.existing, "s3://bkt/up/"] + context.remote()

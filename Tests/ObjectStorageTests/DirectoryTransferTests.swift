@@ -311,6 +311,77 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("a prefix copies to another bucket server-side and to another server streamed; a sync copies nothing more")
+    func prefixCopies() async throws {
+        let dialect = ClientDialect.ossV4
+        let (root, files) = try Self.makeTree(dialect)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            try await client.createBucket(bucket: "mirror")
+            _ = try await client.uploadDirectory(
+                root,
+                bucket: Self.bucket,
+                prefix: "photos/",
+                options: Self.options(dialect)
+            )
+            var options = Self.options(dialect)
+            let events = EventLog()
+            let copied = try await client.copyPrefix(
+                bucket: "mirror",
+                prefix: "backup/",
+                sourceBucket: Self.bucket,
+                sourcePrefix: "photos/",
+                options: options,
+                events: events.handler
+            )
+            #expect(copied.transferred == files.count)
+            #expect(events.all.allSatisfy { $0.action == .copied })
+            for (name, bytes) in files {
+                let key = "backup/" + String(decoding: name, as: UTF8.self)
+                let object = try await client.getObject(.init(bucket: "mirror", key: key))
+                #expect(try await object.body.collect(upTo: 1 << 24).bytes == bytes, "\(key)")
+            }
+            options.comparison = .checksum
+            options.deletesExtraneous = true
+            try await client.putObject(.init(bucket: "mirror", key: "backup/stray", body: .bytes([1])))
+            let again = try await client.copyPrefix(
+                bucket: "mirror",
+                prefix: "backup/",
+                sourceBucket: Self.bucket,
+                sourcePrefix: "photos/",
+                options: options
+            )
+            #expect(again.transferred == 0)
+            #expect(again.deleted == 1)
+            await #expect {
+                _ = try await client.copyPrefix(
+                    bucket: Self.bucket,
+                    prefix: "photos/x/",
+                    sourceBucket: Self.bucket,
+                    sourcePrefix: "photos/"
+                )
+            } throws: { error in
+                (error as? ObjectStorageError)?.code == .invalidArgument
+            }
+
+            // Another server in another dialect: the bytes stream through this process.
+            try await withClient(.s3) { other, _ in
+                try await other.createBucket(bucket: "elsewhere")
+                let streamed = try await other.copyPrefix(
+                    bucket: "elsewhere",
+                    from: client,
+                    sourceBucket: Self.bucket,
+                    sourcePrefix: "photos/",
+                    options: Self.options(.s3)
+                )
+                #expect(streamed.transferred == files.count)
+                let large = try await other.getObject(.init(bucket: "elsewhere", key: "z/large.bin"))
+                #expect(try await large.body.collect(upTo: 1 << 24).bytes == files[Array("z/large.bin".utf8)])
+            }
+        }
+    }
+
     @Test("excludes and includes filter by relative name")
     func filters() async throws {
         let dialect = ClientDialect.obs

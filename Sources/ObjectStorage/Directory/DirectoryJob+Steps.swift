@@ -27,26 +27,34 @@ extension DirectoryJob {
     // MARK: Deciding
 
     /// Whether the destination's copy differs from the source's, by ``DirectoryTransferOptions/comparison``.
-    func needsTransfer(file: LocalTree.File, object: RemoteObject) -> Bool {
+    func needsTransfer(source: Entry, destination: Entry) -> Bool {
+        guard source.size == destination.size else { return true }
         switch self.options.comparison {
         case .always:
             return true
         case .sizeOnly:
-            return file.size != object.size
-        case .checksum where file.size == object.size && Self.plainMD5(object.etag) != nil:
-            // Decided by the file's digest, in the transfer's task (see `planned`).
+            return false
+        case .checksum where self.direction == .copy:
+            // Two listings: two ETags to compare when both are MD5s.
+            if let from = Self.plainMD5(source.etag), let to = Self.plainMD5(destination.etag) { return from != to }
+            return self.isNewer(source, than: destination)
+        case .checksum where self.digestAvailable(source: source, destination: destination):
+            // Decided by the local file's digest, in the transfer's task (see `planned`).
             return true
         case .sizeAndModificationTime, .checksum:
-            guard file.size == object.size else { return true }
-            guard let remoteTime = object.lastModified else { return true }
-            // Last-Modified has whole seconds: compare whole seconds.
-            let localSeconds = file.modificationNanoseconds / 1_000_000_000
-            let remoteSeconds = Int64(remoteTime.timeIntervalSince1970.clamped(to: -1e12...1e12))
-            switch self.direction {
-            case .upload: return localSeconds > remoteSeconds
-            case .download: return remoteSeconds > localSeconds
-            }
+            return self.isNewer(source, than: destination)
         }
+    }
+
+    /// Whether the source was modified after the destination, in whole seconds (`Last-Modified` has no more).
+    private func isNewer(_ source: Entry, than destination: Entry) -> Bool {
+        guard let from = source.modifiedSeconds, let to = destination.modifiedSeconds else { return true }
+        return from > to
+    }
+
+    /// Whether the object side of an upload or a download has an MD5 ETag to compare with the file's digest.
+    private func digestAvailable(source: Entry, destination: Entry) -> Bool {
+        Self.plainMD5(self.direction == .upload ? destination.etag : source.etag) != nil
     }
 
     /// The hexadecimal MD5 an ETag is, when it is one (not a multipart ETag).
@@ -102,26 +110,28 @@ extension DirectoryJob {
             hash = hash &* 0x0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        let suffix = direction == .upload ? CheckpointPaths.uploadSuffix : CheckpointPaths.downloadSuffix
+        let suffix = direction == .download ? CheckpointPaths.downloadSuffix : CheckpointPaths.uploadSuffix
         return manifest + "-" + String(repeating: "0", count: 16 - hex.count) + hex + suffix
     }
 
     // MARK: Moving
 
-    /// Transfers one object; returns the stamp to record when it differs from the planned one (a download's
-    /// ETag as the GET answered it).
+    /// Transfers one object; returns the stamp to record when it differs from the planned one (a download's or a
+    /// copy's ETag as the service answered it).
     func move(
-        key: String,
-        path: String,
-        etag: String?,
-        lastModified: Date?,
+        _ source: Entry,
+        key: String?,
+        path: String?,
         isLarge: Bool,
         options: TransferOptions
-    ) async throws -> String? {
+    ) async throws
+        -> String?
+    {
         switch self.direction {
         case .upload:
+            guard let file = source.path, let key else { return nil }
             _ = try await self.client.uploadFile(
-                from: path,
+                from: file,
                 bucket: self.bucket,
                 key: key,
                 attributes: self.attributes,
@@ -129,7 +139,34 @@ extension DirectoryJob {
                 logger: self.logger
             )
             return nil
+        case .copy:
+            guard let key, let sourceKey = source.key, let origin = self.copySource else { return nil }
+            let result: TransferResult
+            if let sourceClient = origin.client {
+                result = try await self.client.resumableCopy(
+                    bucket: self.bucket,
+                    key: key,
+                    from: sourceClient,
+                    sourceBucket: origin.bucket,
+                    sourceKey: sourceKey,
+                    attributes: self.attributes,
+                    options: options,
+                    logger: self.logger
+                )
+            } else {
+                result = try await self.client.resumableCopy(
+                    bucket: self.bucket,
+                    key: key,
+                    sourceBucket: origin.bucket,
+                    sourceKey: sourceKey,
+                    attributes: self.attributes,
+                    options: options,
+                    logger: self.logger
+                )
+            }
+            return source.etag ?? result.etag
         case .download:
+            guard let path, let key = source.key else { return nil }
             try LocalPaths.createParentDirectories(of: path, under: self.directory)
             if isLarge {
                 let result = try await self.client.resumableDownload(
@@ -139,11 +176,11 @@ extension DirectoryJob {
                     options: options,
                     logger: self.logger
                 )
-                if let lastModified { Self.setModificationTime(path, lastModified) }
+                if let lastModified = source.lastModified { Self.setModificationTime(path, lastModified) }
                 return result.etag
             }
             var request = GetObjectRequest(bucket: self.bucket, key: key)
-            request.ifMatch = etag
+            request.ifMatch = source.etag
             let attributes = try await self.client.download(
                 request,
                 toFile: path,
@@ -183,7 +220,6 @@ extension DirectoryJob {
 
     /// Records a finished transfer: the manifest first, then the event.
     func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) throws {
-        let action: DirectoryTransferEvent.Action = self.direction == .upload ? .uploaded : .downloaded
         if outcome.isUnchanged {
             _ = self.finishUnchanged(outcome.name, size: outcome.size, &state)
             return
@@ -281,7 +317,7 @@ extension DirectoryJob {
         if self.options.isDryRun {
             for (name, target) in extraneous {
                 state.summary.deleted += 1
-                let isKey = self.direction == .upload
+                let isKey = self.direction != .download
                 self.report(
                     .deleted,
                     name: name,
@@ -295,7 +331,7 @@ extension DirectoryJob {
             return
         }
         switch self.direction {
-        case .upload:
+        case .upload, .copy:
             var start = 0
             while start < extraneous.count {
                 try Task.checkCancellation()
@@ -337,7 +373,7 @@ extension DirectoryJob {
 }
 
 extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double {
+    func clamped(to range: ClosedRange<Double>) -> Double {
         Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
     }
 }

@@ -34,13 +34,38 @@ struct DirectoryJob: Sendable {
     enum Direction: Sendable {
         case upload
         case download
+        /// From a prefix (``CopySource``) to a prefix, server-side on one endpoint, streamed across two.
+        case copy
+    }
+
+    /// Where a copy job reads.
+    struct CopySource: Sendable {
+        /// The source's client, `nil` for the job's own (a server-side copy).
+        var client: ObjectStorageClient?
+        var bucket: String
+        var prefix: String
+    }
+
+    /// One name on one side of the merge: a local file or a listed object.
+    struct Entry: Sendable {
+        var name: String
+        var size: Int64
+        /// Whole seconds since 1970: a file's modification time or an object's `Last-Modified`.
+        var modifiedSeconds: Int64?
+        /// A local file: its path and modification time in nanoseconds (an upload's manifest stamp).
+        var path: String?
+        var modificationNanoseconds: Int64 = 0
+        /// A listed object: its key, ETag and `Last-Modified`.
+        var key: String?
+        var etag: String?
+        var lastModified: Date?
     }
 
     /// A finished transfer, handed from its task to the loop that records it.
     struct Outcome: Sendable {
         var name: String
-        var key: String
-        var path: String
+        var key: String?
+        var path: String?
         var size: Int64
         var stamp: String
         var weight: Int
@@ -49,19 +74,14 @@ struct DirectoryJob: Sendable {
         var isUnchanged = false
     }
 
-    struct RemoteObject: Sendable {
-        var name: String
-        var key: String
-        var size: Int64
-        var etag: String?
-        var lastModified: Date?
-    }
-
     let client: ObjectStorageClient
     let direction: Direction
     let bucket: String
     let prefix: String
+    /// The local directory (`""` for a copy).
     let directory: String
+    /// A copy's source (`nil` for an upload or a download).
+    let copySource: CopySource?
     let attributes: UploadAttributes
     let options: DirectoryTransferOptions
     let logger: Logger
@@ -74,7 +94,12 @@ struct DirectoryJob: Sendable {
     /// What names the job in its manifest.
     var identity: String {
         let endpoint = self.client.configuration.endpoint.description
-        return "\(self.direction)\n\(self.directory)\n\(endpoint)\n\(self.bucket)\n\(self.prefix)"
+        var identity = "\(self.direction)\n\(self.directory)\n\(endpoint)\n\(self.bucket)\n\(self.prefix)"
+        if let source = self.copySource {
+            let sourceEndpoint = (source.client ?? self.client).configuration.endpoint.description
+            identity += "\n\(sourceEndpoint)\n\(source.bucket)\n\(source.prefix)"
+        }
+        return identity
     }
 
     func run() async throws -> DirectoryTransferSummary {
@@ -114,62 +139,44 @@ struct DirectoryJob: Sendable {
 
     // MARK: The merge
 
-    private func transfer(journal: DirectoryJobJournal?, state: inout RunState) async throws {
-        let walksLocally =
-            self.direction == .upload || self.options.comparison != .always
-            || self.options.deletesExtraneous
-        let listsRemotely =
-            self.direction == .download || self.options.comparison != .always
-            || self.options.deletesExtraneous
-        var tree =
-            walksLocally
-            ? try LocalTree(root: self.directory, followsSymbolicLinks: self.options.followsSymbolicLinks) {
-                self.direction == .download && $0.hasSuffix(Self.partialSuffix)
-            } : nil
-        var pages =
-            listsRemotely
-            ? self.client.listObjectsV2(bucket: self.bucket, prefix: self.prefix.isEmpty ? nil : self.prefix)
-                .makeAsyncIterator() : nil
-        var page: [RemoteObject] = []
+    /// The sides of the merge, each yielding entries in name order.
+    private enum Side {
+        case local(LocalTree)
+        case listing(PaginatedSequence<ListObjectsV2Response>.AsyncIterator, prefix: String)
+    }
 
-        func nextLocal(_ state: inout RunState) -> LocalTree.File? {
-            while let item = tree?.next() {
-                switch item {
-                case .file(let file):
-                    if self.isFiltered(file.name) { continue }
-                    return file
-                case .skipped(let name, let path, let reason):
-                    if self.isFiltered(name) { continue }
-                    if name.hasSuffix("/") {
-                        state.protectedDirectories.append(Array(name.utf8))
-                    } else {
-                        state.protectedNames.insert(Array(name.utf8))
-                    }
-                    if self.direction == .upload {
-                        self.report(.skipped, name: name, key: nil, path: path, size: 0, reason: reason, &state)
-                    }
+    private func transfer(journal: DirectoryJobJournal?, state: inout RunState) async throws {
+        let comparesDestination = self.options.comparison != .always || self.options.deletesExtraneous
+        func localSide() throws -> Side {
+            .local(
+                try LocalTree(root: self.directory, followsSymbolicLinks: self.options.followsSymbolicLinks) {
+                    self.direction == .download && $0.hasSuffix(Self.partialSuffix)
                 }
-            }
-            return nil
+            )
         }
-        func nextRemote(_ state: inout RunState) async throws -> RemoteObject? {
-            while true {
-                if !page.isEmpty { return page.removeFirst() }
-                guard let listed = try await pages?.next() else { return nil }
-                page = listed.contents.compactMap { object in
-                    guard object.key.utf8.starts(with: self.prefix.utf8), !object.key.hasSuffix("/") else { return nil }
-                    let name = String(decoding: object.key.utf8.dropFirst(self.prefix.utf8.count), as: UTF8.self)
-                    guard !self.isFiltered(name) else { return nil }
-                    return RemoteObject(
-                        name: name,
-                        key: object.key,
-                        size: object.size,
-                        etag: object.etag,
-                        lastModified: object.lastModified
-                    )
-                }
-            }
+        func listing(_ client: ObjectStorageClient, _ bucket: String, _ prefix: String) -> Side {
+            .listing(
+                client.listObjectsV2(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix).makeAsyncIterator(),
+                prefix: prefix
+            )
         }
+        let destinationListing = listing(self.client, self.bucket, self.prefix)
+        var sourceSide: Side
+        var destinationSide: Side?
+        switch self.direction {
+        case .upload:
+            sourceSide = try localSide()
+            destinationSide = comparesDestination ? destinationListing : nil
+        case .download:
+            sourceSide = destinationListing
+            destinationSide = comparesDestination ? try localSide() : nil
+        case .copy:
+            let source = self.copySource ?? CopySource(bucket: self.bucket, prefix: self.prefix)
+            sourceSide = listing(source.client ?? self.client, source.bucket, source.prefix)
+            destinationSide = comparesDestination ? destinationListing : nil
+        }
+        var sourcePage: [Entry] = []
+        var destinationPage: [Entry] = []
 
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var inFlight = 0
@@ -178,25 +185,35 @@ struct DirectoryJob: Sendable {
                 inFlight -= outcome.weight
                 try self.record(outcome, journal: journal, &state)
             }
-            var local = nextLocal(&state)
-            var remote = try await nextRemote(&state)
-            while local != nil || remote != nil {
+            var source = try await self.next(&sourceSide, page: &sourcePage, isSource: true, &state)
+            var destination: Entry?
+            if destinationSide != nil {
+                destination = try await self.next(&destinationSide!, page: &destinationPage, isSource: false, &state)
+            }
+            while source != nil || destination != nil {
                 try Task.checkCancellation()
                 let order: Int
-                switch (local, remote) {
-                case (let file?, let object?):
+                switch (source, destination) {
+                case (let from?, let to?):
                     order =
-                        file.name.utf8.elementsEqual(object.name.utf8)
-                        ? 0 : (file.name.utf8.lexicographicallyPrecedes(object.name.utf8) ? -1 : 1)
+                        from.name.utf8.elementsEqual(to.name.utf8)
+                        ? 0 : (from.name.utf8.lexicographicallyPrecedes(to.name.utf8) ? -1 : 1)
                 case (_?, nil): order = -1
                 default: order = 1
                 }
-                let file = order <= 0 ? local : nil
-                let object = order >= 0 ? remote : nil
-                if order <= 0 { local = nextLocal(&state) }
-                if order >= 0 { remote = try await nextRemote(&state) }
+                let from = order <= 0 ? source : nil
+                let to = order >= 0 ? destination : nil
+                if order <= 0 { source = try await self.next(&sourceSide, page: &sourcePage, isSource: true, &state) }
+                if order >= 0, destinationSide != nil {
+                    destination = try await self.next(
+                        &destinationSide!,
+                        page: &destinationPage,
+                        isSource: false,
+                        &state
+                    )
+                }
                 state.progress.objectsFound += 1
-                guard let planned = try self.plan(file: file, object: object, journal: journal, &state) else {
+                guard let planned = try self.plan(source: from, destination: to, journal: journal, &state) else {
                     continue
                 }
                 let weight = planned.weight
@@ -213,11 +230,65 @@ struct DirectoryJob: Sendable {
         }
     }
 
-    /// The file and MD5 to compare before transferring, with ``DirectoryTransferOptions/Comparison/checksum``.
-    private func digestToCompare(file: LocalTree.File, object: RemoteObject) -> (file: LocalTree.File, md5: String)? {
-        guard self.options.comparison == .checksum, file.size == object.size, let md5 = Self.plainMD5(object.etag)
-        else { return nil }
-        return (file, md5)
+    /// The next entry of a side that the filters keep; a local name the walk skipped is reported (on the source
+    /// side) and protected from deletion.
+    private func next(
+        _ side: inout Side,
+        page: inout [Entry],
+        isSource: Bool,
+        _ state: inout RunState
+    ) async throws
+        -> Entry?
+    {
+        switch side {
+        case .local(var tree):
+            defer { side = .local(tree) }
+            while let item = tree.next() {
+                switch item {
+                case .file(let file):
+                    if self.isFiltered(file.name) { continue }
+                    return Entry(
+                        name: file.name,
+                        size: file.size,
+                        modifiedSeconds: file.modificationNanoseconds / 1_000_000_000,
+                        path: file.path,
+                        modificationNanoseconds: file.modificationNanoseconds
+                    )
+                case .skipped(let name, let path, let reason):
+                    if self.isFiltered(name) { continue }
+                    if name.hasSuffix("/") {
+                        state.protectedDirectories.append(Array(name.utf8))
+                    } else {
+                        state.protectedNames.insert(Array(name.utf8))
+                    }
+                    if isSource {
+                        self.report(.skipped, name: name, key: nil, path: path, size: 0, reason: reason, &state)
+                    }
+                }
+            }
+            return nil
+        case .listing(var pages, let prefix):
+            defer { side = .listing(pages, prefix: prefix) }
+            while true {
+                if !page.isEmpty { return page.removeFirst() }
+                guard let listed = try await pages.next() else { return nil }
+                page = listed.contents.compactMap { object in
+                    guard object.key.utf8.starts(with: prefix.utf8), !object.key.hasSuffix("/") else { return nil }
+                    let name = String(decoding: object.key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+                    guard !self.isFiltered(name) else { return nil }
+                    return Entry(
+                        name: name,
+                        size: object.size,
+                        modifiedSeconds: object.lastModified.map {
+                            Int64($0.timeIntervalSince1970.clamped(to: -1e12...1e12))
+                        },
+                        key: object.key,
+                        etag: object.etag,
+                        lastModified: object.lastModified
+                    )
+                }
+            }
+        }
     }
 
     /// A transfer decided on, ready to run in a task of its own.
@@ -228,122 +299,113 @@ struct DirectoryJob: Sendable {
 
     /// Decides what to do with a name: nothing (returns `nil`, having reported it), or a transfer.
     private func plan(
-        file: LocalTree.File?,
-        object: RemoteObject?,
+        source: Entry?,
+        destination: Entry?,
         journal: DirectoryJobJournal?,
         _ state: inout RunState
     ) throws -> PlannedTransfer? {
-        switch self.direction {
-        case .upload:
-            guard let file else {
-                if let object, self.options.deletesExtraneous, !self.isProtected(object.name, state) {
-                    state.extraneous.append((object.name, object.key))
-                }
-                return nil
-            }
-            if let object, !self.needsTransfer(file: file, object: object) {
-                return self.finishUnchanged(file.name, size: file.size, &state)
-            }
-            let stamp = String(file.modificationNanoseconds)
-            if let record = journal?.finishedRecord(for: file.name), record.size == file.size, record.stamp == stamp {
-                return self.finishEarlier(file.name, size: file.size, &state)
-            }
-            let key = self.prefix + file.name
-            do throws(ObjectStorageError) {
-                try ObjectNameRules.validateObjectKey(key, for: self.client.configuration.provider)
-            } catch {
-                self.report(
-                    .skipped,
-                    name: file.name,
-                    key: nil,
-                    path: file.path,
-                    size: file.size,
-                    reason: error.message,
-                    &state
-                )
-                return nil
-            }
-            return self.planned(
-                name: file.name,
-                key: key,
-                path: file.path,
-                size: file.size,
-                stamp: stamp,
-                source: nil,
-                unlessMD5: object.flatMap { self.digestToCompare(file: file, object: $0) },
-                journal: journal,
-                &state
-            )
-        case .download:
-            guard let object else {
-                if let file, self.options.deletesExtraneous { state.extraneous.append((file.name, file.path)) }
-                return nil
-            }
-            if let file, !self.needsTransfer(file: file, object: object) {
-                return self.finishUnchanged(object.name, size: object.size, &state)
-            }
-            let stamp = object.etag ?? ""
-            if let record = journal?.finishedRecord(for: object.name), record.size == object.size,
-                !stamp.isEmpty, record.stamp == stamp
+        guard let source else {
+            if let destination, self.options.deletesExtraneous, !self.isProtected(destination.name, state),
+                let target = destination.key ?? destination.path
             {
-                return self.finishEarlier(object.name, size: object.size, &state)
+                state.extraneous.append((destination.name, target))
             }
-            let path: String
-            do throws(ObjectStorageError) {
-                guard !object.name.hasSuffix(Self.partialSuffix) else {
+            return nil
+        }
+        if let destination, !self.needsTransfer(source: source, destination: destination) {
+            return self.finishUnchanged(source.name, size: source.size, &state)
+        }
+        let stamp = self.direction == .upload ? String(source.modificationNanoseconds) : source.etag ?? ""
+        if let record = journal?.finishedRecord(for: source.name), record.size == source.size, !stamp.isEmpty,
+            record.stamp == stamp
+        {
+            return self.finishEarlier(source.name, size: source.size, &state)
+        }
+        let key: String?
+        let path: String?
+        do throws(ObjectStorageError) {
+            switch self.direction {
+            case .upload, .copy:
+                key = self.prefix + source.name
+                path = nil
+                try ObjectNameRules.validateObjectKey(
+                    self.prefix + source.name,
+                    for: self.client.configuration.provider
+                )
+            case .download:
+                key = nil
+                guard !source.name.hasSuffix(Self.partialSuffix) else {
                     throw ObjectStorageError(
                         code: .unsafePath,
                         message:
-                            "key \(ObjectNameRules.display(object.key)) ends in '\(Self.partialSuffix)', the suffix of the job's temporary files"
+                            "key \(ObjectNameRules.display(source.key ?? source.name)) ends in '\(Self.partialSuffix)', the suffix of the job's temporary files"
                     )
                 }
-                path = try LocalPaths.path(forKey: object.key, removingPrefix: self.prefix, under: self.directory)
-            } catch {
-                self.report(
-                    .skipped,
-                    name: object.name,
-                    key: object.key,
-                    path: nil,
-                    size: object.size,
-                    reason: error.message,
-                    &state
+                path = try LocalPaths.path(
+                    forKey: source.key ?? source.name,
+                    removingPrefix: self.prefix,
+                    under: self.directory
                 )
-                return nil
             }
-            return self.planned(
-                name: object.name,
-                key: object.key,
-                path: path,
-                size: object.size,
-                stamp: stamp,
-                source: object,
-                unlessMD5: file.flatMap { self.digestToCompare(file: $0, object: object) },
-                journal: journal,
+        } catch {
+            self.report(
+                .skipped,
+                name: source.name,
+                key: source.key,
+                path: source.path,
+                size: source.size,
+                reason: error.message,
                 &state
             )
+            return nil
+        }
+        return self.planned(
+            source: source,
+            key: key,
+            path: path,
+            stamp: stamp,
+            unlessMD5: destination.flatMap { self.digestToCompare(source: source, destination: $0) },
+            journal: journal,
+            &state
+        )
+    }
+
+    /// The local file and MD5 to compare before transferring, with ``DirectoryTransferOptions/Comparison/checksum``
+    /// (a copy compares two ETags in ``needsTransfer(source:destination:)`` instead).
+    private func digestToCompare(source: Entry, destination: Entry) -> (path: String, size: Int64, md5: String)? {
+        guard self.options.comparison == .checksum, source.size == destination.size else { return nil }
+        switch self.direction {
+        case .upload:
+            guard let path = source.path, let md5 = Self.plainMD5(destination.etag) else { return nil }
+            return (path, source.size, md5)
+        case .download:
+            guard let path = destination.path, let md5 = Self.plainMD5(source.etag) else { return nil }
+            return (path, source.size, md5)
+        case .copy:
+            return nil
         }
     }
 
     private func planned(
-        name: String,
-        key: String,
-        path: String,
-        size: Int64,
+        source: Entry,
+        key: String?,
+        path: String?,
         stamp: String,
-        source: RemoteObject?,
-        unlessMD5: (file: LocalTree.File, md5: String)?,
+        unlessMD5: (path: String, size: Int64, md5: String)?,
         journal: DirectoryJobJournal?,
         _ state: inout RunState
     ) -> PlannedTransfer? {
+        let name = source.name
+        let size = source.size
         if self.options.isDryRun {
-            if let (file, md5) = unlessMD5, (try? Self.file(file.path, size: file.size, hasMD5: md5)) == true {
+            if let (file, fileSize, md5) = unlessMD5, (try? Self.file(file, size: fileSize, hasMD5: md5)) == true {
                 return self.finishUnchanged(name, size: size, &state)
             }
             self.report(
-                self.direction == .upload ? .uploaded : .downloaded,
+                self.action,
                 name: name,
-                key: key,
-                path: path,
+                key: key ?? source.key,
+                path: path ?? source.path,
                 size: size,
                 reason: nil,
                 &state
@@ -362,25 +424,34 @@ struct DirectoryJob: Sendable {
         let job = self
         let options = transfer
         return PlannedTransfer(weight: weight) {
-            var outcome = Outcome(name: name, key: key, path: path, size: size, stamp: stamp, weight: weight)
+            var outcome = Outcome(
+                name: name,
+                key: key ?? source.key,
+                path: path ?? source.path,
+                size: size,
+                stamp: stamp,
+                weight: weight
+            )
             do {
-                if let (file, md5) = unlessMD5, try Self.file(file.path, size: file.size, hasMD5: md5) {
+                if let (file, fileSize, md5) = unlessMD5, try Self.file(file, size: fileSize, hasMD5: md5) {
                     outcome.isUnchanged = true
                     return outcome
                 }
-                let moved = try await job.move(
-                    key: key,
-                    path: path,
-                    etag: source?.etag,
-                    lastModified: source?.lastModified,
-                    isLarge: isLarge,
-                    options: options
-                )
+                let moved = try await job.move(source, key: key, path: path, isLarge: isLarge, options: options)
                 outcome.stamp = moved ?? stamp
             } catch {
                 outcome.error = error
             }
             return outcome
+        }
+    }
+
+    /// What a transfer of this job is called in its events.
+    var action: DirectoryTransferEvent.Action {
+        switch self.direction {
+        case .upload: .uploaded
+        case .download: .downloaded
+        case .copy: .copied
         }
     }
 }

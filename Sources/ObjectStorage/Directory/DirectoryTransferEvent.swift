@@ -14,6 +14,8 @@ public struct DirectoryTransferEvent: Sendable {
         case uploaded
         /// An object was downloaded to ``path``.
         case downloaded
+        /// An object was copied to ``key`` (a prefix-to-prefix job).
+        case copied
         /// ``key`` (an upload) or ``path`` (a download) was deleted: the source has no such name.
         case deleted
         /// The name was left alone: ``reason`` says why (an unsafe key, a symbolic link, a name that is not UTF-8).

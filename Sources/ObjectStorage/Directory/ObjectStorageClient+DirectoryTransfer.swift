@@ -66,6 +66,7 @@ extension ObjectStorageClient {
             bucket: bucket,
             prefix: prefix,
             directory: try Self.absoluteDirectory(directory, creating: false),
+            copySource: nil,
             attributes: attributes,
             options: options,
             logger: self.transferLogger("UploadDirectory", bucket: bucket, key: prefix, logger),
@@ -112,9 +113,75 @@ extension ObjectStorageClient {
             bucket: bucket,
             prefix: prefix,
             directory: try Self.absoluteDirectory(directory, creating: !options.isDryRun),
+            copySource: nil,
             attributes: UploadAttributes(),
             options: options,
             logger: self.transferLogger("DownloadDirectory", bucket: bucket, key: prefix, logger),
+            events: events,
+            progress: progress
+        )
+        return try await job.run()
+    }
+
+    /// Copies the objects under a prefix to another prefix, in the same bucket or another: `cp -r URL/ URL/`, or
+    /// with ``DirectoryTransferOptions/comparison`` set, `sync URL/ URL/`.
+    ///
+    /// Each object's key is `prefix` followed by its key minus `sourcePrefix`. With no `source` client the copies
+    /// are server-side (CopyObject, or UploadPartCopy above ``DirectoryTransferOptions/largeObjectThreshold``);
+    /// with one (another endpoint, provider or account) the bytes stream through this process, part by part, and
+    /// are verified end to end (see ``resumableCopy(bucket:key:from:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``).
+    /// The two listings are merged in key order; a sync compares sizes and, with
+    /// ``DirectoryTransferOptions/Comparison/checksum``, the two ETags when both are MD5s.
+    ///
+    /// - Parameters:
+    ///   - bucket: The destination bucket.
+    ///   - prefix: The destination prefix.
+    ///   - source: The source's client, or `nil` for this client (server-side copies).
+    ///   - sourceBucket: The source bucket.
+    ///   - sourcePrefix: The source prefix.
+    ///   - attributes: The attributes of every copy (metadata is copied from the source when empty).
+    ///   - options: Which objects move and how.
+    ///   - logger: The logger (the client's when `nil`).
+    ///   - events: Called for each object copied, skipped, failed or deleted.
+    ///   - progress: Called as objects finish.
+    /// - Returns: The totals.
+    /// - Throws: As ``uploadDirectory(_:bucket:prefix:attributes:options:logger:events:progress:)``.
+    public func copyPrefix(
+        bucket: String,
+        prefix: String = "",
+        from source: ObjectStorageClient? = nil,
+        sourceBucket: String,
+        sourcePrefix: String = "",
+        attributes: UploadAttributes = UploadAttributes(),
+        options: DirectoryTransferOptions = DirectoryTransferOptions(),
+        logger: Logger? = nil,
+        events: DirectoryTransferEventHandler? = nil,
+        progress: DirectoryTransferProgressHandler? = nil
+    ) async throws -> DirectoryTransferSummary {
+        try Self.validate(options, bucket: bucket)
+        try ObjectNameRules.validateBucketReference(sourceBucket)
+        if source == nil, sourceBucket == bucket, !prefix.isEmpty || !sourcePrefix.isEmpty,
+            prefix.utf8.starts(with: sourcePrefix.utf8) || sourcePrefix.utf8.starts(with: prefix.utf8)
+        {
+            throw ObjectStorageError.invalidArgument(
+                "the prefixes '\(sourcePrefix)' and '\(prefix)' of bucket '\(bucket)' overlap: a copy would read what it writes"
+            )
+        }
+        if source == nil, sourceBucket == bucket, prefix.isEmpty || sourcePrefix.isEmpty {
+            throw ObjectStorageError.invalidArgument(
+                "a copy within bucket '\(bucket)' needs two prefixes that do not contain each other"
+            )
+        }
+        let job = DirectoryJob(
+            client: self,
+            direction: .copy,
+            bucket: bucket,
+            prefix: prefix,
+            directory: "",
+            copySource: .init(client: source, bucket: sourceBucket, prefix: sourcePrefix),
+            attributes: attributes,
+            options: options,
+            logger: self.transferLogger("CopyPrefix", bucket: bucket, key: prefix, logger),
             events: events,
             progress: progress
         )

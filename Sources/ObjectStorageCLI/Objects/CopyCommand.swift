@@ -49,8 +49,9 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
     @Flag(
         name: .shortAndLong,
         help: """
-            Copy a whole directory to a prefix (cp -r DIR URL/) or a prefix to a directory (cp -r URL/ DIR, \
-            created if missing). Keys that would land outside the directory are skipped and reported. A \
+            Copy a whole directory to a prefix (cp -r DIR URL/), a prefix to a directory (cp -r URL/ DIR, \
+            created if missing), or a prefix to a prefix (cp -r URL/ URL/: server-side within one service, \
+            streamed between two). Keys that would land outside the directory are skipped and reported. A \
             manifest records each finished object, so rerunning the same command after Ctrl-C or a crash \
             skips what is done. Exit status 1 when an object failed, 2 when names were skipped.
             """

@@ -25,7 +25,11 @@ struct EventPrinter: Sendable {
     var command: String
     var json: Bool
     var output: OutputFlags
+    /// The bucket the event keys are in.
     var remote: ObjectURL
+    /// A copy's source bucket and prefix, which event names are relative to.
+    var source: ObjectURL?
+    var sourcePrefix: String
     var isDryRun: Bool
 
     func print(_ event: DirectoryTransferEvent) {
@@ -51,6 +55,11 @@ struct EventPrinter: Sendable {
         switch event.action {
         case .uploaded: output.report("\(dry)upload: \(local) to \(url ?? event.name)")
         case .downloaded: output.report("\(dry)download: \(url ?? event.name) to \(local)")
+        case .copied:
+            let from = source.map {
+                RemoteLocation.text(ObjectURL(provider: $0.provider, bucket: $0.bucket, key: sourcePrefix + event.name))
+            }
+            output.report("\(dry)copy: \(from ?? event.name) to \(url ?? event.name)")
         case .deleted: output.report("\(dry)delete: \(url ?? local)")
         case .skipped:
             if output.level != .errors {

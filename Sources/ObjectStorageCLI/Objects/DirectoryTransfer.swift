@@ -39,10 +39,8 @@ struct DirectoryTransfer: Sendable {
             try await self.upload(to: target)
         case (let origin?, nil):
             try await self.download(from: origin)
-        case (_?, _?):
-            throw CLIError.usage(
-                "\(command): between two remote prefixes is not supported yet; one side must be a local directory"
-            )
+        case (let origin?, let target?):
+            try await self.copy(from: origin, to: target)
         case (nil, nil):
             throw CLIError.usage("\(command): one side must be a remote URL (oss://, obs:// or s3://)")
         }
@@ -100,6 +98,8 @@ struct DirectoryTransfer: Sendable {
             json: flags.json,
             output: output,
             remote: target,
+            source: nil,
+            sourcePrefix: "",
             isDryRun: flags.dryrun
         )
         let command = self.command
@@ -139,6 +139,8 @@ struct DirectoryTransfer: Sendable {
             json: flags.json,
             output: output,
             remote: origin,
+            source: nil,
+            sourcePrefix: "",
             isDryRun: flags.dryrun
         )
         let command = self.command
@@ -151,6 +153,56 @@ struct DirectoryTransfer: Sendable {
                 events: printer.print
             )
             try Self.finish(summary, command: command, verb: "downloaded", printer: printer)
+        }
+    }
+
+    /// Between two prefixes: server-side within one service, streamed from one service to another (each
+    /// service's endpoint and region then come from its own variables).
+    private func copy(from origin: ObjectURL, to target: ObjectURL) async throws {
+        if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
+            throw CLIError.usage("\(command): \(flag) applies to uploads only")
+        }
+        if transfer.checkpointFile != nil {
+            throw CLIError.usage(
+                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
+            )
+        }
+        let crossService = origin.provider != target.provider
+        if crossService, remote.endpoint != nil || remote.region != nil {
+            throw CLIError.usage(
+                "\(command): --endpoint and --region name one service's endpoint; a copy from \(origin.provider) to "
+                    + "\(target.provider) reads each service's endpoint and region from its environment variables"
+            )
+        }
+        let sourcePrefix = Self.prefix(origin.key)
+        let prefix = Self.prefix(target.key)
+        let options = self.options(
+            identity: "copy \(RemoteLocation.text(origin)) \(sourcePrefix) \(RemoteLocation.text(target)) \(prefix)"
+        )
+        let factory = ClientFactory(options: remote)
+        let client = try await factory.makeClient(for: target.provider)
+        let sourceClient = crossService ? try await factory.makeClient(for: origin.provider) : nil
+        let printer = EventPrinter(
+            command: command,
+            json: flags.json,
+            output: output,
+            remote: target,
+            source: origin,
+            sourcePrefix: sourcePrefix,
+            isDryRun: flags.dryrun
+        )
+        let command = self.command
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
+            let summary = try await client.copyPrefix(
+                bucket: target.bucket,
+                prefix: prefix,
+                from: sourceClient,
+                sourceBucket: origin.bucket,
+                sourcePrefix: sourcePrefix,
+                options: options,
+                events: printer.print
+            )
+            try Self.finish(summary, command: command, verb: "copied", printer: printer)
         }
     }
 

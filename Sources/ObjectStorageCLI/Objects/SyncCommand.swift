@@ -13,11 +13,12 @@ import ObjectStorage
 struct SyncCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Make a remote prefix match a local directory, or a local directory match a remote prefix.",
+        abstract: "Make a prefix match a directory or another prefix, or a directory match a prefix.",
         discussion: """
             sync DIR URL/ uploads the files that are new, of another size, or modified after the object; \\
             sync URL/ DIR downloads the objects that are new, of another size, or modified after the file \\
-            (downloaded files get the object's modification time). --delete then removes from the \\
+            (downloaded files get the object's modification time); sync URL/ URL/ copies between two \
+            prefixes, server-side within one service. --delete then removes from the \\
             destination what the source does not have, only once every transfer succeeded. Names are \\
             compared as bytes (no Unicode normalization). Symbolic links are skipped unless \\
             --follow-symlinks. A manifest records each finished object, so rerunning the same command \\
