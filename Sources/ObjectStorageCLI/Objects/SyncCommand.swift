@@ -15,14 +15,14 @@ struct SyncCommand: AsyncParsableCommand, Sendable {
         commandName: "sync",
         abstract: "Make a prefix match a directory or another prefix, or a directory match a prefix.",
         discussion: """
-            sync DIR URL/ uploads the files that are new, of another size, or modified after the object; \\
-            sync URL/ DIR downloads the objects that are new, of another size, or modified after the file \\
+            sync DIR URL/ uploads the files that are new, of another size, or modified after the object; \
+            sync URL/ DIR downloads the objects that are new, of another size, or modified after the file \
             (downloaded files get the object's modification time); sync URL/ URL/ copies between two \
-            prefixes, server-side within one service. --delete then removes from the \\
-            destination what the source does not have, only once every transfer succeeded. Names are \\
-            compared as bytes (no Unicode normalization). Symbolic links are skipped unless \\
-            --follow-symlinks. A manifest records each finished object, so rerunning the same command \\
-            after Ctrl-C or a crash skips what is done and resumes large files. Exit status: 0 when \\
+            prefixes, server-side within one service. --delete then removes from the \
+            destination what the source does not have, only once every transfer succeeded. Names are \
+            compared as bytes (no Unicode normalization). Symbolic links are skipped unless \
+            --follow-symlinks. A manifest records each finished object, so rerunning the same command \
+            after Ctrl-C or a crash skips what is done and resumes large files. Exit status: 0 when \
             everything made it, 1 when an object failed, 2 when names were skipped.
             """
     )
