@@ -382,6 +382,30 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("a file that vanishes during the job is skipped, not failed")
+    func vanishedFile() async throws {
+        let dialect = ClientDialect.s3
+        let (root, files) = try Self.makeTree(.ossV4)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            var options = Self.options(dialect)
+            options.concurrency = 1
+            let events = EventLog()
+            // One object at a time, in key order: when the first file is done, 'empty' has been walked (it is in
+            // the root directory) but not uploaded yet.
+            let summary = try await client.uploadDirectory(root, bucket: Self.bucket, options: options) { event in
+                events.handler(event)
+                if event.name == "a-b.txt" { try? FileManager.default.removeItem(atPath: root + "/empty") }
+            }
+            #expect(summary.failed == 0)
+            #expect(summary.transferred == files.count - 1)
+            let skipped = events.all.filter { $0.action == .skipped }
+            #expect(skipped.map(\.name).sorted() == ["empty", "link"])
+            #expect(skipped.contains { $0.reason == "vanished during the job" })
+        }
+    }
+
     @Test("excludes and includes filter by relative name")
     func filters() async throws {
         let dialect = ClientDialect.obs

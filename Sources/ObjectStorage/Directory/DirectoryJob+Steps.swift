@@ -226,6 +226,19 @@ extension DirectoryJob {
         }
         if let error = outcome.error {
             if Task.isCancelled || error is CancellationError || Self.failsEveryObject(error) { throw error }
+            if self.direction == .upload, let path = outcome.path, access(path, F_OK) != 0 {
+                // Gone since the walk found it: nothing to upload, and nothing a rerun would retry.
+                self.report(
+                    .skipped,
+                    name: outcome.name,
+                    key: outcome.key,
+                    path: path,
+                    size: outcome.size,
+                    reason: "vanished during the job",
+                    &state
+                )
+                return
+            }
             state.summary.failed += 1
             self.report(
                 .failed,
