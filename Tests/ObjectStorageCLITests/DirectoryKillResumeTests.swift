@@ -43,16 +43,13 @@ struct DirectoryKillResumeTests {
     @Test("cp -r DIR s3://…/ killed with SIGKILL at random instants, rerun until done: identical objects")
     func uploadKilledAtRandomInstantsResumes() async throws {
         let scratch = try ObjectsScratch()
-        let server = try await KillResumeServer.start(
+        let (server, runner, source) = try await Self.start(
+            scratch,
             faults: ["op=PutObject,delay-headers=15"],
-            logPath: scratch.path("serve.log")
+            files: Self.small + [Self.large]
         )
         defer { server.stop() }
-        let runner = KillResumeRunner(server: server, dialect: .s3)
-        let source = scratch.path("source")
-        try DirectoryCommandTests.write(Self.small + [Self.large], under: source)
         let md5 = try await Self.digests("/usr/bin/md5sum", under: source, names: Self.small.map(\.0))
-        try await runner.succeed(["mb", "s3://dirkill"])
         let manifest = try Self.manifestPath(scratch)
 
         let outcome = try await Self.untilDone(
@@ -90,17 +87,14 @@ struct DirectoryKillResumeTests {
     @Test("cp -r s3://…/ DIR killed with SIGKILL at random instants: no partial file at a final path, identical files")
     func downloadKilledAtRandomInstantsResumes() async throws {
         let scratch = try ObjectsScratch()
-        let server = try await KillResumeServer.start(
+        let (server, runner, source) = try await Self.start(
+            scratch,
             faults: ["op=GetObject,delay-headers=15"],
-            logPath: scratch.path("serve.log")
+            files: Self.small + [Self.large],
+            uploaded: true
         )
         defer { server.stop() }
-        let runner = KillResumeRunner(server: server, dialect: .s3)
-        let source = scratch.path("source")
-        try DirectoryCommandTests.write(Self.small + [Self.large], under: source)
         let expected = try await Self.digests("/usr/bin/sha256sum", under: source, names: Self.allNames)
-        try await runner.succeed(["mb", "s3://dirkill"])
-        try await runner.succeed(["cp", "-r", source, "s3://dirkill/" + Self.prefix, "--no-checkpoint"])
         let manifest = try Self.manifestPath(scratch)
         let target = scratch.path("target")
 
@@ -133,16 +127,13 @@ struct DirectoryKillResumeTests {
     @Test("Ctrl-C (SIGINT) stops cp -r with status 130; the rerun completes the job")
     func interruptExits130AndRerunCompletes() async throws {
         let scratch = try ObjectsScratch()
-        let server = try await KillResumeServer.start(
+        let files = Array(Self.small.prefix(120))
+        let (server, runner, source) = try await Self.start(
+            scratch,
             faults: ["op=PutObject,delay-headers=20"],
-            logPath: scratch.path("serve.log")
+            files: files
         )
         defer { server.stop() }
-        let runner = KillResumeRunner(server: server, dialect: .s3)
-        let source = scratch.path("source")
-        let files = Array(Self.small.prefix(120))
-        try DirectoryCommandTests.write(files, under: source)
-        try await runner.succeed(["mb", "s3://dirkill"])
         let manifest = try Self.manifestPath(scratch)
         let arguments = [
             "cp", "-r", source, "s3://dirkill/" + Self.prefix, "--transfers", "4", "--manifest", manifest,
@@ -180,9 +171,72 @@ struct DirectoryKillResumeTests {
         try await Self.expectIdentical(fetched, to: source)
     }
 
+    /// Found by this suite: when a large object is deleted between a kill and the rerun, the rerun ends with status 0
+    /// and removes the manifest, but leaves the object's `.part` file in the destination tree and its checkpoint
+    /// (and lock) beside the removed manifest, where nothing will ever resume or remove them.
+    @Test("A large object deleted between a kill and the rerun: its .part file and checkpoint are left behind")
+    func largeObjectDeletedAfterKillLeavesItsPartFile() async throws {
+        let scratch = try ObjectsScratch()
+        let (server, runner, _) = try await Self.start(
+            scratch,
+            faults: ["op=GetObject,bandwidth=3000000"],
+            files: [Self.small[0], Self.large],
+            uploaded: true
+        )
+        defer { server.stop() }
+        let manifest = try Self.manifestPath(scratch)
+        let jobs = (manifest as NSString).deletingLastPathComponent
+        let target = scratch.path("target")
+        let arguments = ["cp", "-r", "s3://dirkill/" + Self.prefix, target, "--manifest", manifest]
+
+        // Killed once the large object's checkpoint records a part.
+        let (_, killed) = try await runner.start(arguments) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: jobs)) ?? []
+            return names.contains { name in
+                name.hasSuffix(".dcp") && ((try? KillResumeRunner.saved(jobs + "/" + name))?.parts ?? 0) >= 1
+            }
+        }
+        #expect(killed, "the download finished before the kill")
+        let partial = target + "/" + Self.large.0 + ".part"
+        #expect(FileManager.default.fileExists(atPath: partial))
+        try await runner.succeed(["rm", "s3://dirkill/" + Self.prefix + Self.large.0])
+
+        let rerun = try await CLIProcess.run(runner.remote(arguments), environment: runner.environment)
+        #expect(rerun.status == 0, "\(rerun.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: manifest))
+        withKnownIssue("a finished job leaves the .part file and checkpoint of a large object that disappeared") {
+            #expect(!FileManager.default.fileExists(atPath: partial), "\(partial) left in the destination")
+            try Self.expectManifestGone(manifest)
+        }
+    }
+
     // MARK: Helpers
 
     static var allNames: [String] { small.map(\.0) + [large.0] }
+
+    /// Starts a server with `faults` and its request log in `scratch`, writes `files` under `scratch/source`
+    /// and creates the bucket; with `uploaded`, also copies them to the prefix (no kill).
+    static func start(
+        _ scratch: borrowing ObjectsScratch,
+        faults: [String],
+        files: [(String, Data)],
+        uploaded: Bool = false
+    ) async throws -> (KillResumeServer, KillResumeRunner, source: String) {
+        let server = try await KillResumeServer.start(faults: faults, logPath: scratch.path("serve.log"))
+        let runner = KillResumeRunner(server: server, dialect: .s3)
+        let source = scratch.path("source")
+        do {
+            try DirectoryCommandTests.write(files, under: source)
+            try await runner.succeed(["mb", "s3://dirkill"])
+            if uploaded {
+                try await runner.succeed(["cp", "-r", source, "s3://dirkill/" + prefix, "--no-checkpoint"])
+            }
+        } catch {
+            server.stop()
+            throw error
+        }
+        return (server, runner, source)
+    }
 
     struct Outcome {
         var result: CLIProcess.Result
