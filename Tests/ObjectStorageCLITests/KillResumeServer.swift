@@ -24,6 +24,8 @@ final class KillResumeServer {
     /// One line of the request log.
     struct Request {
         var operation: String
+        /// The key as logged (percent-encoded, `/` kept).
+        var key: String
         var status: String
         var outcome: String
         var received: Int64
@@ -63,6 +65,7 @@ final class KillResumeServer {
             guard let operation = fields["operation"] else { return nil }
             return Request(
                 operation: String(operation),
+                key: String(fields["key"] ?? ""),
                 status: String(fields["status"] ?? ""),
                 outcome: String(fields["outcome"] ?? ""),
                 received: Int64(fields["received"] ?? "") ?? 0,

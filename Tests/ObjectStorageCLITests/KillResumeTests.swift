@@ -194,7 +194,11 @@ struct KillResumeRunner {
             let mark = server.requests().count
             let target = min(saved.parts + 1 + kills, partCount - 1)
             let killAt = kills < KillResumeTests.maximumKills && target > saved.parts ? target : nil
-            let (result, killed) = try await start(arguments, killOnce: checkpoint, holds: killAt)
+            var kill: (@Sendable () -> Bool)?
+            if let killAt {
+                kill = { ((try? Self.saved(checkpoint))?.parts ?? 0) >= killAt }
+            }
+            let (result, killed) = try await start(arguments, killWhen: kill)
             guard killed else { return Outcome(result: result, kills: kills, savedBeforeLastRun: saved) }
             kills += 1
             await server.settle()
@@ -213,12 +217,11 @@ struct KillResumeRunner {
         throw CancellationError()
     }
 
-    /// Starts `objstore`; when `parts` is set, SIGKILLs it as soon as `checkpoint` records at least
-    /// that many parts. Returns the result and whether the process died of the signal.
-    private func start(
+    /// Starts `objstore`; when `shouldKill` is set, SIGKILLs it as soon as `shouldKill` (polled every
+    /// millisecond) returns true. Returns the result and whether the process died of the signal.
+    func start(
         _ arguments: [String],
-        killOnce checkpoint: String,
-        holds parts: Int?
+        killWhen shouldKill: (@Sendable () -> Bool)?
     ) async throws -> (result: CLIProcess.Result, killed: Bool) {
         let binary = try #require(CLIProcess.binary)
         let process = try ChildProcess(
@@ -237,7 +240,7 @@ struct KillResumeRunner {
             let deadline = ContinuousClock.now + .seconds(120)
             var hung = false
             while process.isRunning {
-                if let parts, let current = try? Self.saved(checkpoint), current.parts >= parts {
+                if let shouldKill, shouldKill() {
                     process.signal(SIGKILL)
                     break
                 }

@@ -34,6 +34,9 @@ struct Peer: Sendable {
     /// Whether a `/` in a query value (a listing's prefix or delimiter) passes its signature check;
     /// moto 5 with auth on refuses it with SignatureDoesNotMatch, from boto3 as well.
     var acceptsSlashInSignedQuery = true
+    /// Whether a key with non-ASCII characters (`ü`, `日本語`) passes its signature check; moto 5 with auth on
+    /// refuses it with SignatureDoesNotMatch, from boto3 as well (a space alone passes).
+    var acceptsNonASCIISignedKeys = true
     /// Whether repeating a Complete that already succeeded answers 200 again, as S3 does; rclone answers
     /// NoSuchUpload, so a Complete whose answer was lost cannot be retried there.
     var repeatsCompleteIdempotently = false
@@ -78,6 +81,7 @@ struct Peer: Sendable {
         enforcesMinimumPartSize: true,
         keepsUploadAfterFailedComplete: true,
         acceptsSlashInSignedQuery: false,
+        acceptsNonASCIISignedKeys: false,
         repeatsCompleteIdempotently: true
     )
 

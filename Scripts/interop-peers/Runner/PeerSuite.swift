@@ -97,6 +97,9 @@ struct PeerSuite {
         await checklist.run("retries-get-to-file") { try await self.retriesGetToFileWritable() }
         await checklist.run("retries-multipart") { try await self.retriesMultipart() }
         await checklist.run("retries-list-cut-off-body") { try await self.retriesListing() }
+        await checklist.run("directory-upload-download") { try await self.directoryRoundTrip() }
+        await checklist.run("directory-sync-unchanged") { try await self.directorySyncUnchanged() }
+        await checklist.run("directory-sync-delete") { try await self.directorySyncDeletes() }
         await checklist.run("delete-bucket") { try await self.cleanUp() }
     }
 
