@@ -20,7 +20,8 @@ import Darwin
 ///
 /// ```
 /// objstore-directory-job/1 <TAB> <job identity>
-/// <size> <TAB> <stamp> <TAB> <name>
+/// <size> <TAB> <stamp> <TAB> <name>       a finished object
+/// - <TAB> - <TAB> <name>                   a large object started (its checkpoint may outlive the run)
 /// ```
 ///
 /// Fields are percent-encoded where they hold `%`, a tab, a line break or another control character. The
@@ -55,6 +56,8 @@ package final class DirectoryJobJournal {
     /// The records of earlier runs, by the name's UTF-8 bytes (names that Swift would call equal, NFC and NFD,
     /// are different keys and different files).
     package private(set) var finished: [[UInt8]: Record] = [:]
+    /// The large objects an earlier run started (whose checkpoints may remain), by name bytes.
+    package private(set) var started: [[UInt8]: String] = [:]
     private let lock: CheckpointLock
     private var descriptor: Int32 = -1
     private var unsynced = 0
@@ -76,7 +79,7 @@ package final class DirectoryJobJournal {
         case .failure(let error): throw .fileSystem("open", path: path, errno: error.value)
         }
         let header = Self.tag + "\t" + Self.encode(identity)
-        let (records, validLength) = try Self.load(self.descriptor, path: path, header: header)
+        let (records, started, validLength) = try Self.load(self.descriptor, path: path, header: header)
         if validLength == 0 {
             guard ftruncate(self.descriptor, 0) == 0 else { throw .fileSystem("truncate", path: path, errno: errno) }
             try POSIXFile.writeAll(self.descriptor, Array((header + "\n").utf8), path: path)
@@ -86,6 +89,7 @@ package final class DirectoryJobJournal {
                 throw .fileSystem("truncate", path: path, errno: errno)
             }
             self.finished = records
+            self.started = started
         }
         guard lseek(self.descriptor, 0, SEEK_END) >= 0 else { throw .fileSystem("seek", path: path, errno: errno) }
     }
@@ -115,6 +119,15 @@ package final class DirectoryJobJournal {
             beforeSync()
             try self.sync()
         }
+    }
+
+    /// Records that a large object's transfer starts, so that a later run can discard its checkpoint if the
+    /// object is gone by then. One `write(2)`.
+    ///
+    /// - Parameter name: The object's name.
+    /// - Throws: ``CheckpointError`` when the journal cannot be written.
+    package func appendStart(_ name: String) throws(CheckpointError) {
+        try POSIXFile.writeAll(self.descriptor, Array("-\t-\t\(Self.encode(name))\n".utf8), path: self.path)
     }
 
     /// Makes every appended record durable.
@@ -147,7 +160,7 @@ package final class DirectoryJobJournal {
         _ descriptor: Int32,
         path: String,
         header: String
-    ) throws(CheckpointError) -> ([[UInt8]: Record], Int) {
+    ) throws(CheckpointError) -> ([[UInt8]: Record], [[UInt8]: String], Int) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -159,11 +172,12 @@ package final class DirectoryJobJournal {
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
         }
-        guard !bytes.isEmpty else { return ([:], 0) }
+        guard !bytes.isEmpty else { return ([:], [:], 0) }
         func invalid(_ reason: String) -> CheckpointError {
             CheckpointError(code: .invalidCheckpoint, message: "the directory job manifest \(reason)", path: path)
         }
         var records: [[UInt8]: Record] = [:]
+        var started: [[UInt8]: String] = [:]
         var lineStart = 0
         var validLength = 0
         var isHeader = true
@@ -175,6 +189,14 @@ package final class DirectoryJobJournal {
                 isHeader = false
             } else {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if fields.count == 3, fields[0] == "-", fields[1] == "-", let name = Self.decode(fields[2]),
+                    !name.isEmpty
+                {
+                    started[Array(name.utf8)] = name
+                    lineStart = newline + 1
+                    validLength = lineStart
+                    continue
+                }
                 guard fields.count == 3, let size = Int64(fields[0]), size >= 0,
                     let stamp = Self.decode(fields[1]), let name = Self.decode(fields[2]), !name.isEmpty
                 else { throw invalid("has a record that does not parse (byte \(lineStart))") }
@@ -184,8 +206,8 @@ package final class DirectoryJobJournal {
             validLength = lineStart
         }
         // A header cut short by a crash is an empty journal.
-        if isHeader { return ([:], 0) }
-        return (records, validLength)
+        if isHeader { return ([:], [:], 0) }
+        return (records, started, validLength)
     }
 
     // MARK: Encoding

@@ -171,11 +171,10 @@ struct DirectoryKillResumeTests {
         try await Self.expectIdentical(fetched, to: source)
     }
 
-    /// Found by this suite: when a large object is deleted between a kill and the rerun, the rerun ends with status 0
-    /// and removes the manifest, but leaves the object's `.part` file in the destination tree and its checkpoint
-    /// (and lock) beside the removed manifest, where nothing will ever resume or remove them.
-    @Test("A large object deleted between a kill and the rerun: its .part file and checkpoint are left behind")
-    func largeObjectDeletedAfterKillLeavesItsPartFile() async throws {
+    /// Found by this suite: a large object deleted between a kill and the rerun left its `.part` file in the
+    /// destination tree and its checkpoint beside the removed manifest. The rerun now discards them.
+    @Test("A large object deleted between a kill and the rerun: its .part file and checkpoint are discarded")
+    func largeObjectDeletedAfterKillLeavesNothing() async throws {
         let scratch = try ObjectsScratch()
         let (server, runner, _) = try await Self.start(
             scratch,
@@ -204,10 +203,8 @@ struct DirectoryKillResumeTests {
         let rerun = try await CLIProcess.run(runner.remote(arguments), environment: runner.environment)
         #expect(rerun.status == 0, "\(rerun.standardError)")
         #expect(!FileManager.default.fileExists(atPath: manifest))
-        withKnownIssue("a finished job leaves the .part file and checkpoint of a large object that disappeared") {
-            #expect(!FileManager.default.fileExists(atPath: partial), "\(partial) left in the destination")
-            try Self.expectManifestGone(manifest)
-        }
+        #expect(!FileManager.default.fileExists(atPath: partial), "\(partial) left in the destination")
+        try Self.expectManifestGone(manifest)
     }
 
     // MARK: Helpers

@@ -237,7 +237,9 @@ struct DirectoryTransferTests {
             #expect(first.transferred == files.count - 1)
             #expect(events.all.filter { $0.action == .failed }.map(\.name) == ["many/7.bin"])
             let journal = try String(contentsOfFile: manifest, encoding: .utf8)
-            #expect(journal.split(separator: "\n").count == files.count)  // the header and one line per finished file
+            // The header, the large file's start, and one line per finished file.
+            #expect(journal.split(separator: "\n").count == files.count + 1)
+            #expect(journal.contains("\n-\t-\tz/large.bin\n"))
 
             // Another job may not use this manifest.
             await #expect {

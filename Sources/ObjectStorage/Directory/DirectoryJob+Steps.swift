@@ -260,6 +260,7 @@ extension DirectoryJob {
         } catch {
             throw ObjectStorageError(checkpoint: error)
         }
+        if outcome.isLarge { state.finishedLarge.insert(Array(outcome.name.utf8)) }
         state.summary.transferred += 1
         state.summary.transferredBytes += outcome.size
         state.progress.bytesTransferred += outcome.size
@@ -314,6 +315,44 @@ extension DirectoryJob {
             )
         )
         self.progress?(state.progress)
+    }
+
+    // MARK: Cleaning up
+
+    /// Discards what large objects started by this job and never finished left behind, once the job ends with no
+    /// failure: their source vanished, or their name is now filtered out, so no run will resume them. An upload's
+    /// multipart upload is aborted (its parts are billed until then) and a download's `.part` file deleted, with
+    /// their checkpoints. A copy's unfinished multipart upload is left to `ls --incomplete` / `rm --incomplete`.
+    func discardAbandonedCheckpoints(journal: DirectoryJobJournal, state: RunState) async {
+        let started = journal.started.merging(state.startedLarge) { first, _ in first }
+        for (bytes, name) in started
+        where !state.finishedLarge.contains(bytes) && journal.finished[bytes] == nil {
+            var options = TransferOptions(enableCheckpoint: true)
+            options.checkpointFilePath = Self.checkpointPath(
+                manifest: journal.path,
+                name: name,
+                direction: self.direction
+            )
+            switch self.direction {
+            case .upload:
+                _ = try? await self.client.abandonUploadFile(
+                    from: self.directory + "/" + name,
+                    options: options,
+                    logger: self.logger
+                )
+            case .download:
+                guard
+                    let path = try? LocalPaths.path(
+                        forKey: self.prefix + name,
+                        removingPrefix: self.prefix,
+                        under: self.directory
+                    )
+                else { continue }
+                _ = try? await self.client.abandonResumableDownload(to: path, options: options, logger: self.logger)
+            case .copy:
+                continue
+            }
+        }
     }
 
     // MARK: Deleting

@@ -72,6 +72,8 @@ struct DirectoryJob: Sendable {
         var error: (any Error)?
         /// The digests matched (``DirectoryTransferOptions/Comparison/checksum``): nothing was transferred.
         var isUnchanged = false
+        /// It went through a part engine, with a checkpoint when the job has a manifest.
+        var isLarge = false
     }
 
     let client: ObjectStorageClient
@@ -123,6 +125,9 @@ struct DirectoryJob: Sendable {
         }
         try await self.deleteExtraneous(state: &state)
         self.syncFileSystem()
+        if let journal, state.summary.failed == 0 {
+            await self.discardAbandonedCheckpoints(journal: journal, state: state)
+        }
         journal?.close(removing: state.summary.failed == 0)
         return state.summary
     }
@@ -132,6 +137,9 @@ struct DirectoryJob: Sendable {
         var summary = DirectoryTransferSummary()
         var progress = DirectoryTransferProgress()
         var extraneous: [(name: String, target: String)] = []
+        /// The large objects this run started and finished, by name bytes (see ``discardAbandonedCheckpoints``).
+        var startedLarge: [[UInt8]: String] = [:]
+        var finishedLarge: Set<[UInt8]> = []
         /// Local names the walk skipped: never deleted remotely as if they were missing.
         var protectedNames: Set<[UInt8]> = []
         var protectedDirectories: [[UInt8]] = []
@@ -359,7 +367,7 @@ struct DirectoryJob: Sendable {
             )
             return nil
         }
-        return self.planned(
+        return try self.planned(
             source: source,
             key: key,
             path: path,
@@ -394,7 +402,7 @@ struct DirectoryJob: Sendable {
         unlessMD5: (path: String, size: Int64, md5: String)?,
         journal: DirectoryJobJournal?,
         _ state: inout RunState
-    ) -> PlannedTransfer? {
+    ) throws -> PlannedTransfer? {
         let name = source.name
         let size = source.size
         if self.options.isDryRun {
@@ -421,6 +429,14 @@ struct DirectoryJob: Sendable {
         transfer.checkpointFilePath = journal.map {
             Self.checkpointPath(manifest: $0.path, name: name, direction: self.direction)
         }
+        if isLarge, let journal {
+            do {
+                try journal.appendStart(name)
+            } catch {
+                throw ObjectStorageError(checkpoint: error)
+            }
+            state.startedLarge[Array(name.utf8)] = name
+        }
         let job = self
         let options = transfer
         return PlannedTransfer(weight: weight) {
@@ -432,6 +448,7 @@ struct DirectoryJob: Sendable {
                 stamp: stamp,
                 weight: weight
             )
+            outcome.isLarge = isLarge
             do {
                 if let (file, fileSize, md5) = unlessMD5, try Self.file(file, size: fileSize, hasMD5: md5) {
                     outcome.isUnchanged = true
