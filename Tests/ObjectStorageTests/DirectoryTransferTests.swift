@@ -190,6 +190,7 @@ struct DirectoryTransferTests {
             )
 
             // Down: a full mirror, then a second sync moves nothing; a stray local file goes with --delete.
+            options.largeObjectThreshold = 100_000  // z/large.bin goes through the part engine (and its .part file)
             let down = try await client.downloadDirectory(bucket: Self.bucket, to: mirror, options: options)
             #expect(down.transferred == files.count - 1)
             let modified =
@@ -200,11 +201,14 @@ struct DirectoryTransferTests {
                     == head.lastModified.map { Int($0.timeIntervalSince1970) }
             )
             try Data([1]).write(to: URL(fileURLWithPath: mirror + "/stray"))
+            // What a killed download of the large object would leave: the job's own, never deleted as extraneous.
+            try Data([2]).write(to: URL(fileURLWithPath: mirror + "/z/large.bin.part"))
             let second = try await client.downloadDirectory(bucket: Self.bucket, to: mirror, options: options)
             #expect(second.transferred == 0)
             #expect(second.unchanged == files.count - 1)
             #expect(second.deleted == 1)
             #expect(!FileManager.default.fileExists(atPath: mirror + "/stray"))
+            #expect(FileManager.default.fileExists(atPath: mirror + "/z/large.bin.part"))
         }
     }
 

@@ -139,6 +139,8 @@ struct DirectoryJob: Sendable {
         var extraneous: [(name: String, target: String)] = []
         /// The large objects this run started and finished, by name bytes (see ``discardAbandonedCheckpoints``).
         var startedLarge: [[UInt8]: String] = [:]
+        /// A download's large objects, whose `<name>.part` files are the job's own (never deleted as extraneous).
+        var largeSourceNames: Set<[UInt8]> = []
         var finishedLarge: Set<[UInt8]> = []
         /// Local names the walk skipped: never deleted remotely as if they were missing.
         var protectedNames: Set<[UInt8]> = []
@@ -299,6 +301,14 @@ struct DirectoryJob: Sendable {
         }
     }
 
+    /// Whether a local name is the `.part` file of one of this download's large objects (it sorts after the
+    /// object's own name, so the object has been seen by then).
+    private func isOwnTemporaryFile(_ name: String, _ state: RunState) -> Bool {
+        let suffix = CheckpointPaths.tempFileSuffix
+        guard self.direction == .download, name.hasSuffix(suffix) else { return false }
+        return state.largeSourceNames.contains(Array(name.utf8.dropLast(suffix.utf8.count)))
+    }
+
     /// A transfer decided on, ready to run in a task of its own.
     struct PlannedTransfer: Sendable {
         var weight: Int
@@ -314,11 +324,14 @@ struct DirectoryJob: Sendable {
     ) throws -> PlannedTransfer? {
         guard let source else {
             if let destination, self.options.deletesExtraneous, !self.isProtected(destination.name, state),
-                let target = destination.key ?? destination.path
+                !self.isOwnTemporaryFile(destination.name, state), let target = destination.key ?? destination.path
             {
                 state.extraneous.append((destination.name, target))
             }
             return nil
+        }
+        if self.direction == .download, source.size >= self.options.largeObjectThreshold {
+            state.largeSourceNames.insert(Array(source.name.utf8))
         }
         if let destination, !self.needsTransfer(source: source, destination: destination) {
             return self.finishUnchanged(source.name, size: source.size, &state)
