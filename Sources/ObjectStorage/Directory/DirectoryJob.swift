@@ -251,8 +251,7 @@ struct DirectoryJob: Sendable {
         -> Entry?
     {
         switch side {
-        case .local(var tree):
-            defer { side = .local(tree) }
+        case .local(let tree):
             while let item = tree.next() {
                 switch item {
                 case .file(let file):
@@ -280,9 +279,10 @@ struct DirectoryJob: Sendable {
         case .listing(var pages, let prefix):
             defer { side = .listing(pages, prefix: prefix) }
             while true {
-                if !page.isEmpty { return page.removeFirst() }
+                // The page is kept reversed, so taking the next entry is `popLast`.
+                if let entry = page.popLast() { return entry }
                 guard let listed = try await pages.next() else { return nil }
-                page = listed.contents.compactMap { object in
+                page = listed.contents.reversed().compactMap { object in
                     guard object.key.utf8.starts(with: prefix.utf8), !object.key.hasSuffix("/") else { return nil }
                     let name = String(decoding: object.key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
                     guard !self.isFiltered(name) else { return nil }

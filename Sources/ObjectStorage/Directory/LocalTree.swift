@@ -21,7 +21,9 @@ import Darwin
 /// so a depth-first walk yields names in byte order. Only one directory's entries per level are held.
 /// Symbolic links are skipped unless followed; a followed link to a directory already being walked (a loop)
 /// is skipped. Names that are not UTF-8 and directories that cannot be read are reported, not fatal.
-struct LocalTree {
+///
+/// A class: the walk's state (a sorted directory per level) is mutated in place, never copied per step.
+final class LocalTree {
     /// A regular file.
     struct File {
         /// The name relative to the root, `/`-separated.
@@ -83,7 +85,7 @@ struct LocalTree {
     }
 
     /// The next file or skipped name, `nil` at the end.
-    mutating func next() -> Item? {
+    func next() -> Item? {
         while true {
             if !self.pending.isEmpty { return self.pending.removeFirst() }
             guard var level = self.stack.popLast() else { return nil }
@@ -108,7 +110,7 @@ struct LocalTree {
     }
 
     /// One directory's entries, sorted; files are described, directories entered later.
-    private mutating func read(directory: String, relative: String) throws(ObjectStorageError) -> [Entry] {
+    private func read(directory: String, relative: String) throws(ObjectStorageError) -> [Entry] {
         guard let handle = opendir(directory) else {
             throw .fileSystem("open the directory", path: directory, errno: errno)
         }
