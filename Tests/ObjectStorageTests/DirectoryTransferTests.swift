@@ -412,6 +412,32 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("followed symbolic links: a link to a file uploads its target, a loop back up is skipped and reported")
+    func followedLinksAndLoops() async throws {
+        let dialect = ClientDialect.obs
+        let (root, files) = try Self.makeTree(dialect)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: root + "/a")
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            var options = Self.options(dialect)
+            options.followsSymbolicLinks = true
+            let events = EventLog()
+            let summary = try await client.uploadDirectory(
+                root,
+                bucket: Self.bucket,
+                options: options,
+                events: events.handler
+            )
+            #expect(summary.transferred == files.count + 1)
+            let skipped = events.all.filter { $0.action == .skipped }
+            #expect(skipped.map(\.name) == ["a/b/up/"])
+            #expect(skipped.first?.reason?.contains("symbolic link back") == true)
+            let link = try await client.getObject(.init(bucket: Self.bucket, key: "link"))
+            #expect(try await link.body.collect(upTo: 100).bytes == files[Array("a.txt".utf8)])
+        }
+    }
+
     @Test("excludes and includes filter by relative name")
     func filters() async throws {
         let dialect = ClientDialect.obs

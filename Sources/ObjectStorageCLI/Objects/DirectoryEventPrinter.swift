@@ -31,8 +31,11 @@ struct EventPrinter: Sendable {
     var source: ObjectURL?
     var sourcePrefix: String
     var isDryRun: Bool
+    /// The terminal's progress line, cleared before each line printed.
+    var progressLine: DirectoryProgressLine
 
     func print(_ event: DirectoryTransferEvent) {
+        progressLine.clear()
         let url = event.key.map {
             RemoteLocation.text(ObjectURL(provider: remote.provider, bucket: remote.bucket, key: $0))
         }
@@ -87,6 +90,7 @@ struct EventPrinter: Sendable {
 
     /// Prints the job's summary line on standard error, unless told to be silent.
     func summary(_ line: String) {
+        progressLine.clear()
         if output.level == .normal { printError(line) }
     }
 }

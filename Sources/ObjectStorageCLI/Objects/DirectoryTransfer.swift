@@ -100,7 +100,8 @@ struct DirectoryTransfer: Sendable {
             remote: target,
             source: nil,
             sourcePrefix: "",
-            isDryRun: flags.dryrun
+            isDryRun: flags.dryrun,
+            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
         )
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
@@ -110,7 +111,8 @@ struct DirectoryTransfer: Sendable {
                 prefix: prefix,
                 attributes: attributes,
                 options: options,
-                events: printer.print
+                events: printer.print,
+                progress: printer.progressLine.update
             )
             try Self.finish(summary, command: command, verb: "uploaded", printer: printer)
         }
@@ -141,7 +143,8 @@ struct DirectoryTransfer: Sendable {
             remote: origin,
             source: nil,
             sourcePrefix: "",
-            isDryRun: flags.dryrun
+            isDryRun: flags.dryrun,
+            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
         )
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
@@ -150,7 +153,8 @@ struct DirectoryTransfer: Sendable {
                 prefix: prefix,
                 to: directory,
                 options: options,
-                events: printer.print
+                events: printer.print,
+                progress: printer.progressLine.update
             )
             try Self.finish(summary, command: command, verb: "downloaded", printer: printer)
         }
@@ -189,7 +193,8 @@ struct DirectoryTransfer: Sendable {
             remote: target,
             source: origin,
             sourcePrefix: sourcePrefix,
-            isDryRun: flags.dryrun
+            isDryRun: flags.dryrun,
+            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
         )
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
@@ -200,7 +205,8 @@ struct DirectoryTransfer: Sendable {
                 sourceBucket: origin.bucket,
                 sourcePrefix: sourcePrefix,
                 options: options,
-                events: printer.print
+                events: printer.print,
+                progress: printer.progressLine.update
             )
             try Self.finish(summary, command: command, verb: "copied", printer: printer)
         }
@@ -253,6 +259,7 @@ struct DirectoryTransfer: Sendable {
             parts.append("\(summary.deletionsWithheld) deletions withheld after a failure")
         }
         let line = "\(command): " + parts.joined(separator: ", ")
+        printer.progressLine.clear()
         if summary.failed > 0 || summary.deletionsWithheld > 0 {
             throw CLIError(status: .failure, message: line + "; rerun the same command to retry what failed")
         }

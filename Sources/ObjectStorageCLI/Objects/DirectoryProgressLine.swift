@@ -1,0 +1,67 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import ObjectStorage
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The progress of `cp -r` and `sync` on a terminal: one line on standard error (objects done of those found so
+/// far, bytes moved), redrawn at most every ``ProgressBar/redrawInterval`` and cleared before any other line is
+/// printed. Inactive when standard error is not a terminal, and with `--quiet`, `--only-show-errors` or `--json`.
+final class DirectoryProgressLine: Sendable {
+    private struct State {
+        var drawn = false
+        var lastDraw: ContinuousClock.Instant?
+    }
+
+    private let isActive: Bool
+    private let state = Mutex(State())
+
+    /// - Parameter isActive: Whether to draw at all.
+    init(isActive: Bool) {
+        self.isActive = isActive
+    }
+
+    /// A line for a job printing at `level`, drawn only on a terminal and without `--json`.
+    convenience init(level: OutputLevel, json: Bool) {
+        self.init(isActive: level == .normal && !json && isatty(STDERR_FILENO) == 1)
+    }
+
+    /// Redraws the line, unless it was drawn less than ``ProgressBar/redrawInterval`` ago.
+    func update(_ progress: DirectoryTransferProgress) {
+        guard isActive else { return }
+        let now = ContinuousClock.now
+        let text =
+            "\(progress.objectsDone) of \(progress.objectsFound)\(progress.isListingComplete ? "" : "+") objects, "
+            + "\(ProgressBar.size(progress.bytesTransferred)) transferred"
+        state.withLock { state in
+            if let last = state.lastDraw, now - last < ProgressBar.redrawInterval { return }
+            state.lastDraw = now
+            state.drawn = true
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        }
+    }
+
+    /// Erases the line, so that the next line printed starts on a clean one.
+    func clear() {
+        guard isActive else { return }
+        state.withLock { state in
+            guard state.drawn else { return }
+            state.drawn = false
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        }
+    }
+}
