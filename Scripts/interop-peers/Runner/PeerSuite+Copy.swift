@@ -109,4 +109,33 @@ extension PeerSuite {
         for try await page in self.client.listMultipartUploads(bucket: bucket) { pending += page.uploads.count }
         try require(pending == 0, "\(pending) multipart uploads left behind")
     }
+
+    /// resumableCopy from another client (the same peer, reached as another account would be): streamed through
+    /// this process, 5 MiB parts. By default each part goes from its GET straight into its UploadPart (no
+    /// Content-MD5; the part's ETag is compared with the MD5 of the bytes); with enableMD5Check each part is read
+    /// whole and carries its Content-MD5. Both copies must read back as the source.
+    func streamedCopy() async throws {
+        let bytes = Pattern.bytes(count: 2 * Self.partSize + 777, seed: 23)
+        try await self.put("streamed-source.bin", bytes)
+        for checksContentMD5 in [false, true] {
+            var options = TransferOptions(partSize: Int64(Self.partSize), concurrency: 2)
+            options.forceMultipart = true
+            options.enableMD5Check = checksContentMD5
+            let key = checksContentMD5 ? "streamed-md5.bin" : "streamed.bin"
+            let result = try await self.client.resumableCopy(
+                bucket: self.bucket,
+                key: key,
+                from: self.client,
+                sourceBucket: self.bucket,
+                sourceKey: "streamed-source.bin",
+                options: options
+            )
+            try require(
+                result.partCount == 3 && result.contentMD5Verified == checksContentMD5,
+                "\(key): \(result.partCount) parts, contentMD5Verified \(result.contentMD5Verified)"
+            )
+            let (_, body) = try await self.get(key)
+            try require(body == bytes, "GET of \(key) returned \(body.count) bytes that differ from the source")
+        }
+    }
 }

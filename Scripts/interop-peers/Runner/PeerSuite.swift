@@ -90,6 +90,7 @@ struct PeerSuite {
             try await self.resumableDownloadPausedAndResumed(key: "engine-download.bin", bytes: bytes, upload: true)
         }
         await checklist.run("resumable-copy-paused-resumed") { try await self.copyPausedAndResumed() }
+        await checklist.run("streamed-copy-piped-and-content-md5") { try await self.streamedCopy() }
         if self.peer.copiesParts {
             await checklist.run("resumable-copy-source-replaced") { try await self.copySourceReplacedBetweenRuns() }
         }

@@ -305,7 +305,7 @@ struct PreparedBody: Sendable {
         guard self.tracksCRC else { return (body, nil) }
         let accumulator = CRC64Accumulator()
         let wrapped = TransportRequest.Body.stream(
-            ChecksummingSequence(base: body, accumulator: accumulator),
+            ChecksummingSequence(base: body, observe: accumulator.update),
             length: length
         )
         return (wrapped, { accumulator.value })

@@ -100,15 +100,19 @@ extension ObjectStorageClient {
     /// ``resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``,
     /// with the same options, checkpoint, restarts and result.
     ///
-    /// - Each part is a ranged GET of the source pinned to the source's ETag (`If-Match`) and then an UploadPart:
-    ///   at most ``TransferOptions/concurrency`` parts of ``TransferOptions/partSize`` are in memory at once, and
-    ///   nothing is written to disk. A source no larger than one part is one GET and one PUT.
+    /// - Each part is a ranged GET of the source pinned to the source's ETag (`If-Match`) whose bytes go into the
+    ///   part's UploadPart as they arrive: memory holds a few chunks per part in flight, whatever the part size,
+    ///   and nothing is written to disk. A failure of either request sends the part again from a new GET. With
+    ///   ``TransferOptions/enableMD5Check`` each part is read whole first, to send its `Content-MD5` (at most
+    ///   ``TransferOptions/concurrency`` parts of ``TransferOptions/partSize`` in memory). A source no larger than
+    ///   one part is one GET and one PUT.
     /// - A source replaced during the copy fails its GETs with `PreconditionFailed` and the copy starts over from
     ///   the new source (at most ``TransferOptions/restartsOnChange`` times); it is looked up again before
     ///   completing. The checkpoint records the source's endpoint, so a checkpoint of another source is discarded.
-    /// - End to end: every part carries its `Content-MD5`, which the destination checks; with
-    ///   ``TransferOptions/verifyIntegrity``, the CRC-64 of the bytes read is compared with the source's (OSS and
-    ///   OBS report one) and with the destination's (OSS), and the result says what was compared.
+    /// - End to end, with ``TransferOptions/verifyIntegrity``: each part's ETag is compared with the MD5 of the
+    ///   bytes sent (unless the destination encrypts with KMS or a customer's key, or the part carried its
+    ///   `Content-MD5`), OSS's CRC-64 of each part with the bytes', and the CRC-64 of the bytes read with the
+    ///   source's (OSS and OBS report one) and the destination's (OSS); the result says what was compared.
     /// - Unless `replacesMetadata`, the copy keeps the source's media type, user metadata and content headers; the
     ///   storage class and encryption are carried only between endpoints of one provider.
     /// - ``TransferOptions/bandwidthLimit`` applies to both directions.

@@ -11,11 +11,17 @@ import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
 /// A copy from another endpoint or account, streamed through this process: each part is a ranged GET of the
-/// source pinned to its ETag (`If-Match`), held in memory only while it is sent as an UploadPart (at most
-/// ``TransferOptions/concurrency`` parts at once), never the whole object in memory or on disk.
+/// source pinned to its ETag (`If-Match`), never the whole object in memory or on disk.
 ///
-/// End to end, the bytes read are checked three ways where the services allow: against the source's CRC-64
-/// (OSS, OBS), by the destination against each part's `Content-MD5`, and against the destination's CRC-64 (OSS).
+/// By default a part's bytes go from the GET straight into its UploadPart as they arrive, so a part holds no more
+/// memory than the few chunks in flight, whatever its size; a failure of either request sends the part again from
+/// a new GET. With ``TransferOptions/enableMD5Check`` a part is read whole first (at most
+/// ``TransferOptions/concurrency`` parts in memory), to send its `Content-MD5`.
+///
+/// End to end, the bytes read are checked where the services allow: against the source's CRC-64 (OSS, OBS); per
+/// part by the destination, through its `Content-MD5`, or else by comparing the part's ETag with the MD5 of the
+/// bytes sent (when the destination does not encrypt it with KMS or a customer's key) and OSS's CRC-64 of the part;
+/// and against the destination's CRC-64 of the whole object (OSS).
 extension ResumableCopyStrategy {
     /// Reads a range of the source and sends it as part `number`.
     func streamPart(
@@ -25,6 +31,12 @@ extension ResumableCopyStrategy {
         reporter: TransferProgressReporter
     ) async throws -> UploadCheckpoint.UploadedPart {
         let size = range.upperBound - range.lowerBound
+        guard request.options.enableMD5Check else {
+            let pinned = checkpoint.copySource?.etag
+            let (part, digest) = try await pipe(range, pinnedTo: pinned, into: number, of: checkpoint)
+            reporter.add(size)
+            return UploadCheckpoint.UploadedPart(number: number, etag: part.etag, size: size, crc64: digest.crc64)
+        }
         let bytes = try await read(range, pinnedTo: checkpoint.copySource?.etag)
         defer { partBuffers.give(bytes) }
         let digest = Self.digest(of: bytes)
@@ -48,6 +60,64 @@ extension ResumableCopyStrategy {
         )
     }
 
+    /// Reads `range` of the source (pinned to `etag`) and sends its bytes as part `number` while they arrive.
+    ///
+    /// The GET and the UploadPart are retried together under the client's policy: a streamed body cannot be sent
+    /// twice, so each attempt reads the range anew.
+    ///
+    /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when the part's ETag is an MD5 other than the bytes'
+    ///   (after the retries); ``ObjectStorageError/Code/invalidResponse`` when the source answers with another
+    ///   length than the range's; ``ServiceError``, transport errors.
+    private func pipe(
+        _ range: Range<Int64>,
+        pinnedTo etag: String?,
+        into number: Int,
+        of checkpoint: UploadCheckpoint
+    ) async throws -> (CompletedPart, PartDigest.Value) {
+        let size = range.upperBound - range.lowerBound
+        var get = GetObjectRequest(bucket: request.sourceBucket, key: request.sourceKey)
+        get.versionID = request.sourceVersionID
+        get.range = .bytes(range.lowerBound...(range.upperBound - 1))
+        get.ifMatch = etag
+        return try await client.withRetries(replayable: true, logger: logger) { _ in
+            let response = try await sourceClient.getObject(get, logger: logger)
+            guard response.attributes.contentLength == size else {
+                throw ObjectStorageError.invalidResponse(
+                    "GetObject of the copy source answered \(response.attributes.contentLength.map(String.init) ?? "no") "
+                        + "Content-Length for a range of \(size) bytes"
+                )
+            }
+            let digest = PartDigest()
+            let body = ChecksummingSequence(base: response.body, observe: digest.update)
+            let (part, headers) = try await client.uploadPartAnswer(
+                bucket: request.bucket,
+                key: request.key,
+                uploadID: checkpoint.uploadId,
+                partNumber: number,
+                body: .stream(body, length: size),
+                contentMD5: nil,
+                logger: logger
+            )
+            let sent = digest.value
+            guard sent.count == size else {
+                throw ObjectStorageError.invalidResponse(
+                    "GetObject of the copy source returned \(sent.count) bytes for a range of \(size)"
+                )
+            }
+            if request.options.verifyIntegrity, ETagDigest.encryption(in: headers) == nil,
+                let stored = ETagDigest.md5(part.etag), stored != sent.md5
+            {
+                throw ObjectStorageError.integrityMismatch(
+                    checksum: "MD5",
+                    expected: sent.md5,
+                    actual: stored,
+                    operation: "UploadPart \(number)"
+                )
+            }
+            return (part, sent)
+        }
+    }
+
     /// Completes a streamed copy: the CRC-64 of every byte read (combined from the parts) must equal the
     /// source's, when its service reports one, and the destination's.
     func completeStreamed(_ finished: UploadCheckpoint, sourceCRC64: UInt64?) async throws -> TransferCompletion {
@@ -68,7 +138,7 @@ extension ResumableCopyStrategy {
         {
             completion.verification = .crc64(combined)
         }
-        completion.contentMD5Verified = true
+        completion.contentMD5Verified = finished.parts.allSatisfy { $0.md5 != nil }
         return completion
     }
 

@@ -36,7 +36,7 @@ extension DirectoryJob {
             return false
         case .checksum where self.direction == .copy:
             // Two listings: two ETags to compare when both are MD5s.
-            if let from = Self.plainMD5(source.etag), let to = Self.plainMD5(destination.etag) { return from != to }
+            if let from = ETagDigest.md5(source.etag), let to = ETagDigest.md5(destination.etag) { return from != to }
             return self.isNewer(source, than: destination)
         case .checksum where self.digestAvailable(source: source, destination: destination):
             // Decided by the local file's digest, in the transfer's task (see `planned`).
@@ -54,17 +54,7 @@ extension DirectoryJob {
 
     /// Whether the object side of an upload or a download has an MD5 ETag to compare with the file's digest.
     private func digestAvailable(source: Entry, destination: Entry) -> Bool {
-        Self.plainMD5(self.direction == .upload ? destination.etag : source.etag) != nil
-    }
-
-    /// The hexadecimal MD5 an ETag is, when it is one (not a multipart ETag).
-    static func plainMD5(_ etag: String?) -> String? {
-        guard let etag else { return nil }
-        let bare = ObjectStorageClient.bareETag(etag)
-        guard bare.utf8.count == 32, bare.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }) else {
-            return nil
-        }
-        return bare
+        ETagDigest.md5(self.direction == .upload ? destination.etag : source.etag) != nil
     }
 
     /// Whether the file's MD5 is `md5` (hexadecimal).

@@ -397,10 +397,10 @@ struct DirectoryJob: Sendable {
         guard self.options.comparison == .checksum, source.size == destination.size else { return nil }
         switch self.direction {
         case .upload:
-            guard let path = source.path, let md5 = Self.plainMD5(destination.etag) else { return nil }
+            guard let path = source.path, let md5 = ETagDigest.md5(destination.etag) else { return nil }
             return (path, source.size, md5)
         case .download:
-            guard let path = destination.path, let md5 = Self.plainMD5(source.etag) else { return nil }
+            guard let path = destination.path, let md5 = ETagDigest.md5(source.etag) else { return nil }
             return (path, source.size, md5)
         case .copy:
             return nil

@@ -26,26 +26,26 @@ final class CRC64Accumulator: Sendable {
     var value: UInt64 { self.state.withLock { $0.value } }
 }
 
-/// Passes buffers through unchanged while feeding them to a CRC64Accumulator.
+/// Passes buffers through unchanged while showing each to `observe` (a checksum's update) on its way.
 struct ChecksummingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
     typealias Element = ByteBuffer
 
     let base: Base
-    let accumulator: CRC64Accumulator
+    let observe: @Sendable (ByteBuffer) -> Void
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
-        let accumulator: CRC64Accumulator
+        let observe: @Sendable (ByteBuffer) -> Void
 
         mutating func next() async throws -> ByteBuffer? {
             guard let chunk = try await self.base.next() else { return nil }
-            self.accumulator.update(chunk)
+            self.observe(chunk)
             return chunk
         }
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: self.base.makeAsyncIterator(), accumulator: self.accumulator)
+        AsyncIterator(base: self.base.makeAsyncIterator(), observe: self.observe)
     }
 }
 

@@ -62,6 +62,28 @@ extension ObjectStorageClient {
         contentMD5: String? = nil,
         logger: Logger? = nil
     ) async throws -> CompletedPart {
+        try await self.uploadPartAnswer(
+            bucket: bucket,
+            key: key,
+            uploadID: uploadID,
+            partNumber: partNumber,
+            body: body,
+            contentMD5: contentMD5,
+            logger: logger
+        ).part
+    }
+
+    /// ``uploadPart(bucket:key:uploadID:partNumber:body:contentMD5:logger:)``, with the answer's headers, which say
+    /// whether the service encrypts the part (its ETag is then not the MD5 of its bytes).
+    func uploadPartAnswer(
+        bucket: String,
+        key: String,
+        uploadID: String,
+        partNumber: Int,
+        body: UploadBody,
+        contentMD5: String?,
+        logger: Logger?
+    ) async throws -> (part: CompletedPart, headers: HTTPHeaders) {
         guard (1...10_000).contains(partNumber) else {
             throw ObjectStorageError.invalidArgument("part number \(partNumber) is outside 1...10000")
         }
@@ -76,11 +98,12 @@ extension ObjectStorageClient {
         guard let etag = response.headers.first(name: "ETag") else {
             throw ObjectStorageError.invalidResponse("UploadPart: no ETag in the answer")
         }
-        return CompletedPart(
+        let part = CompletedPart(
             partNumber: partNumber,
             etag: etag,
             crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) }
         )
+        return (part, response.headers)
     }
 
     /// Completes a multipart upload.

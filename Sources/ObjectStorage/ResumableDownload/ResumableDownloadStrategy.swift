@@ -294,10 +294,10 @@ struct ResumableDownloadStrategy: TransferStrategy {
             }
             return .crc64(computed)
         }
-        guard let md5 = Self.singlePartMD5(etag: object.etag) else {
+        guard let md5 = ETagDigest.md5(object.etag) else {
             return .none(reason: "the ETag is not an MD5 (a multipart upload or another server's format)")
         }
-        if let encryption = Self.encryption(in: probe.headers) {
+        if let encryption = ETagDigest.encryption(in: probe.headers) {
             return .none(reason: "the object is encrypted (\(encryption)); its ETag is not the MD5 of its bytes")
         }
         let computed = ByteEncoding.hex(try file.md5(length: checkpoint.expectedTempFileSize))
@@ -317,28 +317,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
     private func readsBack(_ checkpoint: DownloadCheckpoint, probe: ResumableDownloadSource.Probe) -> Bool {
         self.options.verifyIntegrity && checkpoint.object.crc64 == nil
             && checkpoint.transferRange == 0..<checkpoint.object.size
-            && Self.singlePartMD5(etag: checkpoint.object.etag) != nil && Self.encryption(in: probe.headers) == nil
-    }
-
-    /// The lowercase hex MD5 in a single-part ETag (`"<32 hex>"`), or `nil`.
-    static func singlePartMD5(etag: String) -> String? {
-        var text = Substring(etag)
-        if text.hasPrefix("W/") { return nil }
-        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
-        guard text.utf8.count == 32, ByteEncoding.bytes(fromHex: String(text)) != nil else { return nil }
-        return text.lowercased()
-    }
-
-    /// The server-side encryption named in the probe's headers, if any (its ETag is then no MD5).
-    static func encryption(in headers: HTTPHeaders) -> String? {
-        for header in headers {
-            let name = header.name.lowercased()
-            if name.hasSuffix("server-side-encryption-customer-algorithm") { return "SSE-C" }
-            if name.hasSuffix("server-side-encryption"), header.value.lowercased().contains("kms") {
-                return header.value
-            }
-        }
-        return nil
+            && ETagDigest.md5(checkpoint.object.etag) != nil && ETagDigest.encryption(in: probe.headers) == nil
     }
 }
 

@@ -65,7 +65,8 @@ public struct TransferOptions: Sendable, Hashable {
     /// is always checked on OSS. ``TransferResult/verification`` says what was checked.
     public var verifyIntegrity = true
     /// Uploads: sends `Content-MD5` with every part (or with the single PUT), so the service rejects a
-    /// part damaged in transit. Each checked byte is read from disk twice. Off by default; downloads
+    /// part damaged in transit. Each checked byte is read from disk twice; a copy streamed between endpoints
+    /// reads each part whole before sending it, instead of streaming it through. Off by default; downloads
     /// ignore it.
     public var enableMD5Check = false
     /// Uploads and copies: uses a multipart upload (of UploadPartCopy parts, for a copy) even when the source
