@@ -52,6 +52,25 @@ struct StandardStreamCopyTests {
         #expect(emptyDownload.standardOutputBytes.isEmpty)
     }
 
+    /// Parts larger than the 4 MiB a waiting part may hold: the parts after the one being written pause their GETs
+    /// and resume when their turn comes.
+    @Test
+    func partsLargerThanTheReadAheadArriveWhole() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .s3)
+        let scratch = try ObjectsScratch()
+        let source = scratch.path("large.bin")
+        let payload = generatedBytes(count: 3 * 6_291_456 + 4_097) { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 13) }
+        try Data(payload).write(to: URL(fileURLWithPath: source))
+        try await cli.succeed(["mb", "s3://bkt"])
+        try await cli.succeed(["cp", source, "s3://bkt/large.bin", "--no-checkpoint"])
+
+        let download = try await cli.run(["cp", "s3://bkt/large.bin", "-", "--part-size", "6M", "--concurrency", "3"])
+        #expect(download.status == 0, "\(download.standardError)")
+        #expect(download.standardOutputBytes == payload)
+    }
+
     @Test
     func objectReplacedWhileReadFails() async throws {
         // The third GetObject finds the object replaced (a new ETag), as another writer would.

@@ -34,7 +34,8 @@ public enum CLIProcess {
 
         /// The exit status (or signal number).
         public var status: Int32
-        /// Standard output's bytes as written (``standardOutput`` decodes them as UTF-8, replacing what is not).
+        /// Standard output's bytes as written (``standardOutput`` decodes them as UTF-8, replacing what is not, up
+        /// to 1 MiB).
         public var standardOutputBytes: [UInt8] = []
         /// Standard output.
         public var standardOutput: String
@@ -130,8 +131,8 @@ public enum CLIProcess {
         // own, and the exit is awaited on a third.
         let outputHandle = child.standardOutput
         let errorHandle = child.standardError
-        async let outputData = onOwnThread { outputHandle?.readDataToEndOfFile() ?? Data() }
-        async let errorData = onOwnThread { errorHandle?.readDataToEndOfFile() ?? Data() }
+        async let outputData = onOwnThread { outputHandle.map(readToEnd) ?? [] }
+        async let errorData = onOwnThread { errorHandle.map(readToEnd) ?? [] }
         let timedOut = Mutex(false)
         let watchdog = Task {
             try await Task.sleep(for: timeLimit)
@@ -152,14 +153,41 @@ public enum CLIProcess {
         let killed = timedOut.withLock { $0 }
         let result = Result(
             status: status,
-            standardOutput: String(decoding: outputBytes, as: UTF8.self),
+            standardOutput: Self.text(outputBytes),
             standardError: String(decoding: errorBytes, as: UTF8.self),
             timedOut: killed
         )
         scan(result, arguments: arguments)
         var withBytes = result
-        withBytes.standardOutputBytes = Array(outputBytes)
+        withBytes.standardOutputBytes = outputBytes
         return withBytes
+    }
+
+    /// Output as text: decoded as UTF-8, replacing what is not; an output of more than 1 MiB that is not UTF-8 (an
+    /// object's bytes) as "" (read ``Result/standardOutputBytes``), as repairing it takes a debug build a minute.
+    static func text(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return bytes.count > 1 << 20 ? "" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Reads `handle` to its end, 1 MiB at a time, blocking the calling thread (call it through ``onOwnThread(_:)``).
+    ///
+    /// The bytes stay an array, as ``Result/standardOutputBytes`` keeps them.
+    static func readToEnd(_ handle: FileHandle) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                Foundation.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+            }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[0..<count])
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return bytes
+            }
+        }
     }
 
     /// Reads a child's output from `handle` until it contains `marker` or ends, blocking the calling thread (call

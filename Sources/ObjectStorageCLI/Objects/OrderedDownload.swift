@@ -15,11 +15,14 @@ import ObjectStorageTransport
 /// A HEAD gives the size and ETag. An object of at most one part is read with one GET; a larger one with ranged
 /// GETs of one part each, `concurrency` at a time, every one with `If-Match` on the HEAD's ETag, so an object
 /// replaced while it is read fails (412) instead of mixing two versions. The part whose turn it is goes to standard
-/// output as its bytes arrive; the bytes of the (at most `concurrency - 1`) parts after it wait for their turn, so
-/// memory stays below `concurrency × partSize`.
+/// output as its bytes arrive; each part after it reads ahead at most ``readAheadLimit`` bytes into memory and then
+/// stops reading its connection until its turn, leaving TCP flow control to hold the rest at the sender. Memory
+/// therefore stays below `concurrency × (readAheadLimit + blockSize)`, whatever the part size.
 enum OrderedDownload {
     /// The size of the blocks a part is handed over in: 1 MiB.
     static let blockSize = 1 << 20
+    /// The most bytes a part holds in memory while it waits for its turn: 4 MiB, or the part size if smaller.
+    static let readAheadLimit = 4 << 20
 
     /// Writes the object at `source` to standard output.
     ///
@@ -45,37 +48,30 @@ enum OrderedDownload {
                 }
                 let parts = Int((size + partSize - 1) / partSize)
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    var streams: [Int: AsyncThrowingStream<ByteBuffer, any Error>] = [:]
+                    var readAheads: [Int: PartReadAhead] = [:]
+                    let limit = Int(min(partSize, Int64(readAheadLimit)))
                     var started = 0
                     for written in 0..<parts {
                         while started < parts && started - written < options.concurrency {
                             let range = Int64(started) * partSize..<min(Int64(started + 1) * partSize, size)
-                            let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
-                            streams[started] = stream
+                            let readAhead = PartReadAhead(limit: limit)
+                            readAheads[started] = readAhead
                             group.addTask {
                                 do {
-                                    try await fetch(
-                                        source,
-                                        range: range,
-                                        etag: etag,
-                                        client: client,
-                                        into: continuation
-                                    )
+                                    try await fetch(source, range: range, etag: etag, client: client, into: readAhead)
                                 } catch {
-                                    continuation.finish(throwing: error)
+                                    readAhead.finish(throwing: error)
                                     throw error
                                 }
                             }
                             started += 1
                         }
-                        guard let stream = streams.removeValue(forKey: written) else { break }
+                        guard let readAhead = readAheads.removeValue(forKey: written) else { break }
                         var copied: Int64 = 0
-                        for try await chunk in stream {
-                            copied += Int64(chunk.readableBytes)
-                            try await write(chunk)
+                        while let block = try await readAhead.next() {
+                            copied += Int64(block.readableBytes)
+                            try await write(block)
                         }
-                        // A stream iterated by a cancelled task ends early without an error.
-                        try Task.checkCancellation()
                         let expected = min(partSize, size - Int64(written) * partSize)
                         guard copied == expected else {
                             throw CLIError(
@@ -97,7 +93,7 @@ enum OrderedDownload {
         }
     }
 
-    /// Fetches one part with `If-Match`, handing its chunks to `continuation` as they arrive, and finishes it.
+    /// Fetches one part with `If-Match`, handing its bytes to `readAhead` in blocks as they arrive, and finishes it.
     ///
     /// - Throws: ``CLIError`` when the part has another size than asked; ``ServiceError``, transport errors.
     private static func fetch(
@@ -105,7 +101,7 @@ enum OrderedDownload {
         range: Range<Int64>,
         etag: String,
         client: ObjectStorageClient,
-        into continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
+        into readAhead: PartReadAhead
     ) async throws {
         var request = GetObjectRequest(bucket: source.bucket, key: source.key ?? "")
         request.range = .bytes(range.lowerBound...(range.upperBound - 1))
@@ -123,12 +119,12 @@ enum OrderedDownload {
             {
                 block.writeImmutableBuffer(piece)
                 if block.readableBytes == blockSize {
-                    continuation.yield(block)
+                    try await readAhead.send(block)
                     block = ByteBufferAllocator().buffer(capacity: blockSize)
                 }
             }
         }
-        if block.readableBytes > 0 { continuation.yield(block) }
+        if block.readableBytes > 0 { try await readAhead.send(block) }
         guard received == expected else {
             throw CLIError(
                 status: .failure,
@@ -136,7 +132,7 @@ enum OrderedDownload {
                     + "came back as \(received) bytes instead of \(expected)"
             )
         }
-        continuation.finish()
+        readAhead.finish()
     }
 
     /// Writes to standard output on NIO's blocking-I/O pool.
