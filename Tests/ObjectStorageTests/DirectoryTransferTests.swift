@@ -85,6 +85,14 @@ struct DirectoryTransferTests {
         return keys
     }
 
+    @Test("job files are named by the 64-bit FNV-1a hash of a text, 16 hexadecimal digits")
+    func jobFileNames() {
+        // The FNV reference values (draft-eastlake-fnv): "", "a" and "foobar".
+        #expect(JobFileName.hash("") == "cbf29ce484222325")
+        #expect(JobFileName.hash("a") == "af63dc4c8601ec8c")
+        #expect(JobFileName.hash("foobar") == "85944171f73967e8")
+    }
+
     @Test(
         "a tree goes up and comes back byte for byte; links, empty directories and unsafe keys are left out",
         arguments: [ClientDialect.ossV4, .obs, .s3]

@@ -133,11 +133,7 @@ final class TemporaryFile {
         if syncing {
             guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
         }
-        // A date parsed from a header is bounded before it becomes an integer.
-        if let modified, abs(modified.timeIntervalSince1970) < 1e12 {
-            let seconds = modified.timeIntervalSince1970.rounded(.down)
-            let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((modified.timeIntervalSince1970 - seconds) * 1e9))
-            var times = [stamp, stamp]
+        if let modified, var times = FileTimestamps.both(modified) {
             guard futimens(self.descriptor, &times) == 0 else {
                 throw .fileSystem("set the modification time of", path: self.path, errno: errno)
             }

@@ -94,14 +94,8 @@ extension DirectoryJob {
 
     /// The checkpoint of a large object, beside the manifest: named by the job's manifest and a hash of the name.
     static func checkpointPath(manifest: String, name: String, direction: Direction) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
         let suffix = direction == .download ? CheckpointPaths.downloadSuffix : CheckpointPaths.uploadSuffix
-        return manifest + "-" + String(repeating: "0", count: 16 - hex.count) + hex + suffix
+        return manifest + "-" + JobFileName.hash(name) + suffix
     }
 
     // MARK: Moving
@@ -182,10 +176,7 @@ extension DirectoryJob {
     }
 
     static func setModificationTime(_ path: String, _ date: Date) {
-        guard abs(date.timeIntervalSince1970) < 1e12 else { return }
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        let stamp = timespec(tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
-        var times = [stamp, stamp]
+        guard var times = FileTimestamps.both(date) else { return }
         _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 

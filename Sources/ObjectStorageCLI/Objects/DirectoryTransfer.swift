@@ -34,6 +34,15 @@ struct DirectoryTransfer: Sendable {
     func run() async throws {
         let sourceURL = try ObjectURL(parsing: source)
         let destinationURL = try ObjectURL(parsing: destination)
+        if transfer.checkpointFile != nil {
+            throw CLIError.usage(
+                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
+            )
+        }
+        let uploadOnlyFlag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type")
+        if sourceURL != nil, let flag = uploadOnlyFlag {
+            throw CLIError.usage("\(command): \(flag) applies to uploads only")
+        }
         switch (sourceURL, destinationURL) {
         case (nil, let target?):
             try await self.upload(to: target)
@@ -44,6 +53,20 @@ struct DirectoryTransfer: Sendable {
         case (nil, nil):
             throw CLIError.usage("\(command): one side must be a remote URL (oss://, obs:// or s3://)")
         }
+    }
+
+    /// Prints the events of a job whose remote side (the destination of a copy) is `remote`.
+    private func printer(remote: ObjectURL, source: ObjectURL? = nil, sourcePrefix: String = "") -> EventPrinter {
+        EventPrinter(
+            command: command,
+            json: flags.json,
+            output: output,
+            remote: remote,
+            source: source,
+            sourcePrefix: sourcePrefix,
+            isDryRun: flags.dryrun,
+            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
+        )
     }
 
     private func options(identity: String) -> DirectoryTransferOptions {
@@ -78,11 +101,6 @@ struct DirectoryTransfer: Sendable {
     }
 
     private func upload(to target: ObjectURL) async throws {
-        if transfer.checkpointFile != nil {
-            throw CLIError.usage(
-                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
-            )
-        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError.invalidInput("\(command): '\(source)' is not a directory")
@@ -93,16 +111,7 @@ struct DirectoryTransfer: Sendable {
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: target.provider)
         let attributes = transfer.uploadAttributes(contentType: contentType)
-        let printer = EventPrinter(
-            command: command,
-            json: flags.json,
-            output: output,
-            remote: target,
-            source: nil,
-            sourcePrefix: "",
-            isDryRun: flags.dryrun,
-            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
-        )
+        let printer = self.printer(remote: target)
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
             let summary = try await client.uploadDirectory(
@@ -119,14 +128,6 @@ struct DirectoryTransfer: Sendable {
     }
 
     private func download(from origin: ObjectURL) async throws {
-        if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
-            throw CLIError.usage("\(command): \(flag) applies to uploads only")
-        }
-        if transfer.checkpointFile != nil {
-            throw CLIError.usage(
-                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
-            )
-        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CLIError.usage("\(command): '\(destination)' exists and is not a directory")
@@ -136,16 +137,7 @@ struct DirectoryTransfer: Sendable {
         let options = self.options(identity: "download \(directory) \(RemoteLocation.text(origin)) \(prefix)")
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: origin.provider)
-        let printer = EventPrinter(
-            command: command,
-            json: flags.json,
-            output: output,
-            remote: origin,
-            source: nil,
-            sourcePrefix: "",
-            isDryRun: flags.dryrun,
-            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
-        )
+        let printer = self.printer(remote: origin)
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
             let summary = try await client.downloadDirectory(
@@ -163,14 +155,6 @@ struct DirectoryTransfer: Sendable {
     /// Between two prefixes: server-side within one service, streamed from one service to another (each
     /// service's endpoint and region then come from its own variables).
     private func copy(from origin: ObjectURL, to target: ObjectURL) async throws {
-        if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
-            throw CLIError.usage("\(command): \(flag) applies to uploads only")
-        }
-        if transfer.checkpointFile != nil {
-            throw CLIError.usage(
-                "\(command): --checkpoint-file names one file's checkpoint; a directory job keeps its own (see --manifest)"
-            )
-        }
         let crossService = origin.provider != target.provider
         if crossService, remote.endpoint != nil || remote.region != nil {
             throw CLIError.usage(
@@ -186,16 +170,7 @@ struct DirectoryTransfer: Sendable {
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: target.provider)
         let sourceClient = crossService ? try await factory.makeClient(for: origin.provider) : nil
-        let printer = EventPrinter(
-            command: command,
-            json: flags.json,
-            output: output,
-            remote: target,
-            source: origin,
-            sourcePrefix: sourcePrefix,
-            isDryRun: flags.dryrun,
-            progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
-        )
+        let printer = self.printer(remote: target, source: origin, sourcePrefix: sourcePrefix)
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
             let summary = try await client.copyPrefix(
@@ -233,12 +208,7 @@ struct DirectoryTransfer: Sendable {
                 "no manifest: cannot create '\(directory)' (set XDG_CACHE_HOME or --manifest)"
             )
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in identity.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0100_0000_01b3
-        }
-        return directory + "/" + String(hash, radix: 16) + ".manifest"
+        return directory + "/" + JobFileName.hash(identity) + ".manifest"
     }
 
     private static func finish(
