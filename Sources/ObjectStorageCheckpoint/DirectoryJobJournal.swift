@@ -28,11 +28,14 @@ import Darwin
 /// identity names the job (direction, directory, bucket, prefix, endpoint); a journal of another job is
 /// refused, never reused. A record costs one `write(2)` (O(1) per object, whatever the journal's length), so a
 /// killed process loses nothing it recorded; ``sync()`` makes the records durable across a power cut and runs
-/// at least every ``syncInterval`` records. A last line without its `\n` is a write cut short by a crash: it is
+/// at least every ``syncInterval`` records (``append(_:)`` says when). A last line without its `\n` is a write cut short by a crash: it is
 /// dropped (and truncated away) on load. Any other line that does not parse makes the journal invalid.
 ///
 /// The journal is locked (``CheckpointLock``) while open, so two runs of the same job never interleave.
-package final class DirectoryJobJournal {
+///
+/// It is not for concurrent use: one task at a time (a job's loop), which may hand it to a blocking-I/O thread
+/// for ``sync()`` while it waits for that thread.
+package final class DirectoryJobJournal: @unchecked Sendable {
     /// A finished object as recorded: its name relative to the job's root, size and change stamp (a local
     /// modification time for an upload, the remote ETag for a download).
     package struct Record: Hashable, Sendable {
@@ -104,21 +107,18 @@ package final class DirectoryJobJournal {
         self.finished[Array(name.utf8)]
     }
 
-    /// Appends a finished object: one `write(2)`; every ``syncInterval`` records, an `fsync(2)` too.
+    /// Appends a finished object: one `write(2)`.
     ///
-    /// - Parameters:
-    ///   - record: The finished object.
-    ///   - beforeSync: Runs before the periodic `fsync`, to make durable what the records describe first
-    ///     (the downloaded files).
+    /// - Parameter record: The finished object.
+    /// - Returns: Whether ``syncInterval`` records now wait for ``sync()``, which the caller then runs, after making
+    ///   durable what the records describe (the downloaded files), and away from its cooperative thread.
     /// - Throws: ``CheckpointError`` when the journal cannot be written.
-    package func append(_ record: Record, beforeSync: () -> Void = {}) throws(CheckpointError) {
+    @discardableResult
+    package func append(_ record: Record) throws(CheckpointError) -> Bool {
         let line = "\(record.size)\t\(Self.encode(record.stamp))\t\(Self.encode(record.name))\n"
         try POSIXFile.writeAll(self.descriptor, Array(line.utf8), path: self.path)
         self.unsynced += 1
-        if self.unsynced >= Self.syncInterval {
-            beforeSync()
-            try self.sync()
-        }
+        return self.unsynced >= Self.syncInterval
     }
 
     /// Records that a large object's transfer starts, so that a later run can discard its checkpoint if the

@@ -16,6 +16,21 @@ struct DirectoryJobJournalTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
     }
 
+    @Test("append says when syncInterval records wait for a sync, and a sync starts the count again")
+    func appendSaysWhenToSync() throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try DirectoryJobJournal(path: path, identity: "download\n/data\nbucket")
+        defer { journal.close(removing: true) }
+        let record = DirectoryJobJournal.Record(name: "n", size: 1, stamp: "s")
+        let due = try (1...DirectoryJobJournal.syncInterval).map { _ in try journal.append(record) }
+        #expect(due.filter { $0 }.count == 1)
+        #expect(due.last == true)
+        #expect(try journal.append(record))
+        try journal.sync()
+        #expect(try !journal.append(record))
+    }
+
     @Test("records survive a reopen; a line cut short by a crash is dropped and truncated away")
     func tornLastLine() throws {
         let path = Self.path()

@@ -200,7 +200,7 @@ extension DirectoryJob {
     // MARK: Recording
 
     /// Records a finished transfer: the manifest first, then the event.
-    func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) throws {
+    func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) async throws {
         if outcome.isUnchanged {
             _ = self.finishUnchanged(outcome.name, size: outcome.size, &state)
             return
@@ -234,11 +234,15 @@ extension DirectoryJob {
             return
         }
         do {
-            try journal?.append(
-                DirectoryJobJournal.Record(name: outcome.name, size: outcome.size, stamp: outcome.stamp),
-                beforeSync: self.syncFileSystem
-            )
-        } catch {
+            let record = DirectoryJobJournal.Record(name: outcome.name, size: outcome.size, stamp: outcome.stamp)
+            if let journal, try journal.append(record) {
+                // The files the records name become durable first; both flushes block, so on a thread of their own.
+                try await BlockingIO.run {
+                    self.syncFileSystem()
+                    try journal.sync()
+                }
+            }
+        } catch let error as CheckpointError {
             throw ObjectStorageError(checkpoint: error)
         }
         if outcome.isLarge { state.finishedLarge.insert(Array(outcome.name.utf8)) }

@@ -193,7 +193,7 @@ struct DirectoryJob: Sendable {
             func reap(_ state: inout RunState) async throws {
                 guard let outcome = try await group.next() else { return }
                 inFlight -= outcome.weight
-                try self.record(outcome, journal: journal, &state)
+                try await self.record(outcome, journal: journal, &state)
             }
             var source = try await self.next(&sourceSide, page: &sourcePage, isSource: true, &state)
             var destination: Entry?
