@@ -57,7 +57,7 @@ struct RemoteOptions: ParsableArguments, Sendable {
 
     /// A logger writing to standard error at ``logLevel``.
     var logger: Logger {
-        var logger = Logger(label: "objstore", factory: { StreamLogHandler.standardError(label: $0) })
+        var logger = Logger(label: "objstore", factory: { StandardErrorLogHandler(label: $0) })
         logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .warning
         return logger
     }
