@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.25.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        // Already AsyncHTTPClient's; named to see whether a tracer was bootstrapped.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
         // Without its swift-configuration support, which nothing here uses: the first build compiles less.
         .package(
             url: "https://github.com/hummingbird-project/hummingbird.git",
@@ -70,6 +72,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .target(
