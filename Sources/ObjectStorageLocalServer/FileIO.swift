@@ -288,8 +288,8 @@ enum FileIO {
     }
 
     static func randomHex(_ byteCount: Int = 16) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return ByteEncoding.hex((0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        // Not a draw per byte: each draw is a `getrandom` call, 16 of them for one name.
+        ByteEncoding.hex(randomBytes(byteCount))
     }
 }
 
