@@ -71,6 +71,26 @@ struct StandardStreamCopyTests {
         #expect(download.standardOutputBytes == payload)
     }
 
+    /// A connection lost in the middle of a part (here the server closes it; a part waiting for its turn longer
+    /// than the read-idle timeout loses it the same way) is picked up where it stopped.
+    @Test
+    func aPartCutShortIsPickedUpWhereItStopped() async throws {
+        let server = try await ObjectsLocalServer.start(arguments: [
+            "--log-level", "warning", "--fault", "op=GetObject,key=cut.bin,when=nth:3,close-after=70000",
+        ])
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .oss)
+        let scratch = try ObjectsScratch()
+        let source = scratch.path("cut.bin")
+        try Self.payload.write(to: URL(fileURLWithPath: source))
+        try await cli.succeed(["mb", "oss://bkt"])
+        try await cli.succeed(["cp", source, "oss://bkt/cut.bin", "--no-checkpoint"])
+
+        let download = try await cli.run(["cp", "oss://bkt/cut.bin", "-", "--part-size", "128K", "--concurrency", "2"])
+        #expect(download.status == 0, "\(download.standardError)")
+        #expect(download.standardOutputBytes == Array(Self.payload))
+    }
+
     @Test
     func objectReplacedWhileReadFails() async throws {
         // The third GetObject finds the object replaced (a new ETag), as another writer would.

@@ -95,6 +95,10 @@ enum OrderedDownload {
 
     /// Fetches one part with `If-Match`, handing its bytes to `readAhead` in blocks as they arrive, and finishes it.
     ///
+    /// A connection lost mid-part (closed by the transport's read-idle timeout while the part waited for its turn,
+    /// or by the server) is picked up with a GET of the rest of the part, still pinned to the ETag; after three
+    /// such failures in a row without a byte of progress, the part fails.
+    ///
     /// - Throws: ``CLIError`` when the part has another size than asked; ``ServiceError``, transport errors.
     private static func fetch(
         _ source: ObjectURL,
@@ -103,25 +107,34 @@ enum OrderedDownload {
         client: ObjectStorageClient,
         into readAhead: PartReadAhead
     ) async throws {
-        var request = GetObjectRequest(bucket: source.bucket, key: source.key ?? "")
-        request.range = .bytes(range.lowerBound...(range.upperBound - 1))
-        request.ifMatch = etag
         let expected = range.upperBound - range.lowerBound
         var received: Int64 = 0
+        var failuresWithoutProgress = 0
         // The transport's chunks may sit in larger buffers than their bytes: copied into blocks, a part that waits
         // for its turn holds no more memory than its size.
         var block = ByteBufferAllocator().buffer(capacity: blockSize)
-        for try await var chunk in try await client.getObject(request).body {
-            received += Int64(chunk.readableBytes)
-            guard received <= expected else { break }
-            while let piece = chunk.readSlice(length: min(blockSize - block.readableBytes, chunk.readableBytes)),
-                piece.readableBytes > 0
-            {
-                block.writeImmutableBuffer(piece)
-                if block.readableBytes == blockSize {
-                    try await readAhead.send(block)
-                    block = ByteBufferAllocator().buffer(capacity: blockSize)
+        resuming: while received < expected {
+            var request = GetObjectRequest(bucket: source.bucket, key: source.key ?? "")
+            request.range = .bytes((range.lowerBound + received)...(range.upperBound - 1))
+            request.ifMatch = etag
+            let before = received
+            do {
+                for try await var chunk in try await client.getObject(request).body {
+                    received += Int64(chunk.readableBytes)
+                    guard received <= expected else { break resuming }
+                    while chunk.readableBytes > 0 {
+                        let room = blockSize - block.readableBytes
+                        guard let piece = chunk.readSlice(length: min(room, chunk.readableBytes)) else { break }
+                        block.writeImmutableBuffer(piece)
+                        if block.readableBytes == blockSize {
+                            try await readAhead.send(block)
+                            block = ByteBufferAllocator().buffer(capacity: blockSize)
+                        }
+                    }
                 }
+                break resuming
+            } catch is TransportError where failuresWithoutProgress < 2 || received > before {
+                failuresWithoutProgress = received > before ? 0 : failuresWithoutProgress + 1
             }
         }
         if block.readableBytes > 0 { try await readAhead.send(block) }
