@@ -32,6 +32,8 @@ struct ObjectMetadata: Codable, Sendable {
     var storageClass: String?
     var acl: String?
     var partsCount: Int?
+    /// The size of each part of a multipart object, in order (what `?partNumber=` serves); `nil` otherwise.
+    var partSizes: [Int64]?
     /// The files of the bytes in the bucket's `data` directory, in order (one, or the parts of a multipart object).
     var dataFiles: [DataFile]?
 

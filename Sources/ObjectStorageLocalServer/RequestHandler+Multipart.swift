@@ -126,6 +126,7 @@ extension RequestHandler {
             storageClass: taken.attributes.storageClass,
             acl: taken.attributes.acl,
             partsCount: parts.count,
+            partSizes: parts.map(\.size),
             dataFiles: nil
         )
         do {

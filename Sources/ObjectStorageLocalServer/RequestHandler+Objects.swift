@@ -68,6 +68,7 @@ extension RequestHandler {
             storageClass: attributes.storageClass,
             acl: attributes.acl,
             partsCount: nil,
+            partSizes: nil,
             dataFiles: nil
         )
     }
@@ -135,11 +136,14 @@ extension RequestHandler {
             ifModifiedSince: request.header("if-modified-since"),
             ifUnmodifiedSince: request.header("if-unmodified-since"),
             ifRange: request.header("if-range"),
-            range: request.header("range"),
+            range: try partRange(context, of: metadata) ?? request.header("range"),
             standardRangeBehavior: context.dialect.kind == .oss
                 && request.header("x-oss-range-behavior")?.lowercased() == "standard"
         )
         var headers = objectHeaders(metadata, context: context)
+        if context.dialect.kind == .s3, request.queryValue("partNumber") != nil, let parts = metadata.partSizes {
+            headers.append(("x-amz-mp-parts-count", String(parts.count)))
+        }
         let overrides = [
             ("response-content-type", "Content-Type"), ("response-content-language", "Content-Language"),
             ("response-expires", "Expires"), ("response-cache-control", "Cache-Control"),
@@ -185,6 +189,35 @@ extension RequestHandler {
                 body: head ? .headOnly(length: length) : .blob(reader, offset: first, length: length)
             )
         }
+    }
+
+    /// S3's `?partNumber=N` on GET and HEAD: the byte range of part N of a multipart object (part 1 of any other
+    /// object is all of it), as a `Range` value; `nil` without the parameter, and in the other dialects, which do
+    /// not have it. The answer is a 206 like any range's.
+    private func partRange(_ context: Context, of metadata: ObjectMetadata) throws -> String? {
+        guard context.dialect.kind == .s3, let text = context.request.queryValue("partNumber") else { return nil }
+        guard let number = Int(text), (1...10_000).contains(number) else {
+            throw ServerError.invalidArgument(
+                "Part number must be an integer between 1 and 10000, inclusive",
+                name: "partNumber",
+                value: text
+            )
+        }
+        guard context.request.header("range") == nil else {
+            throw ServerError.invalidRequest("Cannot specify both Range header and partNumber query parameter")
+        }
+        let sizes = metadata.partSizes ?? [metadata.size]
+        guard number <= sizes.count else {
+            throw ServerError(
+                status: 416,
+                code: "InvalidPartNumber",
+                message: "The requested partnumber is not satisfiable",
+                details: [("PartNumberRequested", text), ("ActualPartCount", String(sizes.count))]
+            )
+        }
+        let first = sizes[..<(number - 1)].reduce(Int64(0), +)
+        guard sizes[number - 1] > 0 else { return nil }
+        return "bytes=\(first)-\(first + sizes[number - 1] - 1)"
     }
 
     func deleteObject(_ context: Context, bucket: String, key: String) throws -> Reply {

@@ -162,4 +162,44 @@ struct MultipartTests {
         let dataFiles = try FileManager.default.contentsOfDirectory(atPath: directory + "/buckets/bkt/data")
         #expect(dataFiles.count == parts.count + 1)
     }
+
+    @Test func s3PartNumberServesOnePartWithThePartCount() async throws {
+        let parts = [testBytes(5 << 20, seed: 6), testBytes(5 << 20, seed: 7), testBytes(10, seed: 8)]
+        try await withServer { client, _ in
+            _ = try await client.send("PUT", "/bkt")
+            let (_, complete) = try await uploadInParts(client, "/bkt/obj", parts, headers: [])
+            #expect(complete.status == 200)
+            let size = parts.reduce(0) { $0 + $1.count }
+            let head = try await client.send("HEAD", "/bkt/obj?partNumber=1")
+            #expect(head.status == 206)
+            #expect(head.header("Content-Length") == String(5 << 20))
+            #expect(head.header("Content-Range") == "bytes 0-\((5 << 20) - 1)/\(size)")
+            #expect(head.header("x-amz-mp-parts-count") == "3")
+            let last = try await client.send("GET", "/bkt/obj?partNumber=3")
+            #expect(last.status == 206)
+            #expect(last.body == parts[2])
+            #expect(last.header("x-amz-mp-parts-count") == "3")
+            #expect(try await client.send("GET", "/bkt/obj").header("x-amz-mp-parts-count") == nil)
+
+            let beyond = try await client.send("GET", "/bkt/obj?partNumber=4")
+            #expect(beyond.status == 416)
+            #expect(beyond.element("Code") == "InvalidPartNumber")
+            for invalid in ["0", "10001", "x", ""] {
+                let response = try await client.send("GET", "/bkt/obj?partNumber=\(invalid)")
+                #expect(response.status == 400, "partNumber=\(invalid)")
+                #expect(response.element("Code") == "InvalidArgument")
+            }
+            let withRange = try await client.send("GET", "/bkt/obj?partNumber=1", headers: [("Range", "bytes=0-1")])
+            #expect(withRange.status == 400)
+            #expect(withRange.element("Code") == "InvalidRequest")
+
+            // An object written by one PUT is one part: part 1 is all of it, without a part count.
+            _ = try await client.send("PUT", "/bkt/single", body: [1, 2, 3])
+            let single = try await client.send("GET", "/bkt/single?partNumber=1")
+            #expect(single.status == 206)
+            #expect(single.body == [1, 2, 3])
+            #expect(single.header("x-amz-mp-parts-count") == nil)
+            #expect(try await client.send("HEAD", "/bkt/single?partNumber=2").status == 416)
+        }
+    }
 }
