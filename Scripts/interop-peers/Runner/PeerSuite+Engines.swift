@@ -79,6 +79,42 @@ extension PeerSuite {
         try require(downloaded == bytes, "the file (\(downloaded.count) bytes) differs from the object")
     }
 
+    /// resumableDownload of an object uploaded in 5 MiB parts, with the default 8 MiB parts (the part size comes
+    /// from `?partNumber=1` or is found among the common ones, and the file is read back) and with 5 MiB parts (each
+    /// part's MD5 is taken as it arrives): a peer that keeps the multipart ETag gets it verified both times.
+    func resumableDownloadVerifiesMultipartETag() async throws {
+        let key = "multipart-etag.bin"
+        let bytes = Pattern.bytes(count: 2 * Self.partSize + 4321, seed: 12)
+        let source = try self.sourceFile(key, bytes)
+        defer { Self.removeSourceFile(source) }
+        let upload = try await self.client.uploadFile(
+            from: source,
+            bucket: self.bucket,
+            key: key,
+            options: TransferOptions(partSize: Int64(Self.partSize), concurrency: 2)
+        )
+        try require(upload.isMultipart, "the upload was not multipart")
+        let etag = try await self.client.headObject(bucket: self.bucket, key: key).etag.orFail("HEAD has no ETag")
+        let bare = String(etag.filter { $0 != "\"" }).lowercased()
+        for partSize in [TransferOptions.defaultPartSize, Int64(Self.partSize)] {
+            let path = self.scratch("multipart-etag-\(partSize).bin")
+            defer { Files.remove(path) }
+            let result = try await self.client.resumableDownload(
+                bucket: self.bucket,
+                key: key,
+                to: path,
+                options: TransferOptions(partSize: partSize, enableCheckpoint: false)
+            )
+            try require(try Files.load(path) == bytes, "the file differs from the object (\(partSize)-byte parts)")
+            if self.peer.keepsMultipartETag {
+                try require(
+                    result.verification == .multipartETag(bare, partSize: Int64(Self.partSize)),
+                    "\(partSize)-byte parts: verified \(result.verification), expected the multipart ETag \(bare)"
+                )
+            }
+        }
+    }
+
     /// uploadFile's options in these checks: 5 MiB parts (S3's minimum), one at a time, checkpoint on.
     static let uploadOptions = TransferOptions(partSize: Int64(partSize), concurrency: 1, enableCheckpoint: true)
 

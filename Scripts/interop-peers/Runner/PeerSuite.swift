@@ -89,6 +89,9 @@ struct PeerSuite {
             let bytes = Pattern.bytes(count: 1024 * 1024 + 333, seed: 11)
             try await self.resumableDownloadPausedAndResumed(key: "engine-download.bin", bytes: bytes, upload: true)
         }
+        await checklist.run("resumable-download-multipart-etag") {
+            try await self.resumableDownloadVerifiesMultipartETag()
+        }
         await checklist.run("resumable-copy-paused-resumed") { try await self.copyPausedAndResumed() }
         await checklist.run("streamed-copy-piped-and-content-md5") { try await self.streamedCopy() }
         if self.peer.copiesParts {

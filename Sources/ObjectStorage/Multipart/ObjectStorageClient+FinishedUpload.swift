@@ -119,28 +119,11 @@ extension ObjectStorageClient {
             guard crc64 == combined else { return nil }
             verification = .crc64(crc64)
         } else {
-            guard let etag = head.etag, let expected = Self.multipartETag(of: checkpoint.parts.map(\.etag)),
-                Self.bareETag(etag) == expected
+            guard let etag = head.etag, let expected = MultipartETag.of(partETags: checkpoint.parts.map(\.etag)),
+                Self.bareETag(etag) == expected.text
             else { return nil }
         }
         return (head, crc64, verification)
-    }
-
-    /// The ETag S3-style services give a multipart object: the hex MD5 of the concatenated binary
-    /// part MD5s, `-`, the part count (lowercase, unquoted). `nil` unless every part ETag is a plain
-    /// MD5 in hex.
-    ///
-    /// - Parameter partETags: The part ETags in part-number order.
-    /// - Returns: The expected object ETag, or `nil`.
-    static func multipartETag(of partETags: [String]) -> String? {
-        guard !partETags.isEmpty else { return nil }
-        var digests = [UInt8]()
-        for etag in partETags {
-            let bare = bareETag(etag)
-            guard bare.utf8.count == 32, let bytes = ByteEncoding.bytes(fromHex: bare) else { return nil }
-            digests += bytes
-        }
-        return ByteEncoding.hex(Hashing.MD5.hash(digests)) + "-\(partETags.count)"
     }
 
     /// The object's CRC-64 from a HEAD: OSS `x-oss-hash-crc64ecma` or OBS `x-obs-hash-crc64ecma`.

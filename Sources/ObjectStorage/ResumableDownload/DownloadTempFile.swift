@@ -156,13 +156,13 @@ final class DownloadTempFile: Sendable {
         guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
     }
 
-    /// The MD5 of the first `length` bytes, read in 1 MiB chunks.
-    func md5(length: Int64) throws(ObjectStorageError) -> [UInt8] {
+    /// The MD5 of the file's bytes in `range`, read in 1 MiB chunks.
+    func md5(of range: Range<Int64>) throws(ObjectStorageError) -> [UInt8] {
         var hash = Hashing.MD5()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: Int64 = 0
-        while offset < length {
-            let wanted = Int(min(Int64(buffer.count), length - offset))
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let wanted = Int(min(Int64(buffer.count), range.upperBound - offset))
             let count = buffer.withUnsafeMutableBytes { pread(self.descriptor, $0.baseAddress, wanted, off_t(offset)) }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -30,6 +30,9 @@ struct PartFetcher: Sendable {
     let logger: Logger
     /// Whether parts may be written with direct I/O (not when the file is read back to verify it).
     let writesDirectly: Bool
+    /// Where each part's MD5 goes when the parts are the object's multipart-upload parts (see
+    /// ``MultipartETagCheck``); `nil` otherwise.
+    let partMD5s: PartMD5s?
     /// The direct-write buffers the parts share.
     let directBuffers = DirectWriteBufferPool()
 
@@ -46,7 +49,8 @@ struct PartFetcher: Sendable {
             object: self.object,
             file: self.file,
             reporter: reporter,
-            directBuffers: self.writesDirectly ? self.directBuffers : nil
+            directBuffers: self.writesDirectly ? self.directBuffers : nil,
+            hashesMD5: self.partMD5s != nil
         )
         var logger = self.logger
         logger[metadataKey: "os.part"] = "\(index)"
@@ -57,6 +61,7 @@ struct PartFetcher: Sendable {
                     try await self.attempt(writer, attempt: attempt, logger: logger)
                 }
                 try await writer.finish()
+                if let partMD5s = self.partMD5s, let md5 = writer.md5 { partMD5s.record(md5, ofPart: index) }
                 return (index, writer.crc64)
             } catch {
                 // Progress was made before the budget ran out: keep going from the byte reached.

@@ -16,7 +16,8 @@ import Synchronization
 /// Writes one part's bytes into the temp file as they arrive, across the attempts of that part.
 ///
 /// It checks each answer's head (ETag, status, `Content-Range`) before a byte is written, then feeds each
-/// buffer to the part's CRC-64 in the same pass as it moves the bytes:
+/// buffer to the part's CRC-64 (and, when the part is one of the object's multipart-upload parts, its MD5) in the
+/// same pass as it moves the bytes:
 ///
 /// - With a file that takes direct I/O, the bytes are copied into page-aligned 512 KiB buffers, and each full
 ///   buffer is written with `O_DIRECT` on NIO's thread pool while the next one fills. The page cache is bypassed: writing a
@@ -33,6 +34,8 @@ final class PartWriter: ResponseBodyConsumer {
         /// The next offset of the object to receive.
         var position: Int64
         var crc = CRC64()
+        /// The MD5 of the bytes received, when the part is one of the object's multipart-upload parts.
+        var md5: Hashing.MD5?
         /// Leading body bytes to drop (a 200 answer carries the object from its first byte).
         var skip: Int64 = 0
         /// Direct mode: the buffer being filled and the temp-file offset of its first byte.
@@ -44,6 +47,12 @@ final class PartWriter: ResponseBodyConsumer {
         var writeFailure: (any Error)?
         /// An answer sent bytes past the part's end.
         var overflowed = false
+
+        /// Adds received bytes to the CRC-64 and, if kept, the MD5.
+        mutating func digest(_ bytes: UnsafeRawBufferPointer) {
+            self.crc.update(bufferPointer: bytes)
+            self.md5?.update(bufferPointer: bytes)
+        }
     }
 
     let range: Range<Int64>
@@ -61,7 +70,8 @@ final class PartWriter: ResponseBodyConsumer {
         object: DownloadCheckpoint.ObjectState,
         file: DownloadTempFile,
         reporter: TransferProgressReporter?,
-        directBuffers: DirectWriteBufferPool?
+        directBuffers: DirectWriteBufferPool?,
+        hashesMD5: Bool = false
     ) {
         self.range = range
         self.layoutStart = layoutStart
@@ -70,7 +80,7 @@ final class PartWriter: ResponseBodyConsumer {
         self.reporter = reporter
         let aligned = (range.lowerBound - layoutStart) % Int64(DownloadTempFile.directAlignment) == 0
         self.buffers = file.directDescriptor != nil && aligned ? directBuffers : nil
-        self.state = Mutex(State(position: range.lowerBound))
+        self.state = Mutex(State(position: range.lowerBound, md5: hashesMD5 ? Hashing.MD5() : nil))
     }
 
     /// The next offset to fetch: the part's end once it is complete.
@@ -78,6 +88,9 @@ final class PartWriter: ResponseBodyConsumer {
 
     /// The CRC-64 of the bytes received so far.
     var crc64: UInt64 { self.state.withLock { $0.crc.value } }
+
+    /// The MD5 of the bytes received so far, if the writer was asked to hash them.
+    var md5: [UInt8]? { self.state.withLock { $0.md5?.finalize() } }
 
     /// Checks a 2xx answer before any of its bytes is written; leaves other answers to the caller.
     func accept(status: HTTPResponseStatus, headers: HTTPHeaders) throws -> Bool {
@@ -114,7 +127,7 @@ final class PartWriter: ResponseBodyConsumer {
                         state.stagingOffset = state.position - self.layoutStart
                     }
                     let taken = staging.append(rest)
-                    state.crc.update(bufferPointer: UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+                    state.digest(UnsafeRawBufferPointer(rebasing: rest[..<taken]))
                     state.position += Int64(taken)
                     rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
                     if staging.isFull {
@@ -142,7 +155,7 @@ final class PartWriter: ResponseBodyConsumer {
             guard !kept.isEmpty else { return (offset, 0) }
             try self.file.write(kept, at: offset - self.layoutStart)
             self.state.withLock { state in
-                state.crc.update(bufferPointer: kept)
+                state.digest(kept)
                 state.position += Int64(kept.count)
             }
             return (offset, kept.count)

@@ -37,11 +37,13 @@ struct ResumableDownloadStrategy: TransferStrategy {
         var checkpoint: String?
     }
 
-    /// What a round's parts share: the temp file, the object as probed, and the fetcher.
+    /// What a round's parts share: the temp file, the object as probed, the fetcher, and how a multipart ETag
+    /// is checked.
     struct Session: Sendable {
         var file: DownloadTempFile
         var probe: ResumableDownloadSource.Probe
         var fetcher: PartFetcher
+        var multipart: MultipartETagCheck?
     }
 
     var checkpointPath: String? { paths.checkpoint }
@@ -86,12 +88,13 @@ struct ResumableDownloadStrategy: TransferStrategy {
                         "os.bytes_kept": "\(checkpoint.bytesCompleted)",
                     ]
                 )
-                return .parts(checkpoint, self.session(checkpoint, try DownloadTempFile.reopen(self.paths.temp), probe))
+                let file = try DownloadTempFile.reopen(self.paths.temp)
+                return .parts(checkpoint, await self.session(checkpoint, file, probe))
             case .loaded:
                 self.logger.notice("starting over: the checkpoint names another temp file")
             case .discarded(let reason, let previous?)
             where reason.code == .tempFileMissing && previous.tempFilePath == self.paths.temp:
-                if let verification = self.completedEarlier(previous, probe: probe) {
+                if let verification = await self.completedEarlier(previous, probe: probe) {
                     self.logger.notice(
                         "the destination already holds the complete download; removed the leftover checkpoint",
                         metadata: ["os.destination": "\(self.paths.destination)", "os.verified": "\(verification)"]
@@ -129,14 +132,15 @@ struct ResumableDownloadStrategy: TransferStrategy {
         if let checkpointPath = self.paths.checkpoint {
             try Self.save(checkpoint, store: self.store, to: checkpointPath)
         }
-        return .parts(checkpoint, self.session(checkpoint, file, probe))
+        return .parts(checkpoint, await self.session(checkpoint, file, probe))
     }
 
     private func session(
         _ checkpoint: DownloadCheckpoint,
         _ file: DownloadTempFile,
         _ probe: ResumableDownloadSource.Probe
-    ) -> Session {
+    ) async -> Session {
+        let multipart = await self.multipartETagCheck(probe, layout: checkpoint.layout, range: checkpoint.transferRange)
         let fetcher = PartFetcher(
             client: self.client,
             source: self.source,
@@ -145,9 +149,10 @@ struct ResumableDownloadStrategy: TransferStrategy {
             versionID: self.pinnedVersion(probe),
             file: file,
             logger: self.logger,
-            writesDirectly: !self.readsBack(checkpoint, probe: probe)
+            writesDirectly: !self.readsBack(checkpoint, probe: probe),
+            partMD5s: multipart?.streamed
         )
-        return Session(file: file, probe: probe, fetcher: fetcher)
+        return Session(file: file, probe: probe, fetcher: fetcher, multipart: multipart)
     }
 
     /// Fetches one part into the temp file; see ``PartFetcher``.
@@ -195,11 +200,12 @@ struct ResumableDownloadStrategy: TransferStrategy {
     private func completedEarlier(
         _ checkpoint: DownloadCheckpoint,
         probe: ResumableDownloadSource.Probe
-    ) -> TransferResult.Verification? {
+    ) async -> TransferResult.Verification? {
         guard checkpoint.isCompleteDownload(at: self.paths.destination) else { return nil }
+        let multipart = await self.multipartETagCheck(probe, layout: checkpoint.layout, range: checkpoint.transferRange)
         do {
             let destination = try DownloadTempFile.openForReading(self.paths.destination)
-            return try self.verify(checkpoint, file: destination, probe: probe)
+            return try self.verify(checkpoint, file: destination, probe: probe, multipart: multipart)
         } catch {
             self.logger.notice(
                 "the destination does not verify against the checkpoint",
@@ -262,7 +268,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         guard checkpoint.isComplete else {
             throw ObjectStorageError.invalidResponse("the download ended with parts missing")
         }
-        let verification = try self.verify(checkpoint, file: file, probe: probe)
+        let verification = try self.verify(checkpoint, file: file, probe: probe, multipart: session.multipart)
         try file.sync()
         try file.commit(to: self.paths.destination)
         if let checkpointPath = self.paths.checkpoint {
@@ -275,7 +281,8 @@ struct ResumableDownloadStrategy: TransferStrategy {
     private func verify(
         _ checkpoint: DownloadCheckpoint,
         file: DownloadTempFile,
-        probe: ResumableDownloadSource.Probe
+        probe: ResumableDownloadSource.Probe,
+        multipart: MultipartETagCheck?
     ) throws -> TransferResult.Verification {
         guard self.options.verifyIntegrity else { return .none(reason: "verification is turned off") }
         let object = checkpoint.object
@@ -294,13 +301,14 @@ struct ResumableDownloadStrategy: TransferStrategy {
             }
             return .crc64(computed)
         }
-        guard let md5 = ETagDigest.md5(object.etag) else {
-            return .none(reason: "the ETag is not an MD5 (a multipart upload or another server's format)")
-        }
         if let encryption = ETagDigest.encryption(in: probe.headers) {
             return .none(reason: "the object is encrypted (\(encryption)); its ETag is not the MD5 of its bytes")
         }
-        let computed = ByteEncoding.hex(try file.md5(length: checkpoint.expectedTempFileSize))
+        if let multipart { return try multipart.verify(file, logger: self.logger) }
+        guard let md5 = ETagDigest.md5(object.etag) else {
+            return .none(reason: "the ETag is not an MD5 (another server's format, or a weak ETag)")
+        }
+        let computed = ByteEncoding.hex(try file.md5(of: 0..<checkpoint.expectedTempFileSize))
         guard computed == md5 else {
             throw ObjectStorageError.integrityMismatch(
                 checksum: "MD5",
@@ -312,7 +320,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         return .md5(computed)
     }
 
-    /// Whether ``verify(_:file:probe:)`` will read the whole file back (the MD5 of a single-part ETag):
+    /// Whether ``verify(_:file:probe:multipart:)`` will read the whole file back (the MD5 of a single-part ETag):
     /// its parts are then written through the page cache, which still holds them for that pass.
     private func readsBack(_ checkpoint: DownloadCheckpoint, probe: ResumableDownloadSource.Probe) -> Bool {
         self.options.verifyIntegrity && checkpoint.object.crc64 == nil

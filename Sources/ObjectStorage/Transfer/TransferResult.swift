@@ -19,15 +19,20 @@ public struct TransferResult: Sendable, Hashable {
         case crc64(UInt64)
         /// The MD5 of the downloaded file equals the object's single-part ETag (hex digest).
         case md5(String)
+        /// The MD5s of the downloaded file's parts, every part `partSize` bytes but the last, combine into the
+        /// object's multipart ETag (`<hex>-<parts>`, given by S3 and the services that follow it to an object
+        /// uploaded in parts). The part size comes from the service (`?partNumber=1`) or is found among common ones.
+        case multipartETag(String, partSize: Int64)
         /// Not verified end to end, and why (a byte range, a multipart or non-MD5 ETag, an encrypted
         /// object, a service without CRC-64, verification turned off...).
         case none(reason: String)
 
-        /// `crc64 <value>`, `md5 <hex>` or `none (<reason>)`.
+        /// `crc64 <value>`, `md5 <hex>`, `multipart-etag <hex>-<parts> (parts of <size> bytes)` or `none (<reason>)`.
         public var description: String {
             switch self {
             case .crc64(let value): return "crc64 \(value)"
             case .md5(let hex): return "md5 \(hex)"
+            case .multipartETag(let etag, let partSize): return "multipart-etag \(etag) (parts of \(partSize) bytes)"
             case .none(let reason): return "none (\(reason))"
             }
         }
