@@ -39,7 +39,7 @@ extension ResumableCopyStrategy {
         }
         let bytes = try await read(range, pinnedTo: checkpoint.copySource?.etag)
         defer { partBuffers.give(bytes) }
-        let digest = Self.digest(of: bytes)
+        let digest = PartDigest.of(bytes)
         let part = try await client.uploadPart(
             bucket: request.bucket,
             key: request.key,
@@ -152,7 +152,7 @@ extension ResumableCopyStrategy {
         let reporter = TransferProgressReporter(totalBytes: size, resumedBytes: 0, handler: progress)
         reporter.begin()
         let bytes = try await read(0..<size, pinnedTo: etag)
-        let digest = Self.digest(of: bytes)
+        let digest = PartDigest.of(bytes)
         let sourceCRC64 = ObjectStorageClient.crc64(of: head)
         if request.options.verifyIntegrity {
             try Self.check(digest.crc64, against: sourceCRC64, side: "the copy source")
@@ -199,17 +199,6 @@ extension ResumableCopyStrategy {
             )
         }
         return bytes
-    }
-
-    /// The MD5 (base64, for `Content-MD5`) and CRC-64 of `bytes`.
-    private static func digest(of bytes: ByteBuffer) -> (md5Base64: String, crc64: UInt64) {
-        bytes.withUnsafeReadableBytes { chunk in
-            var md5 = Hashing.MD5()
-            var crc = CRC64()
-            md5.update(bufferPointer: chunk)
-            crc.update(bufferPointer: chunk)
-            return (ByteEncoding.base64(md5.finalize()), crc.value)
-        }
     }
 
     /// Throws `integrityMismatch` when a service reported a CRC-64 other than the bytes'.

@@ -137,11 +137,12 @@ struct DirectoryJob: Sendable {
         var summary = DirectoryTransferSummary()
         var progress = DirectoryTransferProgress()
         var extraneous: [(name: String, target: String)] = []
-        /// The large objects this run started and finished, by name bytes (see ``discardAbandonedCheckpoints``).
+        /// The large objects this run started, by name bytes (see ``discardAbandonedCheckpoints``).
         var startedLarge: [[UInt8]: String] = [:]
+        /// The large objects this run finished, by name bytes: nothing of theirs is left to discard.
+        var finishedLarge: Set<[UInt8]> = []
         /// A download's large objects, whose `<name>.part` files are the job's own (never deleted as extraneous).
         var largeSourceNames: Set<[UInt8]> = []
-        var finishedLarge: Set<[UInt8]> = []
         /// Local names the walk skipped: never deleted remotely as if they were missing.
         var protectedNames: Set<[UInt8]> = []
         var protectedDirectories: [[UInt8]] = []

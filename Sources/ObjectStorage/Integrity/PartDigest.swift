@@ -15,12 +15,17 @@ import Synchronization
 final class PartDigest: Sendable {
     /// The digests of the bytes seen so far.
     struct Value {
-        /// The lowercase hexadecimal MD5.
-        var md5: String
+        /// The MD5.
+        var md5Digest: [UInt8]
         /// The CRC-64/XZ (OSS's `crc64ecma`).
         var crc64: UInt64
         /// How many bytes went through.
         var count: Int64
+
+        /// The lowercase hexadecimal MD5 (what an ETag holds).
+        var md5: String { ByteEncoding.hex(self.md5Digest) }
+        /// The base64 MD5 (what `Content-MD5` holds).
+        var md5Base64: String { ByteEncoding.base64(self.md5Digest) }
     }
 
     private struct State {
@@ -44,10 +49,17 @@ final class PartDigest: Sendable {
         }
     }
 
+    /// The digests of `buffer`'s bytes.
+    static func of(_ buffer: ByteBuffer) -> Value {
+        let digest = PartDigest()
+        digest.update(buffer)
+        return digest.value
+    }
+
     /// The digests of every byte added.
     var value: Value {
         self.state.withLock { state in
-            Value(md5: ByteEncoding.hex(state.md5.finalize()), crc64: state.crc.value, count: state.count)
+            Value(md5Digest: state.md5.finalize(), crc64: state.crc.value, count: state.count)
         }
     }
 }

@@ -44,13 +44,14 @@ final class DirectoryProgressLine: Sendable {
     func update(_ progress: DirectoryTransferProgress) {
         guard isActive else { return }
         let now = ContinuousClock.now
-        let text =
-            "\(progress.objectsDone) of \(progress.objectsFound)\(progress.isListingComplete ? "" : "+") objects, "
-            + "\(ProgressBar.size(progress.bytesTransferred)) transferred"
         state.withLock { state in
+            // Most events come within the redraw interval: they return before any text is built.
             if let last = state.lastDraw, now - last < ProgressBar.redrawInterval { return }
             state.lastDraw = now
             state.drawn = true
+            let text =
+                "\(progress.objectsDone) of \(progress.objectsFound)\(progress.isListingComplete ? "" : "+") objects, "
+                + "\(ProgressBar.size(progress.bytesTransferred)) transferred"
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
         }
     }
