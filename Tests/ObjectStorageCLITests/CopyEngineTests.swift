@@ -44,6 +44,7 @@ struct CopyEngineTests {
         #expect(upload.standardOutput == "upload: \(source) to oss://bkt/big.bin\n")
         #expect(upload.standardError.contains("upload: 3.0 MiB (3158073 bytes)"), "\(upload.standardError)")
         #expect(upload.standardError.contains("0 of 4 parts reused"), "\(upload.standardError)")
+        #expect(upload.standardError.contains("; verified: CRC-64\n"), "\(upload.standardError)")
 
         let stat = try await cli.succeed(["stat", "oss://bkt/big.bin", "--json"])
         #expect(stat.contains("\"size\":3158073") || stat.contains("\"size\" : 3158073"), "\(stat)")
@@ -57,10 +58,33 @@ struct CopyEngineTests {
             #expect(download.status == 0, "\(download.standardError)")
             #expect(download.standardOutput == "download: oss://bkt/big.bin to \(target)\n")
             #expect(download.standardError.contains("download: 3.0 MiB (3158073 bytes)"), "\(download.standardError)")
+            #expect(download.standardError.contains("; verified: CRC-64\n"), "\(download.standardError)")
             #expect(FileManager.default.contents(atPath: target) == Self.payload)
             #expect(try FileManager.default.contentsOfDirectory(atPath: downloads) == ["big.bin"])
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["big.bin", "down"])
+    }
+
+    @Test("an S3 multipart object's download says that its parts' MD5s matched the ETag")
+    func s3DownloadSaysHowItWasVerified() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .s3)
+        let scratch = try ObjectsScratch()
+        let source = scratch.path("mp.bin")
+        let payload = Data(generatedBytes(count: 10 * 1_048_576 + 7) { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) })
+        try payload.write(to: URL(fileURLWithPath: source))
+        try await cli.succeed(["mb", "s3://bkt"])
+        try await cli.succeed(["cp", source, "s3://bkt/mp.bin", "--part-size", "5M"])
+
+        let target = scratch.path("down.bin")
+        let download = try await cli.run(["cp", "s3://bkt/mp.bin", target])
+        #expect(download.status == 0, "\(download.standardError)")
+        #expect(
+            download.standardError.contains("; verified: MD5 of 5.0 MiB parts (multipart ETag)\n"),
+            "\(download.standardError)"
+        )
+        #expect(FileManager.default.contents(atPath: target) == payload)
     }
 
     @Test(arguments: [

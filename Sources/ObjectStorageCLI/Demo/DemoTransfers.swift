@@ -83,7 +83,7 @@ struct DemoTransfers: Sendable {
             progress: bar.handler
         )
         let seconds = DemoSummary.seconds(since: start)
-        bar.finish(result)
+        bar.finish(result, showsVerification: false)
         let figures = uploadFigures(result, paused: pause.pausedAt, seconds: seconds)
         console.say(
             "  resumed from the checkpoint: \(figures.partsReused) of \(figures.parts) parts reused, "
@@ -136,7 +136,7 @@ struct DemoTransfers: Sendable {
             progress: bar.handler
         )
         let seconds = DemoSummary.seconds(since: start)
-        bar.finish(result)
+        bar.finish(result, showsVerification: false)
         let figures = downloadFigures(result, paused: pause.pausedAt, seconds: seconds)
         console.say(
             "  resumed from the checkpoint: \(ProgressBar.size(result.bytesReused)) kept, "

@@ -12,14 +12,30 @@ extension ProgressBar {
     /// Prints the summary line of a finished upload or download: both report the same
     /// ``TransferResult``, so one summary serves both directions.
     ///
-    /// - Parameter result: What the transfer did.
-    func finish(_ result: TransferResult) {
+    /// - Parameters:
+    ///   - result: What the transfer did.
+    ///   - showsVerification: Whether the line ends with how the object was checked (the demo says it in its own
+    ///     words on the next line).
+    func finish(_ result: TransferResult, showsVerification: Bool = true) {
         self.finish(
             totalBytes: result.bytesTransferred + result.bytesReused,
             reusedBytes: result.bytesReused,
             transferredBytes: result.bytesTransferred,
             parts: (result.partsReused, result.partCount),
-            restarts: result.restarts
+            restarts: result.restarts,
+            verification: showsVerification ? Self.phrase(result.verification) : nil
         )
+    }
+
+    /// `verified: CRC-64`, `verified: MD5`, `verified: MD5 of 8.0 MiB parts (multipart ETag)` or
+    /// `not verified: <reason>`.
+    static func phrase(_ verification: TransferResult.Verification) -> String {
+        switch verification {
+        case .crc64: return "verified: CRC-64"
+        case .md5: return "verified: MD5"
+        case .multipartETag(_, let partSize):
+            return "verified: MD5 of \(Self.size(partSize)) parts (multipart ETag)"
+        case .none(let reason): return "not verified: \(reason)"
+        }
     }
 }

@@ -107,7 +107,8 @@ final class ProgressBar: Sendable {
 
     /// Ends the transfer: replaces the bar (if any) with the summary line, e.g.
     /// `download: 3.0 MiB (3158073 bytes) in 0.12 s, 17.55 MB/s, 1 of 4 parts reused,
-    /// 2109497 bytes transferred, 1048576 bytes reused` (then `, 1 restart` when the transfer started over).
+    /// 2109497 bytes transferred, 1048576 bytes reused` (then `, 1 restart` when the transfer started over, and
+    /// `; verified: CRC-64` or `; not verified: <why>` when the check of the whole object is known).
     ///
     /// - Parameters:
     ///   - totalBytes: The transfer's size.
@@ -116,12 +117,14 @@ final class ProgressBar: Sendable {
     ///   - parts: `(reused, total)` part counts, when the transfer was in parts.
     ///   - restarts: How many times the transfer started over (the object or file changed, the
     ///     upload was gone).
+    ///   - verification: How the whole object was checked, as a phrase (`verified: MD5`).
     func finish(
         totalBytes: Int64,
         reusedBytes: Int64,
         transferredBytes: Int64? = nil,
         parts: (reused: Int, total: Int)?,
-        restarts: Int = 0
+        restarts: Int = 0,
+        verification: String? = nil
     ) {
         guard output == .normal else { return }
         let seconds = Self.seconds(ContinuousClock.now - start)
@@ -134,6 +137,7 @@ final class ProgressBar: Sendable {
         }
         text += ", \(moved) bytes transferred, \(reusedBytes) bytes reused"
         if restarts > 0 { text += ", \(restarts) restart\(restarts == 1 ? "" : "s")" }
+        if let verification { text += "; \(verification)" }
         let drawn = state.withLock { $0.drawn }
         Self.write((drawn ? "\r" : "") + text + (drawn ? "\u{1B}[K\n" : "\n"))
     }
