@@ -59,17 +59,23 @@ struct ResumableDownloadMultipartETagTests {
             )
             #expect(etag.hasSuffix("-3"))
             let destination = scratch.file("down.bin")
-            let result = try await client.resumableDownload(
-                bucket: "mpu",
-                key: "k",
-                to: destination,
-                options: smallPartOptions(partSize: downloadPartSize)
-            )
+            let result = try await Self.download(client, to: destination, partSize: downloadPartSize)
             #expect(result.verification == .multipartETag(etag, partSize: 5 * Self.mebibyte))
             #expect(try fileBytes(destination) == content)
             // Parts of the object's size are hashed as they arrive; other sizes read the file back, part by part.
             #expect(Self.partsReadBack(log) == (downloadPartSize == 5 * Self.mebibyte ? "0" : "3"))
         }
+    }
+
+    /// Downloads object `k` of bucket `mpu` with a checkpoint and parts of `partSize`.
+    static func download(_ client: ObjectStorageClient, to path: String, partSize: Int64) async throws -> TransferResult
+    {
+        try await client.resumableDownload(
+            bucket: "mpu",
+            key: "k",
+            to: path,
+            options: smallPartOptions(partSize: partSize)
+        )
     }
 
     static func debugLogger() -> (Logger, InMemoryLogHandler) {
@@ -85,6 +91,37 @@ struct ResumableDownloadMultipartETagTests {
             .description
     }
 
+    @Test("an object completed from one part: its bytes arrive as one download part and are hashed as they come")
+    func onePartObject() async throws {
+        let scratch = try ScratchDirectory()
+        let content = testBytes(3 * 1024 * 1024 + 5, seed: 46)
+        let (logger, log) = Self.debugLogger()
+        try await withClient(.s3, logger: logger) { client, _ in
+            try await client.createBucket(bucket: "mpu")
+            let uploadID = try await client.createMultipartUpload(bucket: "mpu", key: "k")
+            let part = try await client.uploadPart(
+                bucket: "mpu",
+                key: "k",
+                uploadID: uploadID,
+                partNumber: 1,
+                body: .bytes(ByteBuffer(bytes: content))
+            )
+            let completed = try await client.completeMultipartUpload(
+                bucket: "mpu",
+                key: "k",
+                uploadID: uploadID,
+                parts: [part]
+            )
+            let etag = String(try #require(completed.etag).filter { $0 != "\"" })
+            #expect(etag.hasSuffix("-1"))
+            let destination = scratch.file("one.bin")
+            let result = try await Self.download(client, to: destination, partSize: 8 * Self.mebibyte)
+            #expect(result.verification == .multipartETag(etag, partSize: Int64(content.count)))
+            #expect(Self.partsReadBack(log) == "0")
+            #expect(try fileBytes(destination) == content)
+        }
+    }
+
     @Test("a service that does not report the part size: the download's own size or a common one is tried")
     func unreportedPartSizeIsFound() async throws {
         let scratch = try ScratchDirectory()
@@ -97,20 +134,10 @@ struct ResumableDownloadMultipartETagTests {
                 source: scratch.file("source.bin")
             )
             // The download's parts are the object's (5 MiB): their MD5s are taken as they arrive.
-            let aligned = try await client.resumableDownload(
-                bucket: "mpu",
-                key: "k",
-                to: scratch.file("aligned.bin"),
-                options: smallPartOptions(partSize: 5 * Self.mebibyte)
-            )
+            let aligned = try await Self.download(client, to: scratch.file("aligned.bin"), partSize: 5 * Self.mebibyte)
             #expect(aligned.verification == .multipartETag(etag, partSize: 5 * Self.mebibyte))
             // 1 MiB parts cannot make 3 parts of this object; 5 MiB (rclone's size) is found among the common ones.
-            let other = try await client.resumableDownload(
-                bucket: "mpu",
-                key: "k",
-                to: scratch.file("other.bin"),
-                options: smallPartOptions(partSize: Self.mebibyte)
-            )
+            let other = try await Self.download(client, to: scratch.file("other.bin"), partSize: Self.mebibyte)
             #expect(other.verification == .multipartETag(etag, partSize: 5 * Self.mebibyte))
             #expect(try fileBytes(scratch.file("other.bin")) == content)
         }
@@ -129,12 +156,7 @@ struct ResumableDownloadMultipartETagTests {
                 source: scratch.file("source.bin")
             )
             let destination = scratch.file("down.bin")
-            let result = try await client.resumableDownload(
-                bucket: "mpu",
-                key: "k",
-                to: destination,
-                options: smallPartOptions(partSize: 8 * Self.mebibyte)
-            )
+            let result = try await Self.download(client, to: destination, partSize: 8 * Self.mebibyte)
             guard case .none(let reason) = result.verification else {
                 Issue.record("expected no verification, got \(result.verification)")
                 return

@@ -51,10 +51,12 @@ struct MultipartETagCheck: Sendable {
         self.etag = etag
         self.objectSize = objectSize
         self.reportedPartSize = reportedPartSize
+        // Two part sizes cut the object at the same places when they are equal, or when both hold all of it.
+        let sameCuts = { (one: Int64, other: Int64) in one == other || (one >= objectSize && other >= objectSize) }
         let aligned =
             layout.start == 0 && etag.admits(partSize: layout.partSize, objectSize: objectSize)
-            && (reportedPartSize ?? layout.partSize) == layout.partSize
-        self.streamedPartSize = aligned ? layout.partSize : nil
+            && sameCuts(reportedPartSize ?? layout.partSize, layout.partSize)
+        self.streamedPartSize = aligned ? reportedPartSize ?? layout.partSize : nil
         self.streamed = aligned ? PartMD5s() : nil
     }
 
