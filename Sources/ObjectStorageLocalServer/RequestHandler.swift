@@ -335,6 +335,7 @@ struct RequestHandler: Sendable {
         metadata.etag = ByteEncoding.hex(writer.md5Digest)
         metadata.crc64 = writer.crc.value
         metadata.partsCount = nil
+        metadata.partSizes = nil
         metadata.lastModified = max(context.now, metadata.lastModified + 1)
         try store.commit(bucket, metadata: metadata, blob: blob)
     }
