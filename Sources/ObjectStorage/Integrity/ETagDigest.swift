@@ -15,11 +15,17 @@ import ObjectStorageSigning
 enum ETagDigest {
     /// The lowercase hexadecimal MD5 that `etag` is (`"<32 hex>"`, quoted or not), or `nil`.
     static func md5(_ etag: String?) -> String? {
+        guard let text = strongValue(etag), text.utf8.count == 32, ByteEncoding.bytes(fromHex: String(text)) != nil
+        else { return nil }
+        return text.lowercased()
+    }
+
+    /// A strong ETag's value without its quotes (`"abc"` or a bare `abc`); `nil` for a weak ETag (`W/"abc"`).
+    static func strongValue(_ etag: String?) -> Substring? {
         guard let etag, !etag.hasPrefix("W/") else { return nil }
         var text = Substring(etag)
         if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
-        guard text.utf8.count == 32, ByteEncoding.bytes(fromHex: String(text)) != nil else { return nil }
-        return text.lowercased()
+        return text
     }
 
     /// The server-side encryption an answer's headers name when it makes the ETag no MD5 (KMS, or a customer's

@@ -21,10 +21,7 @@ struct MultipartETag: Sendable, Hashable {
 
     /// Reads `etag` (quoted or not, any case); `nil` for a weak ETag or any other form.
     init?(_ etag: String?) {
-        guard let etag, !etag.hasPrefix("W/") else { return nil }
-        var text = Substring(etag)
-        if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
-        guard let dash = text.firstIndex(of: "-") else { return nil }
+        guard let text = ETagDigest.strongValue(etag), let dash = text.firstIndex(of: "-") else { return nil }
         let digest = text[..<dash]
         let count = text[text.index(after: dash)...]
         guard digest.utf8.count == 32, ByteEncoding.bytes(fromHex: String(digest)) != nil,
