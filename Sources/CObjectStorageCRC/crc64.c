@@ -6,8 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-// CRC-64/XZ: reflected polynomial 0x42F0E1EBA9EA3693 (0xC96C5795D7870F42 reflected),
-// initial value and final XOR all ones. Check value of "123456789" is 0x995DC9BBDF1939FA.
+// Two reflected CRC-64s with initial value and final XOR all ones, which differ only in their polynomial:
+// - CRC-64/XZ (OSS and OBS "CRC64-ECMA"): 0x42F0E1EBA9EA3693, 0xC96C5795D7870F42 reflected; the check
+//   value of "123456789" is 0x995DC9BBDF1939FA;
+// - CRC-64/NVME (S3 "CRC64NVME"): 0xAD93D23594C93659, 0x9A6C9329AC4BC9B5 reflected; check value
+//   0xAE8B14860A799888.
+// Each has a model (tables, folding constants, powers for combining) built once from its polynomial.
 //
 // Two implementations share one register convention (the "raw" register is the finalized value
 // XOR all ones):
@@ -22,30 +26,86 @@
 #include <pthread.h>
 #include <string.h>
 
-#define POLY_REFLECTED 0xC96C5795D7870F42ULL
+// MARK: - Models
 
-// MARK: - Portable (slicing-by-8)
+/* The fold distances of the carry-less path: 128 * n bits for n = 1...8, then 2048 bits. */
+enum { FOLD_2048 = 8, FOLD_COUNT = 9 };
 
-static uint64_t table[8][256];
-static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+typedef struct {
+    /* The reflected polynomial. */
+    uint64_t poly;
+    /* Slicing-by-8 tables. */
+    uint64_t table[8][256];
+    /* { k_low(D), k_high(D) } for each fold distance D (see "x86_64 carry-less multiplication"). */
+    uint64_t fold[FOLD_COUNT][2];
+    /* power_of_two[k] = x^(2^k) mod P, for k = 0...66 (combining over 8 * lengthB bits needs up to 2^66). */
+    uint64_t power_of_two[67];
+} crc64_model;
 
-static void build_tables(void) {
+static crc64_model models[2];
+static pthread_once_t models_once = PTHREAD_ONCE_INIT;
+
+/* x^n mod P in the reflected domain (x^0 is 1 << 63; multiplying by x is one CRC bit step). */
+static uint64_t x_to_the(uint64_t poly, unsigned n) {
+    uint64_t v = 1ULL << 63;
+    while (n--) v = (v >> 1) ^ ((v & 1) ? poly : 0);
+    return v;
+}
+
+/* a * b mod P, both in the reflected domain. */
+static uint64_t multiply_modulo(uint64_t poly, uint64_t a, uint64_t b) {
+    uint64_t product = 0;
+    for (uint64_t mask = 1ULL << 63; a != 0; mask >>= 1) {
+        if (a & mask) {
+            product ^= b;
+            a ^= mask;
+        }
+        b = (b & 1) ? (b >> 1) ^ poly : b >> 1;
+    }
+    return product;
+}
+
+static void build_model(crc64_model *model, uint64_t poly) {
+    model->poly = poly;
     for (int n = 0; n < 256; n++) {
         uint64_t crc = (uint64_t)n;
-        for (int k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ POLY_REFLECTED : crc >> 1;
-        table[0][n] = crc;
+        for (int k = 0; k < 8; k++) crc = (crc & 1) ? (crc >> 1) ^ poly : crc >> 1;
+        model->table[0][n] = crc;
     }
     for (int n = 0; n < 256; n++) {
-        uint64_t crc = table[0][n];
+        uint64_t crc = model->table[0][n];
         for (int k = 1; k < 8; k++) {
-            crc = table[0][crc & 0xff] ^ (crc >> 8);
-            table[k][n] = crc;
+            crc = model->table[0][crc & 0xff] ^ (crc >> 8);
+            model->table[k][n] = crc;
         }
+    }
+    for (int n = 0; n < FOLD_COUNT; n++) {
+        unsigned distance = n == FOLD_2048 ? 2048 : 128 * (unsigned)(n + 1);
+        model->fold[n][0] = x_to_the(poly, distance + 63);
+        model->fold[n][1] = x_to_the(poly, distance - 1);
+    }
+    uint64_t power = 1ULL << 62; /* x^1 */
+    for (int k = 0; k < 67; k++) {
+        model->power_of_two[k] = power;
+        power = multiply_modulo(poly, power, power);
     }
 }
 
-/* Advances the raw register over `count` bytes. The tables must be built. */
-static uint64_t update_raw_table(uint64_t crc, const uint8_t *next, size_t count) {
+static void build_models(void) {
+    build_model(&models[COSCRC64_XZ], 0xC96C5795D7870F42ULL);
+    build_model(&models[COSCRC64_NVME], 0x9A6C9329AC4BC9B5ULL);
+}
+
+static const crc64_model *model_of(COSCRC64_polynomial polynomial) {
+    pthread_once(&models_once, build_models);
+    return &models[polynomial == COSCRC64_NVME ? COSCRC64_NVME : COSCRC64_XZ];
+}
+
+// MARK: - Portable (slicing-by-8)
+
+/* Advances the raw register over `count` bytes. */
+static uint64_t update_raw_table(const crc64_model *model, uint64_t crc, const uint8_t *next, size_t count) {
+    const uint64_t(*table)[256] = model->table;
     while (count > 0 && ((uintptr_t)next & 7) != 0) {
         crc = table[0][(crc ^ *next++) & 0xff] ^ (crc >> 8);
         count--;
@@ -70,9 +130,8 @@ static uint64_t update_raw_table(uint64_t crc, const uint8_t *next, size_t count
     return crc;
 }
 
-uint64_t COSCRC64_update_portable(uint64_t crc, const void *bytes, size_t count) {
-    pthread_once(&table_once, build_tables);
-    return ~update_raw_table(~crc, (const uint8_t *)bytes, count);
+uint64_t COSCRC64_update_portable(COSCRC64_polynomial polynomial, uint64_t crc, const void *bytes, size_t count) {
+    return ~update_raw_table(model_of(polynomial), ~crc, (const uint8_t *)bytes, count);
 }
 
 // MARK: - x86_64 carry-less multiplication
@@ -92,26 +151,12 @@ uint64_t COSCRC64_update_portable(uint64_t crc, const void *bytes, size_t count)
  * reflected 64-bit operands comes out multiplied by one extra x, so the constants are
  *     k_low(D) = x^(D + 63) mod P   (multiplies L, the low qword)
  *     k_high(D) = x^(D - 1) mod P   (multiplies H, the high qword).
- * They were computed with this loop (x^0 is 1 << 63; multiplying by x is one CRC bit step) and
- * pasted here; every test comparing this path with the portable one checks them:
- *     uint64_t v = 1ULL << 63;
- *     while (n--) v = (v >> 1) ^ ((v & 1) ? 0xC96C5795D7870F42 : 0);
- * e.g. D = 128 gives x^191 = 0xE05DD497CA393AE4 and x^127 = 0xDABE95AFC7875F40.
+ * `build_model` computes them with `x_to_the`; for CRC-64/XZ, D = 128 gives x^191 = 0xE05DD497CA393AE4
+ * and x^127 = 0xDABE95AFC7875F40. Every test comparing this path with the portable one checks them.
  *
  * The folded 128-bit remainder R satisfies crc = R * x^64 mod P, which is the raw CRC of R's 16
  * bytes from a zero register: two slicing-by-8 steps finish it, then any tail under 16 bytes.
  */
-
-/* { k_low(D), k_high(D) } for fold distances D = 128 * n bits, n = 1...8, and D = 2048 bits. */
-static const uint64_t fold_128[2] = {0xE05DD497CA393AE4ULL, 0xDABE95AFC7875F40ULL};
-static const uint64_t fold_256[2] = {0x60095B008A9EFA44ULL, 0x3BE653A30FE1AF51ULL};
-static const uint64_t fold_384[2] = {0xB5EA1AF9C013ACA4ULL, 0x69A35D91C3730254ULL};
-static const uint64_t fold_512[2] = {0x6AE3EFBB9DD441F3ULL, 0x081F6054A7842DF4ULL};
-static const uint64_t fold_640[2] = {0x2E30203212CAC325ULL, 0x0E31D519421A63A5ULL};
-static const uint64_t fold_768[2] = {0x2FE3FD2920CE82ECULL, 0xE4CE2CD55FEA0037ULL};
-static const uint64_t fold_896[2] = {0x9E735CB59B4724DAULL, 0x947874DE595052CBULL};
-static const uint64_t fold_1024[2] = {0x8757D71D4FCC1000ULL, 0xD7D86B2AF73DE740ULL};
-static const uint64_t fold_2048[2] = {0x8260ADF2381AD81CULL, 0xF31FD9271E228B79ULL};
 
 /* Below this many bytes the table path is faster than setting up the lanes. */
 #define CLMUL_MINIMUM 256
@@ -133,16 +178,13 @@ load(const uint8_t *bytes) {
 
 /* Folds eight lanes into one and finishes the CRC of the whole message with the tables. */
 __attribute__((target("pclmul,sse4.1"))) static uint64_t
-finish_lanes(__m128i lanes[8], const uint8_t *next, size_t count) {
+finish_lanes(const crc64_model *model, __m128i lanes[8], const uint8_t *next, size_t count) {
     __m128i result = lanes[7];
-    result = _mm_xor_si128(result, fold(lanes[0], load_constants(fold_896)));
-    result = _mm_xor_si128(result, fold(lanes[1], load_constants(fold_768)));
-    result = _mm_xor_si128(result, fold(lanes[2], load_constants(fold_640)));
-    result = _mm_xor_si128(result, fold(lanes[3], load_constants(fold_512)));
-    result = _mm_xor_si128(result, fold(lanes[4], load_constants(fold_384)));
-    result = _mm_xor_si128(result, fold(lanes[5], load_constants(fold_256)));
-    result = _mm_xor_si128(result, fold(lanes[6], load_constants(fold_128)));
-    const __m128i by128 = load_constants(fold_128);
+    /* Lane n is 128 * (7 - n) bits before the last one: fold[6 - n] holds that distance. */
+    for (int lane = 0; lane < 7; lane++) {
+        result = _mm_xor_si128(result, fold(lanes[lane], load_constants(model->fold[6 - lane])));
+    }
+    const __m128i by128 = load_constants(model->fold[0]);
     while (count >= 16) {
         result = _mm_xor_si128(fold(result, by128), load(next));
         next += 16;
@@ -150,19 +192,19 @@ finish_lanes(__m128i lanes[8], const uint8_t *next, size_t count) {
     }
     uint8_t remainder[16];
     _mm_storeu_si128((__m128i *)(void *)remainder, result);
-    return update_raw_table(update_raw_table(0, remainder, 16), next, count);
+    return update_raw_table(model, update_raw_table(model, 0, remainder, 16), next, count);
 }
 
 /* Raw register over `count` >= 128 bytes, eight 128-bit lanes at a time. */
 __attribute__((target("pclmul,sse4.1"))) static uint64_t
-update_raw_clmul(uint64_t crc, const uint8_t *next, size_t count) {
+update_raw_clmul(const crc64_model *model, uint64_t crc, const uint8_t *next, size_t count) {
     __m128i lanes[8];
     for (int lane = 0; lane < 8; lane++) lanes[lane] = load(next + 16 * lane);
     /* The register's bits are the first 64 message bits' coefficients: XOR it into the first lane. */
     lanes[0] = _mm_xor_si128(lanes[0], _mm_cvtsi64_si128((long long)crc));
     next += 128;
     count -= 128;
-    const __m128i by1024 = load_constants(fold_1024);
+    const __m128i by1024 = load_constants(model->fold[7]);
     while (count >= 128) {
         for (int lane = 0; lane < 8; lane++) {
             lanes[lane] = _mm_xor_si128(fold(lanes[lane], by1024), load(next + 16 * lane));
@@ -170,18 +212,18 @@ update_raw_clmul(uint64_t crc, const uint8_t *next, size_t count) {
         next += 128;
         count -= 128;
     }
-    return finish_lanes(lanes, next, count);
+    return finish_lanes(model, lanes, next, count);
 }
 
 /* The same with four 512-bit lanes (256 bytes a round), for CPUs with AVX-512 and VPCLMULQDQ. */
 __attribute__((target("avx512f,vpclmulqdq,pclmul,sse4.1"))) static uint64_t
-update_raw_vpclmul(uint64_t crc, const uint8_t *next, size_t count) {
+update_raw_vpclmul(const crc64_model *model, uint64_t crc, const uint8_t *next, size_t count) {
     __m512i lanes[4];
     for (int lane = 0; lane < 4; lane++) lanes[lane] = _mm512_loadu_si512((const void *)(next + 64 * lane));
     lanes[0] = _mm512_xor_si512(lanes[0], _mm512_zextsi128_si512(_mm_cvtsi64_si128((long long)crc)));
     next += 256;
     count -= 256;
-    const __m512i by2048 = _mm512_broadcast_i32x4(load_constants(fold_2048));
+    const __m512i by2048 = _mm512_broadcast_i32x4(load_constants(model->fold[FOLD_2048]));
     while (count >= 256) {
         for (int lane = 0; lane < 4; lane++) {
             __m512i folded = _mm512_xor_si512(
@@ -201,7 +243,7 @@ update_raw_vpclmul(uint64_t crc, const uint8_t *next, size_t count) {
         narrow[4 * lane + 2] = _mm512_extracti32x4_epi32(lanes[lane], 2);
         narrow[4 * lane + 3] = _mm512_extracti32x4_epi32(lanes[lane], 3);
     }
-    const __m128i by1024 = load_constants(fold_1024);
+    const __m128i by1024 = load_constants(model->fold[7]);
     __m128i eight[8];
     for (int lane = 0; lane < 8; lane++) {
         eight[lane] = _mm_xor_si128(fold(narrow[lane], by1024), narrow[lane + 8]);
@@ -214,14 +256,13 @@ update_raw_vpclmul(uint64_t crc, const uint8_t *next, size_t count) {
         next += 128;
         count -= 128;
     }
-    return finish_lanes(eight, next, count);
+    return finish_lanes(model, eight, next, count);
 }
 
 static COSCRC64_implementation best_implementation;
 static pthread_once_t implementation_once = PTHREAD_ONCE_INIT;
 
 static void choose_implementation(void) {
-    build_tables();
     best_implementation = COSCRC64_PORTABLE;
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return;
@@ -243,16 +284,23 @@ COSCRC64_implementation COSCRC64_best_implementation(void) {
     return best_implementation;
 }
 
-uint64_t COSCRC64_update_using(COSCRC64_implementation requested, uint64_t crc, const void *bytes, size_t count) {
+uint64_t COSCRC64_update_using(
+    COSCRC64_implementation requested,
+    COSCRC64_polynomial polynomial,
+    uint64_t crc,
+    const void *bytes,
+    size_t count
+) {
     COSCRC64_implementation best = COSCRC64_best_implementation();
     COSCRC64_implementation chosen = requested < best ? requested : best;
+    const crc64_model *model = model_of(polynomial);
     uint64_t raw = ~crc;
     if (chosen == COSCRC64_VPCLMUL && count >= 2 * CLMUL_MINIMUM) {
-        raw = update_raw_vpclmul(raw, (const uint8_t *)bytes, count);
+        raw = update_raw_vpclmul(model, raw, (const uint8_t *)bytes, count);
     } else if (chosen >= COSCRC64_CLMUL && count >= CLMUL_MINIMUM) {
-        raw = update_raw_clmul(raw, (const uint8_t *)bytes, count);
+        raw = update_raw_clmul(model, raw, (const uint8_t *)bytes, count);
     } else {
-        raw = update_raw_table(raw, (const uint8_t *)bytes, count);
+        raw = update_raw_table(model, raw, (const uint8_t *)bytes, count);
     }
     return ~raw;
 }
@@ -261,15 +309,21 @@ uint64_t COSCRC64_update_using(COSCRC64_implementation requested, uint64_t crc, 
 
 COSCRC64_implementation COSCRC64_best_implementation(void) { return COSCRC64_PORTABLE; }
 
-uint64_t COSCRC64_update_using(COSCRC64_implementation requested, uint64_t crc, const void *bytes, size_t count) {
+uint64_t COSCRC64_update_using(
+    COSCRC64_implementation requested,
+    COSCRC64_polynomial polynomial,
+    uint64_t crc,
+    const void *bytes,
+    size_t count
+) {
     (void)requested;
-    return COSCRC64_update_portable(crc, bytes, count);
+    return COSCRC64_update_portable(polynomial, crc, bytes, count);
 }
 
 #endif
 
-uint64_t COSCRC64_update(uint64_t crc, const void *bytes, size_t count) {
-    return COSCRC64_update_using(COSCRC64_VPCLMUL, crc, bytes, count);
+uint64_t COSCRC64_update(COSCRC64_polynomial polynomial, uint64_t crc, const void *bytes, size_t count) {
+    return COSCRC64_update_using(COSCRC64_VPCLMUL, polynomial, crc, bytes, count);
 }
 
 int COSCRC64_is_accelerated(void) { return COSCRC64_best_implementation() != COSCRC64_PORTABLE; }
@@ -279,40 +333,15 @@ int COSCRC64_is_accelerated(void) { return COSCRC64_best_implementation() != COS
 /*
  * crc(A || B) = crc(A) * x^(8 * len(B)) mod P XOR crc(B): the all-ones initial value and final XOR
  * cancel because they are equal. x^(8 * n) is the product of x^(2^k) for the bits k of 8n, taken
- * from a table of 64 squarings built once, so a combine costs O(log n) 64-bit modular products.
+ * from the model's table of squarings, so a combine costs O(log n) 64-bit modular products.
  */
 
-/* a * b mod P, both in the reflected domain. */
-static uint64_t multiply_modulo(uint64_t a, uint64_t b) {
-    uint64_t product = 0;
-    for (uint64_t mask = 1ULL << 63; a != 0; mask >>= 1) {
-        if (a & mask) {
-            product ^= b;
-            a ^= mask;
-        }
-        b = (b & 1) ? (b >> 1) ^ POLY_REFLECTED : b >> 1;
-    }
-    return product;
-}
-
-/* power_of_two[k] = x^(2^k) mod P, for k = 0...66 (8 * lengthB needs up to 2^66). */
-static uint64_t power_of_two[67];
-static pthread_once_t power_once = PTHREAD_ONCE_INIT;
-
-static void build_powers(void) {
-    uint64_t power = 1ULL << 62; /* x^1 */
-    for (int k = 0; k < 67; k++) {
-        power_of_two[k] = power;
-        power = multiply_modulo(power, power);
-    }
-}
-
-uint64_t COSCRC64_combine(uint64_t crcA, uint64_t crcB, uint64_t lengthB) {
+uint64_t COSCRC64_combine(COSCRC64_polynomial polynomial, uint64_t crcA, uint64_t crcB, uint64_t lengthB) {
     if (lengthB == 0) return crcA ^ crcB;
-    pthread_once(&power_once, build_powers);
+    const crc64_model *model = model_of(polynomial);
     /* x^(8 * lengthB) = x^(lengthB * 2^3): bit j of lengthB selects x^(2^(j + 3)). */
     for (int bit = 0; lengthB != 0; bit++, lengthB >>= 1) {
-        if (lengthB & 1) crcA = multiply_modulo(power_of_two[bit + 3], crcA);
+        if (lengthB & 1) crcA = multiply_modulo(model->poly, model->power_of_two[bit + 3], crcA);
     }
     return crcA ^ crcB;
 }

@@ -11,13 +11,28 @@ import ObjectStorageSigning
 import ObjectStorageTestSupport
 import Testing
 
-/// CRC-64/XZ ("CRC64-ECMA"): known answers, the accelerated paths against the portable one, streaming and combine.
+/// CRC-64/XZ ("CRC64-ECMA") and CRC-64/NVME (S3's "CRC64NVME"): known answers, the accelerated paths against the
+/// portable one, streaming and combine, for both polynomials.
 struct CRC64Tests {
     /// Every implementation the C library has; those this CPU lacks fall back to the next one down.
     static let implementations = [COSCRC64_PORTABLE, COSCRC64_CLMUL, COSCRC64_VPCLMUL]
+    static let polynomials: [CRC64.Polynomial] = [.xz, .nvme]
 
     @Test func checkValueOf123456789() {
         #expect(CRC64.checksum(Array("123456789".utf8)) == 0x995D_C9BB_DF19_39FA)
+        // The CRC catalogue's check value for CRC-64/NVME.
+        #expect(CRC64.checksum(Array("123456789".utf8), polynomial: .nvme) == 0xAE8B_1486_0A79_9888)
+    }
+
+    /// Expected values from a bit-at-a-time reference (Python, reflected polynomial 0x9A6C9329AC4BC9B5).
+    @Test func nvmeMatchesABitwiseReference() {
+        let fox = Array("The quick brown fox jumps over the lazy dog".utf8)
+        #expect(CRC64.checksum(fox, polynomial: .nvme) == 0xD76C_5405_4954_C143)
+        let pattern = generatedBytes(count: 1_000_003) { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        #expect(CRC64.checksum(pattern, polynomial: .nvme) == 0xDFD6_487E_AC9F_093E)
+        for implementation in Self.implementations {
+            #expect(crc(pattern[...], using: implementation, polynomial: .nvme) == 0xDFD6_487E_AC9F_093E)
+        }
     }
 
     @Test func emptyInputIsZeroAndLeavesAChecksumUnchanged() {
@@ -39,45 +54,53 @@ struct CRC64Tests {
         }
     }
 
-    @Test func acceleratedMatchesPortableForEveryLengthUpTo1024() {
+    @Test(arguments: polynomials)
+    func acceleratedMatchesPortableForEveryLengthUpTo1024(polynomial: CRC64.Polynomial) {
         var random = SeededRandom(seed: 1)
         let buffer = random.bytes(1024 + 64)
         for length in 0...1024 {
             let offset = Int.random(in: 0..<64, using: &random)
             let initial = length % 3 == 0 ? 0 : random.next()
             let slice = buffer[offset..<offset + length]
-            let expected = portable(slice, initial: initial)
+            let expected = portable(slice, initial: initial, polynomial: polynomial)
             for implementation in Self.implementations {
-                let actual = crc(slice, initial: initial, using: implementation)
+                let actual = crc(slice, initial: initial, using: implementation, polynomial: polynomial)
                 #expect(actual == expected, "length \(length), offset \(offset), implementation \(implementation)")
             }
-            #expect(CRC64.checksum(slice) == portable(slice, initial: 0))
+            let oneShot = CRC64.checksum(slice, polynomial: polynomial)
+            #expect(oneShot == portable(slice, initial: 0, polynomial: polynomial))
         }
     }
 
-    @Test func acceleratedMatchesPortableForBigBuffersAtRandomAlignmentsAndSplits() {
+    @Test(arguments: polynomials)
+    func acceleratedMatchesPortableForBigBuffersAtRandomAlignmentsAndSplits(polynomial: CRC64.Polynomial) {
         var random = SeededRandom(seed: 2)
         let buffer = random.bytes(3 << 20)
         for _ in 0..<24 {
             let offset = Int.random(in: 0..<64, using: &random)
             let length = Int.random(in: 1024...(buffer.count - offset), using: &random)
             let slice = buffer[offset..<offset + length]
-            let expected = portable(slice, initial: 0)
+            let expected = portable(slice, initial: 0, polynomial: polynomial)
             let split = offset + Int.random(in: 0...length, using: &random)
             for implementation in Self.implementations {
-                #expect(crc(slice, using: implementation) == expected, "length \(length), offset \(offset)")
-                let first = crc(buffer[offset..<split], using: implementation)
-                #expect(crc(buffer[split..<offset + length], initial: first, using: implementation) == expected)
+                #expect(
+                    crc(slice, using: implementation, polynomial: polynomial) == expected,
+                    "length \(length), offset \(offset)"
+                )
+                let first = crc(buffer[offset..<split], using: implementation, polynomial: polynomial)
+                let rest = buffer[split..<offset + length]
+                #expect(crc(rest, initial: first, using: implementation, polynomial: polynomial) == expected)
             }
         }
     }
 
-    @Test func streamingInOddChunkSizesMatchesOneShot() {
+    @Test(arguments: polynomials)
+    func streamingInOddChunkSizesMatchesOneShot(polynomial: CRC64.Polynomial) {
         var random = SeededRandom(seed: 3)
         let buffer = random.bytes(600_000)
-        let expected = portable(buffer[...], initial: 0)
+        let expected = portable(buffer[...], initial: 0, polynomial: polynomial)
         for chunkSize in [1, 3, 7, 15, 17, 127, 129, 255, 257, 511, 513, 4095, 65_537] {
-            var crc = CRC64()
+            var crc = CRC64(polynomial)
             var start = 0
             while start < buffer.count {
                 let end = min(start + chunkSize, buffer.count)
@@ -88,17 +111,19 @@ struct CRC64Tests {
         }
     }
 
-    @Test func combineEqualsChecksumOfConcatenation() {
+    @Test(arguments: polynomials)
+    func combineEqualsChecksumOfConcatenation(polynomial: CRC64.Polynomial) {
         var random = SeededRandom(seed: 4)
         let buffer = random.bytes(1 << 20)
         var splits = [0, 1, 7, 8, 255, 256, 4096, buffer.count - 1, buffer.count]
         splits += (0..<16).map { _ in Int.random(in: 0...buffer.count, using: &random) }
-        let whole = CRC64.checksum(buffer)
+        let whole = CRC64.checksum(buffer, polynomial: polynomial)
         for split in splits {
-            let first = CRC64.checksum(buffer[..<split])
-            let second = CRC64.checksum(buffer[split...])
+            let first = CRC64.checksum(buffer[..<split], polynomial: polynomial)
+            let second = CRC64.checksum(buffer[split...], polynomial: polynomial)
             let length = UInt64(buffer.count - split)
-            #expect(CRC64.combine(first, second, lengthOfSecond: length) == whole, "split \(split)")
+            let combined = CRC64.combine(first, second, lengthOfSecond: length, polynomial: polynomial)
+            #expect(combined == whole, "split \(split)")
         }
     }
 
@@ -143,17 +168,20 @@ struct CRC64Tests {
     private func crc(
         _ bytes: ArraySlice<UInt8>,
         initial: UInt64 = 0,
-        using implementation: COSCRC64_implementation
+        using implementation: COSCRC64_implementation,
+        polynomial: CRC64.Polynomial = .xz
     ) -> UInt64 {
-        bytes.withUnsafeBytes { COSCRC64_update_using(implementation, initial, $0.baseAddress, $0.count) }
+        let c = polynomial == .xz ? COSCRC64_XZ : COSCRC64_NVME
+        return bytes.withUnsafeBytes { COSCRC64_update_using(implementation, c, initial, $0.baseAddress, $0.count) }
     }
 
     private func crc(_ bytes: [UInt8], using implementation: COSCRC64_implementation) -> UInt64 {
         crc(bytes[...], using: implementation)
     }
 
-    private func portable(_ bytes: ArraySlice<UInt8>, initial: UInt64) -> UInt64 {
-        bytes.withUnsafeBytes { COSCRC64_update_portable(initial, $0.baseAddress, $0.count) }
+    private func portable(_ bytes: ArraySlice<UInt8>, initial: UInt64, polynomial: CRC64.Polynomial = .xz) -> UInt64 {
+        let c = polynomial == .xz ? COSCRC64_XZ : COSCRC64_NVME
+        return bytes.withUnsafeBytes { COSCRC64_update_portable(c, initial, $0.baseAddress, $0.count) }
     }
 }
 

@@ -32,7 +32,7 @@ func runCRCBenchmarks() {
             var crc: UInt64 = 0
             chunk.withUnsafeBytes { buffer in
                 for _ in 0..<1024 {
-                    crc = COSCRC64_update_using(implementation, crc, buffer.baseAddress, buffer.count)
+                    crc = COSCRC64_update_using(implementation, COSCRC64_XZ, crc, buffer.baseAddress, buffer.count)
                 }
             }
             sink &+= crc

@@ -8,9 +8,9 @@
 
 import CObjectStorageCRC
 
-/// CRC-64/XZ, which Alibaba Cloud OSS and Huawei Cloud OBS call "CRC64-ECMA": the value of the
-/// `x-oss-hash-crc64ecma` header. Streaming, and combinable so that per-part checksums of a
-/// multipart transfer fold into the whole object's.
+/// A CRC-64: by default CRC-64/XZ, which Alibaba Cloud OSS and Huawei Cloud OBS call "CRC64-ECMA" (the
+/// value of the `x-oss-hash-crc64ecma` header); or CRC-64/NVME, S3's `CRC64NVME` (`x-amz-checksum-crc64nvme`).
+/// Streaming, and combinable so that per-part checksums of a multipart transfer fold into the whole object's.
 ///
 /// ```swift
 /// var crc = CRC64()
@@ -19,19 +19,36 @@ import CObjectStorageCRC
 /// crc.value == CRC64.combine(CRC64.checksum(part1), CRC64.checksum(part2), lengthOfSecond: part2.count)
 /// ```
 package struct CRC64: Hashable, Sendable {
+    /// Which CRC-64: the two share everything but the polynomial.
+    package enum Polynomial: Hashable, Sendable {
+        /// CRC-64/XZ (OSS and OBS "CRC64-ECMA").
+        case xz
+        /// CRC-64/NVME (S3 "CRC64NVME").
+        case nvme
+
+        var c: COSCRC64_polynomial { self == .xz ? COSCRC64_XZ : COSCRC64_NVME }
+    }
+
+    /// The polynomial of this checksum.
+    package let polynomial: Polynomial
     /// The checksum of all bytes absorbed so far (0 for none).
     package private(set) var value: UInt64
 
     /// Starts a checksum, optionally continuing from the checksum of earlier bytes.
     ///
-    /// - Parameter value: The checksum of the bytes before the ones to come (0 to start afresh).
-    package init(value: UInt64 = 0) { self.value = value }
+    /// - Parameters:
+    ///   - polynomial: Which CRC-64.
+    ///   - value: The checksum of the bytes before the ones to come (0 to start afresh).
+    package init(_ polynomial: Polynomial = .xz, value: UInt64 = 0) {
+        self.polynomial = polynomial
+        self.value = value
+    }
 
     /// Absorbs `bytes`.
     ///
     /// - Parameter bytes: The bytes to absorb.
     package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) {
-        value = COSCRC64_update(value, bytes.baseAddress, bytes.count)
+        value = COSCRC64_update(polynomial.c, value, bytes.baseAddress, bytes.count)
     }
 
     /// Absorbs the bytes of a collection (contiguous collections are not copied).
@@ -44,11 +61,16 @@ package struct CRC64: Hashable, Sendable {
 
     /// The checksum of `bytes` in one call.
     ///
-    /// - Parameter bytes: The bytes to checksum.
-    /// - Returns: Their CRC-64/XZ.
+    /// - Parameters:
+    ///   - bytes: The bytes to checksum.
+    ///   - polynomial: Which CRC-64.
+    /// - Returns: Their CRC-64.
     @inlinable
-    package static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
-        var crc = CRC64()
+    package static func checksum<Bytes: Collection>(
+        _ bytes: Bytes,
+        polynomial: Polynomial = .xz
+    ) -> UInt64 where Bytes.Element == UInt8 {
+        var crc = CRC64(polynomial)
         crc.update(bytes)
         return crc.value
     }
@@ -59,11 +81,37 @@ package struct CRC64: Hashable, Sendable {
     ///   - first: The checksum of `A`.
     ///   - second: The checksum of `B`.
     ///   - lengthOfSecond: The length of `B` in bytes.
+    ///   - polynomial: Which CRC-64.
     /// - Returns: The checksum of `A` followed by `B`.
-    package static func combine(_ first: UInt64, _ second: UInt64, lengthOfSecond: UInt64) -> UInt64 {
-        COSCRC64_combine(first, second, lengthOfSecond)
+    package static func combine(
+        _ first: UInt64,
+        _ second: UInt64,
+        lengthOfSecond: UInt64,
+        polynomial: Polynomial = .xz
+    ) -> UInt64 {
+        COSCRC64_combine(polynomial.c, first, second, lengthOfSecond)
     }
 
     /// Whether this machine uses the carry-less-multiply implementation.
     package static var isAccelerated: Bool { COSCRC64_is_accelerated() != 0 }
+}
+
+extension CRC64 {
+    /// `value` as S3 writes a CRC in a header (`x-amz-checksum-crc64nvme`): the base64 of its eight big-endian
+    /// bytes.
+    ///
+    /// - Parameter value: A CRC-64.
+    /// - Returns: Twelve base64 characters.
+    package static func base64(_ value: UInt64) -> String {
+        ByteEncoding.base64(withUnsafeBytes(of: value.bigEndian) { Array($0) })
+    }
+
+    /// The CRC in an S3 checksum header.
+    ///
+    /// - Parameter text: The header's value.
+    /// - Returns: The CRC, or `nil` unless `text` is the base64 of exactly eight bytes.
+    package static func value(base64 text: String) -> UInt64? {
+        guard let bytes = ByteEncoding.bytes(fromBase64: text), bytes.count == 8 else { return nil }
+        return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
 }
