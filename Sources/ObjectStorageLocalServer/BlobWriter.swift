@@ -47,6 +47,8 @@ final class BlobWriter {
     private var inFlight: Task<Void, any Error>?
     private var md5 = Hashing.MD5()
     private(set) var crc = CRC64()
+    /// S3's checksum (`x-amz-checksum-crc64nvme`).
+    private(set) var crcNVME = CRC64(.nvme)
     private var sha256: Hashing.SHA256?
     private(set) var count: Int64 = 0
 
@@ -87,6 +89,7 @@ final class BlobWriter {
         buffer.withUnsafeReadableBytes { bytes in
             md5.update(bufferPointer: bytes)
             crc.update(bufferPointer: bytes)
+            crcNVME.update(bufferPointer: bytes)
             sha256?.update(bufferPointer: bytes)
         }
         count += Int64(buffer.readableBytes)

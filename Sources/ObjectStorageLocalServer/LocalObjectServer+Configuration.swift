@@ -53,6 +53,10 @@ extension LocalObjectServer {
         /// OSS, 5 GiB for OBS and S3. A larger source is refused as the service refuses it, so a client must copy
         /// it part by part with UploadPartCopy. Tests lower it so that they need not store gigabytes.
         package var maximumCopyObjectSourceSize: Int64?
+        /// Whether the S3 dialect reads and reports `x-amz-checksum-crc64nvme` (see `S3Checksum`), as S3 does;
+        /// `true` by default. Tests turn it off to play a server without S3's checksums (Ceph RGW 16, MinIO
+        /// before 2025, `rclone serve s3`), which ignores the headers.
+        package var keepsS3Checksums = true
 
         /// Creates a configuration.
         ///

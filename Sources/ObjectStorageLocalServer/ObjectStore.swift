@@ -23,6 +23,8 @@ struct ObjectMetadata: Codable, Sendable {
     /// Lowercase hex MD5, or `md5-of-part-md5s-N` for a multipart object; unquoted.
     var etag: String
     var crc64: UInt64
+    /// S3's `x-amz-checksum-crc64nvme`; `nil` for an object stored by a server that did not keep it.
+    var crc64nvme: UInt64?
     var lastModified: Int64
     var lastModifiedMilliseconds: Int64
     var contentType: String
@@ -62,6 +64,7 @@ struct StoredPart: Sendable {
     var size: Int64
     var md5: [UInt8]
     var crc64: UInt64
+    var crc64nvme: UInt64
     var lastModified: Int64
     var blob: Blob
     var etag: String { ByteEncoding.hex(md5) }
@@ -394,7 +397,8 @@ final class ObjectStore: Sendable {
         key: String,
         id: String,
         requested: [RequestedPart],
-        minimumPartSize: Int64
+        minimumPartSize: Int64,
+        check: ([StoredPart]) throws(ServerError) -> Void = { _ in }
     ) throws(ServerError) -> (StoredUpload, [StoredPart]) {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
@@ -416,6 +420,7 @@ final class ObjectStore: Sendable {
             for part in parts.dropLast() where part.size < minimumPartSize {
                 throw .entityTooSmall(size: part.size, minimum: minimumPartSize, partNumber: part.number)
             }
+            try check(parts)
             buckets[bucket]?.uploads[id] = nil
             return (upload, parts)
         }

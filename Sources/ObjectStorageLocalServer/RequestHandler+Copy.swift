@@ -147,6 +147,7 @@ extension RequestHandler {
             size: length,
             md5: md5,
             crc64: writer.crc.value,
+            crc64nvme: writer.crcNVME.value,
             lastModified: context.now,
             blob: blob
         )

@@ -51,6 +51,7 @@ extension RequestHandler {
             size: received.size,
             md5: md5,
             crc64: received.crc64,
+            crc64nvme: received.crc64nvme,
             lastModified: context.now,
             blob: received.blob
         )
@@ -64,6 +65,9 @@ extension RequestHandler {
         if context.dialect.kind == .oss {
             headers.append(("x-oss-hash-crc64ecma", String(part.crc64)))
             headers.append(("Content-MD5", ByteEncoding.base64(md5)))
+        }
+        if S3Checksum.isKept(context), context.request.header(S3Checksum.header) != nil {
+            headers.append((S3Checksum.header, CRC64.base64(part.crc64nvme)))
         }
         return Reply(headers: headers)
     }
@@ -102,22 +106,26 @@ extension RequestHandler {
             key: key,
             id: id,
             requested: requested,
-            minimumPartSize: context.dialect.minimumPartSize
+            minimumPartSize: context.dialect.minimumPartSize,
+            // A Complete whose checksum does not match its parts fails and leaves the upload as it was.
+            check: { (parts) throws(ServerError) in try S3Checksum.check(context, computed: Self.crc64nvme(of: parts)) }
         )
         var md5s: [UInt8] = []
         var crc: UInt64 = 0
         var size: Int64 = 0
         for part in parts {
             md5s += part.md5
-            crc = size == 0 && crc == 0 ? part.crc64 : CRC64.combine(crc, part.crc64, lengthOfSecond: UInt64(part.size))
+            crc = CRC64.combine(crc, part.crc64, lengthOfSecond: UInt64(part.size))
             size += part.size
         }
+        let crcNVME = Self.crc64nvme(of: parts)
         let blob = store.assemble(parts)
         let metadata = ObjectMetadata(
             key: key,
             size: size,
             etag: ByteEncoding.hex(Hashing.MD5.hash(md5s)) + "-\(parts.count)",
             crc64: crc,
+            crc64nvme: crcNVME,
             lastModified: context.now,
             lastModifiedMilliseconds: context.nowMilliseconds,
             contentType: taken.attributes.contentType,
@@ -145,10 +153,21 @@ extension RequestHandler {
         xml.element("Bucket", bucket)
         xml.element("Key", key)
         xml.element("ETag", context.dialect.formatETag(metadata.etag))
+        if S3Checksum.isKept(context) {
+            xml.element("ChecksumCRC64NVME", CRC64.base64(crcNVME))
+            xml.element("ChecksumType", "FULL_OBJECT")
+        }
         xml.close("CompleteMultipartUploadResult")
         var headers: [(String, String)] = []
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(crc))) }
         return .xml(xml, headers: headers)
+    }
+
+    /// The CRC-64/NVME of the object `parts` make, combined from theirs.
+    static func crc64nvme(of parts: [StoredPart]) -> UInt64 {
+        parts.reduce(UInt64(0)) {
+            CRC64.combine($0, $1.crc64nvme, lengthOfSecond: UInt64($1.size), polynomial: .nvme)
+        }
     }
 
     func abortMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {

@@ -52,6 +52,7 @@ extension RequestHandler {
         size: Int64,
         md5: [UInt8],
         crc64: UInt64,
+        crc64nvme: UInt64,
         attributes: ObjectAttributes,
         context: Context
     ) -> ObjectMetadata {
@@ -60,6 +61,7 @@ extension RequestHandler {
             size: size,
             etag: ByteEncoding.hex(md5),
             crc64: crc64,
+            crc64nvme: crc64nvme,
             lastModified: context.now,
             lastModifiedMilliseconds: context.nowMilliseconds,
             contentType: attributes.contentType,
@@ -86,6 +88,7 @@ extension RequestHandler {
             size: received.size,
             md5: md5,
             crc64: received.crc64,
+            crc64nvme: received.crc64nvme,
             attributes: attributes(context),
             context: context
         )
@@ -95,6 +98,7 @@ extension RequestHandler {
             headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
             headers.append(("Content-MD5", ByteEncoding.base64(md5)))
         }
+        headers += S3Checksum.headers(metadata.crc64nvme, context: context)
         return Reply(headers: headers)
     }
 
@@ -176,6 +180,9 @@ extension RequestHandler {
             }
             return Reply(status: 304, headers: kept, body: .empty)
         case .full:
+            if S3Checksum.isRequested(context), partNumberless(context) {
+                headers += S3Checksum.headers(metadata.crc64nvme, context: context)
+            }
             return Reply(
                 headers: headers,
                 body: head ? .headOnly(length: metadata.size) : .blob(reader, offset: 0, length: metadata.size)
@@ -189,6 +196,12 @@ extension RequestHandler {
                 body: head ? .headOnly(length: length) : .blob(reader, offset: first, length: length)
             )
         }
+    }
+
+    /// Whether a GET or HEAD names no part (`?partNumber=`): only then is a `.full` answer the whole object as
+    /// stored, whose checksum may be reported.
+    private func partNumberless(_ context: Context) -> Bool {
+        context.request.queryValue("partNumber") == nil
     }
 
     /// S3's `?partNumber=N` on GET and HEAD: the byte range of part N of a multipart object (part 1 of any other

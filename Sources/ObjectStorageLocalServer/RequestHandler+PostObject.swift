@@ -104,6 +104,7 @@ extension RequestHandler {
         let size = writer.count
         let md5 = writer.md5Digest
         let crc64 = writer.crc.value
+        let crc64nvme = writer.crcNVME.value
         let blob = try await writer.finish()
 
         var fields = form.fields.map { (name: $0.name.lowercased(), value: $0.value) }
@@ -115,6 +116,7 @@ extension RequestHandler {
             size: size,
             md5: md5,
             crc64: crc64,
+            crc64nvme: crc64nvme,
             attributes: Self.attributes(fields, dialect: dialect),
             context: context
         )

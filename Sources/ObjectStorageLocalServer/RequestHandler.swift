@@ -30,6 +30,8 @@ struct RequestHandler: Sendable {
         var operation: Operation
         var now: Int64
         var nowMilliseconds: Int64
+        /// Whether the S3 dialect reads and reports `x-amz-checksum-crc64nvme`.
+        var keepsS3Checksums = true
         /// Close the connection after receiving this many request-body bytes.
         var uploadCutoff: Int64?
         /// The body bytes received and sent, for the request log.
@@ -64,7 +66,8 @@ struct RequestHandler: Sendable {
             requestID: FileIO.randomHex(12).uppercased(),
             operation: Self.operation(for: incoming, dialect: dialect),
             now: time.seconds,
-            nowMilliseconds: time.milliseconds
+            nowMilliseconds: time.milliseconds,
+            keepsS3Checksums: configuration.keepsS3Checksums
         )
         let fired = faults.faults(operation: context.operation, bucket: incoming.bucket, key: incoming.key)
         var delayBeforeHeaders: Duration?
@@ -241,10 +244,11 @@ struct RequestHandler: Sendable {
         var size: Int64
         var md5: [UInt8]
         var crc64: UInt64
+        var crc64nvme: UInt64
     }
 
-    /// Streams the request body into a new blob, hashing it on the way, and checks `Content-MD5` and a hex
-    /// `x-amz-content-sha256` (the SHA-256 is computed only then).
+    /// Streams the request body into a new blob, hashing it on the way, and checks `Content-MD5`, a hex
+    /// `x-amz-content-sha256` (the SHA-256 is computed only then) and `x-amz-checksum-crc64nvme`.
     ///
     /// A body larger than the dialect's single-PUT limit is refused with `EntityTooLarge` once that many bytes
     /// have arrived (a larger `Content-Length` is refused earlier, by ``checkAnnouncedSize(_:)``).
@@ -282,7 +286,14 @@ struct RequestHandler: Sendable {
                     throw ServerError.contentSHA256Mismatch(client: sha256Header, server: actual)
                 }
             }
-            return ReceivedBody(blob: try await writer.finish(), size: writer.count, md5: md5, crc64: writer.crc.value)
+            try S3Checksum.check(context, computed: writer.crcNVME.value)
+            return ReceivedBody(
+                blob: try await writer.finish(),
+                size: writer.count,
+                md5: md5,
+                crc64: writer.crc.value,
+                crc64nvme: writer.crcNVME.value
+            )
         } catch {
             await writer.abandon()
             throw error
@@ -334,6 +345,7 @@ struct RequestHandler: Sendable {
         metadata.size = writer.count
         metadata.etag = ByteEncoding.hex(writer.md5Digest)
         metadata.crc64 = writer.crc.value
+        metadata.crc64nvme = writer.crcNVME.value
         metadata.partsCount = nil
         metadata.partSizes = nil
         metadata.lastModified = max(context.now, metadata.lastModified + 1)
