@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// A value a checkpoint records and compares, on load, with the current one: the request's
 /// identity, the object's state, the source file's identity.
 protocol CheckpointComparable {
@@ -47,7 +49,9 @@ extension DownloadCheckpoint.ObjectState: CheckpointComparable {
         case "etag": return etag
         case "lastModified": return lastModified ?? "none"
         case "versionId": return versionId ?? "none"
-        default: return crc64.map { String($0) } ?? "none"
+        default:
+            guard let crc64 else { return "none" }
+            return crc64Polynomial == .nvme ? "\(CRC64.base64(crc64)) (CRC-64/NVME)" : String(crc64)
         }
     }
 }

@@ -94,7 +94,12 @@ extension DownloadCheckpoint {
         guard isComplete else { return nil }
         let layout = self.layout
         return completedParts.reduce(UInt64(0)) { crc, part in
-            CRC64.combine(crc, part.crc64, lengthOfSecond: UInt64(layout.size(ofPart: part.index)))
+            CRC64.combine(
+                crc,
+                part.crc64,
+                lengthOfSecond: UInt64(layout.size(ofPart: part.index)),
+                polynomial: object.crc64Polynomial
+            )
         }
     }
 

@@ -39,7 +39,7 @@ extension DownloadCheckpoint {
         var damaged = [Int]()
         for part in completedParts {
             let range = layout.localRange(ofPart: part.index)
-            var crc = CRC64()
+            var crc = CRC64(object.crc64Polynomial)
             var offset = range.lowerBound
             while offset < range.upperBound {
                 let wanted = Int(min(Int64(buffer.count), range.upperBound - offset))

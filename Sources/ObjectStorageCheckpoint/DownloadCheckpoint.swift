@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+package import ObjectStorageSigning
+
 /// The persisted state of a resumable download: which transfer it is, which object version it
 /// reads, how the bytes are cut into parts, where the temp file is, and which parts are already in
 /// the temp file together with their CRC64.
@@ -95,8 +97,12 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
         package var etag: String
         /// The Last-Modified header, verbatim, if the server sent one.
         package var lastModified: String?
-        /// The whole object's CRC64 (`x-oss-hash-crc64ecma` / `x-obs-checksum-crc64ecma`), if offered.
+        /// The whole object's CRC-64, if the service offered one: OSS's and OBS's CRC-64/XZ
+        /// (`x-oss-hash-crc64ecma` / `x-obs-hash-crc64ecma`) or S3's CRC-64/NVME (`x-amz-checksum-crc64nvme`),
+        /// as ``crc64Polynomial`` says. The parts' CRCs (``CompletedPart/crc64``) use the same polynomial.
         package var crc64: UInt64?
+        /// The polynomial of ``crc64`` and of every part's CRC; `.xz` when the service offered none.
+        package var crc64Polynomial: CRC64.Polynomial
         /// The version the server reported, if any.
         package var versionId: String?
 
@@ -106,19 +112,22 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///   - size: The object's size.
         ///   - etag: The ETag header.
         ///   - lastModified: The Last-Modified header.
-        ///   - crc64: The whole object's CRC64.
+        ///   - crc64: The whole object's CRC-64.
+        ///   - crc64Polynomial: The polynomial of `crc64` and of the parts' CRCs.
         ///   - versionId: The version the server reported.
         package init(
             size: Int64,
             etag: String,
             lastModified: String? = nil,
             crc64: UInt64? = nil,
+            crc64Polynomial: CRC64.Polynomial = .xz,
             versionId: String? = nil
         ) {
             self.size = size
             self.etag = etag
             self.lastModified = lastModified
             self.crc64 = crc64
+            self.crc64Polynomial = crc64Polynomial
             self.versionId = versionId
         }
 
@@ -132,12 +141,14 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
             if etag != probe.etag { return "etag" }
             if let a = lastModified, let b = probe.lastModified, a != b { return "lastModified" }
             if let a = versionId, let b = probe.versionId, a != b { return "versionId" }
-            if let a = crc64, let b = probe.crc64, a != b { return "crc64" }
+            if let a = crc64, let b = probe.crc64, a != b || crc64Polynomial != probe.crc64Polynomial {
+                return "crc64"
+            }
             return nil
         }
 
         private enum CodingKeys: String, CodingKey {
-            case size, etag, lastModified, crc64, versionId
+            case size, etag, lastModified, crc64, crc64Polynomial, versionId
         }
 
         /// Decodes an object state (`crc64` is a decimal string).
@@ -150,6 +161,16 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
             self.etag = try container.decode(String.self, forKey: .etag)
             self.lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
             self.crc64 = try container.decodeCRC64IfPresent(forKey: .crc64)
+            switch try container.decodeIfPresent(String.self, forKey: .crc64Polynomial) {
+            case nil, "xz": self.crc64Polynomial = .xz
+            case "nvme": self.crc64Polynomial = .nvme
+            case let other?:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .crc64Polynomial,
+                    in: container,
+                    debugDescription: "unknown CRC-64 polynomial '\(other)'"
+                )
+            }
             self.versionId = try container.decodeIfPresent(String.self, forKey: .versionId)
         }
 
@@ -163,6 +184,8 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
             try container.encode(etag, forKey: .etag)
             try container.encodeIfPresent(lastModified, forKey: .lastModified)
             try container.encodeCRC64(crc64, forKey: .crc64)
+            // Written only when it is not the polynomial a checkpoint without the field means.
+            if crc64Polynomial == .nvme { try container.encode("nvme", forKey: .crc64Polynomial) }
             try container.encodeIfPresent(versionId, forKey: .versionId)
         }
     }

@@ -65,7 +65,7 @@ struct CopyEngineTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted() == ["big.bin", "down"])
     }
 
-    @Test("an S3 multipart object's download says that its parts' MD5s matched the ETag")
+    @Test("an S3 multipart object's download says that its CRC-64/NVME matched the service's")
     func s3DownloadSaysHowItWasVerified() async throws {
         let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
@@ -81,7 +81,7 @@ struct CopyEngineTests {
         let download = try await cli.run(["cp", "s3://bkt/mp.bin", target])
         #expect(download.status == 0, "\(download.standardError)")
         #expect(
-            download.standardError.contains("; verified: MD5 of 5.0 MiB parts (multipart ETag)\n"),
+            download.standardError.contains("; verified: CRC-64/NVME\n"),
             "\(download.standardError)"
         )
         #expect(FileManager.default.contents(atPath: target) == payload)

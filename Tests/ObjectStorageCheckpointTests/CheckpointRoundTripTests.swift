@@ -35,6 +35,31 @@ struct CheckpointRoundTripTests {
         #expect(loaded.object.crc64 == 11_027_584_245_493_016_713)
     }
 
+    @Test func downloadRoundTripKeepsTheCRCPolynomial() throws {
+        var fixture = try DownloadFixture()
+        var nvme = fixture.object
+        nvme.crc64Polynomial = .nvme
+        fixture.checkpoint.object = nvme
+        let store = CheckpointStore(logger: .scanning)
+        try store.save(fixture.checkpoint, to: fixture.checkpointPath)
+        let text = try String(decoding: readFile(fixture.checkpointPath), as: UTF8.self)
+        #expect(text.contains("\"crc64Polynomial\":\"nvme\""))
+        let expectation = DownloadCheckpoint.Expectation(identity: fixture.identity, object: nvme)
+        let loaded = try #require(store.load(at: fixture.checkpointPath, expecting: expectation).checkpoint)
+        #expect(loaded.object.crc64Polynomial == .nvme)
+
+        // The same value under the other polynomial is another object state.
+        let changed = store.load(at: fixture.checkpointPath, expecting: fixture.expectation)
+        #expect(changed.reason?.field == "crc64")
+
+        // A checkpoint written before the field existed (or for a CRC-64/XZ) has none: its CRCs are CRC-64/XZ.
+        let plain = try DownloadFixture()
+        try store.save(plain.checkpoint, to: plain.checkpointPath)
+        #expect(try !String(decoding: readFile(plain.checkpointPath), as: UTF8.self).contains("crc64Polynomial"))
+        let old = try #require(store.load(at: plain.checkpointPath, expecting: plain.expectation).checkpoint)
+        #expect(old.object.crc64Polynomial == .xz)
+    }
+
     @Test func uploadRoundTripKeepsEveryField() throws {
         var fixture = try UploadFixture()
         try fixture.checkpoint.recordPart(

@@ -58,7 +58,10 @@ struct ResumableDownloadFinishedTests {
             let range = checkpoint.layout.localRange(ofPart: index)
             try checkpoint.markPartCompleted(
                 index,
-                crc64: CRC64.checksum(Array(content[Int(range.lowerBound)..<Int(range.upperBound)]))
+                crc64: CRC64.checksum(
+                    Array(content[Int(range.lowerBound)..<Int(range.upperBound)]),
+                    polynomial: checkpoint.object.crc64Polynomial
+                )
             )
         }
         try CheckpointStore(logger: .scanning).save(checkpoint, to: checkpointPath)
@@ -97,10 +100,10 @@ struct ResumableDownloadFinishedTests {
             #expect(try fileBytes(destination) == content)
             #expect(!fileExists(destination + ".dcp"))
             #expect(!fileExists(destination + ".part"))
-            if dialect.provider == .oss {
-                #expect(result.verification == .crc64(CRC64.checksum(content)))
-            } else {
-                #expect(result.verification == .md5(ByteEncoding.hex(Hashing.MD5.hash(content))))
+            switch dialect.provider {
+            case .oss: #expect(result.verification == .crc64(CRC64.checksum(content)))
+            case .s3: #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
+            default: #expect(result.verification == .md5(ByteEncoding.hex(Hashing.MD5.hash(content))))
             }
         }
     }

@@ -22,6 +22,12 @@ import Testing
 struct ResumableDownloadMultipartETagTests {
     static let mebibyte: Int64 = 1 << 20
 
+    /// The server plays one without S3's `x-amz-checksum-crc64nvme` (Ceph RGW 16, `rclone serve s3`): with it, a
+    /// download checks that checksum instead of the ETag.
+    static func withoutS3Checksums(_ configuration: inout LocalObjectServer.Configuration) {
+        configuration.keepsS3Checksums = false
+    }
+
     /// Uploads `content` in parts of `partSize` and returns the object's ETag, unquoted.
     static func uploadInParts(
         _ client: ObjectStorageClient,
@@ -50,7 +56,7 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(Int(2 * Self.mebibyte * 5 + 1234), seed: 41)
         let (logger, log) = Self.debugLogger()
-        try await withClient(.s3, logger: logger) { client, _ in
+        try await withClient(.s3, logger: logger, server: Self.withoutS3Checksums) { client, _ in
             let etag = try await Self.uploadInParts(
                 client,
                 content,
@@ -96,7 +102,7 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(3 * 1024 * 1024 + 5, seed: 46)
         let (logger, log) = Self.debugLogger()
-        try await withClient(.s3, logger: logger) { client, _ in
+        try await withClient(.s3, logger: logger, server: Self.withoutS3Checksums) { client, _ in
             try await client.createBucket(bucket: "mpu")
             let uploadID = try await client.createMultipartUpload(bucket: "mpu", key: "k")
             let part = try await client.uploadPart(
@@ -126,7 +132,11 @@ struct ResumableDownloadMultipartETagTests {
     func unreportedPartSizeIsFound() async throws {
         let scratch = try ScratchDirectory()
         let content = testBytes(Int(2 * Self.mebibyte * 5 + 99), seed: 42)
-        try await withClient(.s3, transport: PartsCountHidingTransport.init(base:)) { client, _ in
+        try await withClient(
+            .s3,
+            transport: PartsCountHidingTransport.init(base:),
+            server: Self.withoutS3Checksums
+        ) { client, _ in
             let etag = try await Self.uploadInParts(
                 client,
                 content,
@@ -148,7 +158,11 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         // 7 MiB parts: 5 MiB is the only common size that makes 3 parts of this object, and it is the wrong one.
         let content = testBytes(Int(2 * Self.mebibyte * 7 + 100), seed: 43)
-        try await withClient(.s3, transport: PartsCountHidingTransport.init(base:)) { client, _ in
+        try await withClient(
+            .s3,
+            transport: PartsCountHidingTransport.init(base:),
+            server: Self.withoutS3Checksums
+        ) { client, _ in
             _ = try await Self.uploadInParts(
                 client,
                 content,
@@ -216,7 +230,12 @@ struct ResumableDownloadMultipartETagTests {
         let content = testBytes(Int(3 * Self.mebibyte * 5 + 77), seed: 45)
         let counting = DownloadBox<CountingTransport>()
         let (logger, log) = Self.debugLogger()
-        try await withClient(.s3, logger: logger, transport: counting.transportFactory) { client, _ in
+        try await withClient(
+            .s3,
+            logger: logger,
+            transport: counting.transportFactory,
+            server: Self.withoutS3Checksums
+        ) { client, _ in
             let etag = try await Self.uploadInParts(
                 client,
                 content,

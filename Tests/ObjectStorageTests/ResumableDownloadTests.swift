@@ -42,10 +42,10 @@ struct ResumableDownloadTests {
             #expect(result.bytesTransferred == Int64(content.count))
             #expect(result.bytesReused == 0)
             #expect(result.partCount == 13)
-            if dialect.provider == .oss {
-                #expect(result.verification == .crc64(CRC64.checksum(content)))
-            } else {
-                #expect(result.verification == .md5(ByteEncoding.hex(Hashing.MD5.hash(content))))
+            switch dialect.provider {
+            case .oss: #expect(result.verification == .crc64(CRC64.checksum(content)))
+            case .s3: #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
+            default: #expect(result.verification == .md5(ByteEncoding.hex(Hashing.MD5.hash(content))))
             }
             #expect(!fileExists(destination + ".dcp"))
             #expect(!fileExists(destination + ".part"))

@@ -148,6 +148,88 @@ struct ResumableDownloadVerifyTests {
     }
 }
 
+extension ResumableDownloadVerifyTests {
+    @Test("S3: the object's x-amz-checksum-crc64nvme is asked for and verified, with no MD5 pass")
+    func s3CRC64NVME() async throws {
+        let scratch = try ScratchDirectory()
+        let content = testBytes(10 * 1024 * 1024 + 5, seed: 34)
+        let (logger, log) = ResumableDownloadMultipartETagTests.debugLogger()
+        try await withClient(.s3, logger: logger) { client, _ in
+            try await client.createBucket(bucket: "nvme")
+            // Uploaded in parts: the server combines the parts' CRCs into the object's (FULL_OBJECT).
+            let source = scratch.file("source.bin")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            let upload = try await client.uploadFile(
+                from: source,
+                bucket: "nvme",
+                key: "k",
+                options: TransferOptions(partSize: 5 * 1024 * 1024, concurrency: 2)
+            )
+            #expect(upload.partCount == 3)
+            let destination = scratch.file("down.bin")
+            let result = try await client.resumableDownload(
+                bucket: "nvme",
+                key: "k",
+                to: destination,
+                options: smallPartOptions(partSize: 3 * 1024 * 1024),
+                logger: logger
+            )
+            #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
+            #expect(result.crc64 == nil)
+            #expect(try fileBytes(destination) == content)
+            #expect(ResumableDownloadMultipartETagTests.partsReadBack(log) == nil)
+        }
+    }
+
+    @Test("S3: a CRC-64/NVME that does not match the bytes fails the download and leaves no file")
+    func s3CRC64NVMEMismatch() async throws {
+        let scratch = try ScratchDirectory()
+        let content = testBytes(1024 * 1024 + 3, seed: 35)
+        let wrong = CRC64.base64(CRC64.checksum(content, polynomial: .nvme) ^ 1)
+        let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
+            HeadHeaderTransport(base: base, name: "x-amz-checksum-crc64nvme", value: wrong)
+        }
+        try await withClient(.s3, transport: transport) { client, _ in
+            try await client.createBucket(bucket: "nvme")
+            try await client.putObject(PutObjectRequest(bucket: "nvme", key: "k", body: .bytes(content)))
+            let destination = scratch.file("bad.bin")
+            let error = await #expect(throws: ObjectStorageError.self) {
+                try await client.resumableDownload(
+                    bucket: "nvme",
+                    key: "k",
+                    to: destination,
+                    options: smallPartOptions(partSize: 256 * 1024)
+                )
+            }
+            #expect(error?.code == .integrityMismatch)
+            #expect(error?.message.contains("CRC-64/NVME") == true, "\(String(describing: error))")
+            #expect(!fileExists(destination))
+        }
+    }
+
+    @Test("S3: a COMPOSITE checksum (a checksum of part checksums) is not taken for the object's; the ETag is")
+    func s3CompositeChecksumIsIgnored() async throws {
+        let scratch = try ScratchDirectory()
+        let content = testBytes(700 * 1024, seed: 36)
+        let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
+            HeadHeaderTransport(base: base, name: "x-amz-checksum-type", value: "COMPOSITE")
+        }
+        try await withClient(.s3, transport: transport) { client, _ in
+            try await client.createBucket(bucket: "nvme")
+            try await client.putObject(PutObjectRequest(bucket: "nvme", key: "k", body: .bytes(content)))
+            let destination = scratch.file("down.bin")
+            let result = try await client.resumableDownload(
+                bucket: "nvme",
+                key: "k",
+                to: destination,
+                options: smallPartOptions(partSize: 256 * 1024)
+            )
+            #expect(result.verification == .md5(ByteEncoding.hex(Hashing.MD5.hash(content))))
+            #expect(try fileBytes(destination) == content)
+        }
+    }
+}
+
 /// Adds one header to every HEAD answer.
 struct HeadHeaderTransport: HTTPTransport {
     let base: any HTTPTransport

@@ -47,10 +47,13 @@ func withClient<T>(
     logger: Logger? = nil,
     transport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil,
     configure: (inout ObjectStorageClient.Configuration) -> Void = { _ in },
+    server configureServer: (inout LocalObjectServer.Configuration) -> Void = { _ in },
     _ body: (ObjectStorageClient, LocalObjectServer) async throws -> T
 ) async throws -> T {
+    var serverConfiguration = LocalObjectServer.Configuration(storage: .memory)
+    configureServer(&serverConfiguration)
     let server = LocalObjectServer(
-        configuration: .init(storage: .memory),
+        configuration: serverConfiguration,
         faults: faults,
         logger: .scanning(label: "test-server")
     )

@@ -80,7 +80,13 @@ final class PartWriter: ResponseBodyConsumer {
         self.reporter = reporter
         let aligned = (range.lowerBound - layoutStart) % Int64(DownloadTempFile.directAlignment) == 0
         self.buffers = file.directDescriptor != nil && aligned ? directBuffers : nil
-        self.state = Mutex(State(position: range.lowerBound, md5: hashesMD5 ? Hashing.MD5() : nil))
+        self.state = Mutex(
+            State(
+                position: range.lowerBound,
+                crc: CRC64(object.crc64Polynomial),
+                md5: hashesMD5 ? Hashing.MD5() : nil
+            )
+        )
     }
 
     /// The next offset to fetch: the part's end once it is complete.

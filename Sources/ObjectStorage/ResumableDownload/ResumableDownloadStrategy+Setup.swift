@@ -130,6 +130,10 @@ extension ResumableDownloadStrategy {
         case .object(let bucket, let key):
             var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: bucket, key: key)
             operation.query("versionId", self.options.versionID)
+            if self.client.configuration.provider == .s3 {
+                // S3 reports the object's CRC-64/NVME only when asked.
+                operation.header("x-amz-checksum-mode", "ENABLED")
+            }
             let response = try await self.client.execute(operation, logger: self.logger)
             guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }), length >= 0 else {
                 throw ObjectStorageError.invalidResponse("HeadObject returned no Content-Length")
@@ -187,16 +191,30 @@ extension ResumableDownloadStrategy {
             ?? headers.first(name: "x-obs-version-id")
         // OSS always sends its CRC-64 (ECMA-182, the same as CRC-64/XZ); OBS sends it under its own prefix
         // when it holds one for the object (the OBS SDKs read `x-obs-hash-crc64ecma` on HEAD and GET).
-        let crc = Self.crc64Headers.lazy.compactMap { headers.first(name: $0) }.first.flatMap {
+        var crc = Self.crc64Headers.lazy.compactMap { headers.first(name: $0) }.first.flatMap {
             UInt64($0.filter { $0 != " " })
+        }
+        var polynomial = CRC64.Polynomial.xz
+        if crc == nil, let nvme = Self.fullObjectCRC64NVME(in: headers) {
+            (crc, polynomial) = (nvme, .nvme)
         }
         let object = DownloadCheckpoint.ObjectState(
             size: size,
             etag: headers.first(name: "ETag") ?? "",
             lastModified: headers.first(name: "Last-Modified"),
             crc64: crc,
+            crc64Polynomial: polynomial,
             versionId: versionID
         )
         return ResumableDownloadSource.Probe(object: object, ignoresRange: ignoresRange, headers: headers)
+    }
+
+    /// S3's CRC-64/NVME of the whole object (`x-amz-checksum-crc64nvme`, sent to a HEAD that asked with
+    /// `x-amz-checksum-mode: ENABLED`), unless the answer says it is a checksum of part checksums (`COMPOSITE`).
+    static func fullObjectCRC64NVME(in headers: HTTPHeaders) -> UInt64? {
+        guard let text = headers.first(name: "x-amz-checksum-crc64nvme"),
+            headers.first(name: "x-amz-checksum-type").map({ $0.uppercased() == "FULL_OBJECT" }) ?? true
+        else { return nil }
+        return CRC64.value(base64: text.filter { $0 != " " })
     }
 }

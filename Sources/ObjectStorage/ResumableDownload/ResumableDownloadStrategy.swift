@@ -223,7 +223,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         TransferCompletion(
             etag: probe.object.etag,
             versionID: probe.object.versionId,
-            crc64: probe.object.crc64,
+            crc64: probe.object.crc64Polynomial == .xz ? probe.object.crc64 : nil,
             lastModified: probe.object.lastModified,
             verification: verification
         )
@@ -291,15 +291,16 @@ struct ResumableDownloadStrategy: TransferStrategy {
         }
         if let expected = object.crc64 {
             let computed = checkpoint.combinedCRC64() ?? 0
+            let nvme = object.crc64Polynomial == .nvme
             guard computed == expected else {
                 throw ObjectStorageError.integrityMismatch(
-                    checksum: "CRC-64/XZ",
-                    expected: String(expected),
-                    actual: String(computed),
+                    checksum: nvme ? "CRC-64/NVME" : "CRC-64/XZ",
+                    expected: nvme ? CRC64.base64(expected) : String(expected),
+                    actual: nvme ? CRC64.base64(computed) : String(computed),
                     operation: "ResumableDownload"
                 )
             }
-            return .crc64(computed)
+            return nvme ? .crc64NVME(computed) : .crc64(computed)
         }
         if let encryption = ETagDigest.encryption(in: probe.headers) {
             return .none(reason: "the object is encrypted (\(encryption)); its ETag is not the MD5 of its bytes")

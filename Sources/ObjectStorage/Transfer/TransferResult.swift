@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// What a finished ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)``
 /// or ``ObjectStorageClient/resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)``
 /// did: one shape for both directions.
@@ -15,8 +17,11 @@
 public struct TransferResult: Sendable, Hashable {
     /// How the transferred bytes were checked end to end.
     public enum Verification: Sendable, Hashable, CustomStringConvertible {
-        /// The parts' CRC-64s, combined, equal the service's whole-object CRC-64 (OSS).
+        /// The parts' CRC-64s, combined, equal the service's whole-object CRC-64 (OSS, OBS).
         case crc64(UInt64)
+        /// The parts' CRC-64/NVME checksums, combined, equal the service's whole-object `x-amz-checksum-crc64nvme`
+        /// (S3 keeps one for every object uploaded since December 2024, and reports it when asked).
+        case crc64NVME(UInt64)
         /// The MD5 of the downloaded file equals the object's single-part ETag (hex digest).
         case md5(String)
         /// The MD5s of the downloaded file's parts, every part `partSize` bytes but the last, combine into the
@@ -27,10 +32,12 @@ public struct TransferResult: Sendable, Hashable {
         /// object, a service without CRC-64, verification turned off...).
         case none(reason: String)
 
-        /// `crc64 <value>`, `md5 <hex>`, `multipart-etag <hex>-<parts> (parts of <size> bytes)` or `none (<reason>)`.
+        /// `crc64 <value>`, `crc64nvme <base64>` (as S3 writes it), `md5 <hex>`,
+        /// `multipart-etag <hex>-<parts> (parts of <size> bytes)` or `none (<reason>)`.
         public var description: String {
             switch self {
             case .crc64(let value): return "crc64 \(value)"
+            case .crc64NVME(let value): return "crc64nvme \(CRC64.base64(value))"
             case .md5(let hex): return "md5 \(hex)"
             case .multipartETag(let etag, let partSize): return "multipart-etag \(etag) (parts of \(partSize) bytes)"
             case .none(let reason): return "none (\(reason))"

@@ -180,9 +180,12 @@ struct DemoTransfers: Sendable {
         )
     }
 
+    /// Whether the whole object's CRC-64 matched the service's: OSS's and OBS's CRC-64/XZ, or S3's CRC-64/NVME.
     private static func isCRC64Verified(_ result: TransferResult) -> Bool {
-        if case .crc64 = result.verification { return true }
-        return false
+        switch result.verification {
+        case .crc64, .crc64NVME: return true
+        case .md5, .multipartETag, .none: return false
+        }
     }
 
     private static func handler(_ bar: ProgressBar, _ pause: DemoPause) -> TransferProgressHandler {

@@ -27,11 +27,12 @@ extension ProgressBar {
         )
     }
 
-    /// `verified: CRC-64`, `verified: MD5`, `verified: MD5 of 8.0 MiB parts (multipart ETag)` or
-    /// `not verified: <reason>`.
+    /// `verified: CRC-64`, `verified: CRC-64/NVME`, `verified: MD5`,
+    /// `verified: MD5 of 8.0 MiB parts (multipart ETag)` or `not verified: <reason>`.
     static func phrase(_ verification: TransferResult.Verification) -> String {
         switch verification {
         case .crc64: return "verified: CRC-64"
+        case .crc64NVME: return "verified: CRC-64/NVME"
         case .md5: return "verified: MD5"
         case .multipartETag(_, let partSize):
             return "verified: MD5 of \(Self.size(partSize)) parts (multipart ETag)"
