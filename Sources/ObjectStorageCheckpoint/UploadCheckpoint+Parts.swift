@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import ObjectStorageSigning
+package import ObjectStorageSigning
 
 extension UploadCheckpoint {
     /// The most parts a multipart upload may have on OSS, OBS and S3.
@@ -84,8 +84,8 @@ extension UploadCheckpoint {
     /// Whether every part is recorded.
     package var isComplete: Bool { parts.count == partCount }
 
-    /// The whole file's CRC64, combined from the per-part CRC64s in order; `nil` while parts are
-    /// missing or any part has no CRC64.
+    /// The whole file's CRC64, combined from the per-part CRC64s in order (with ``partCRC64Polynomial``);
+    /// `nil` while parts are missing or any part has no CRC64.
     ///
     /// - Returns: The combined CRC64, or `nil`.
     package func combinedCRC64() -> UInt64? {
@@ -93,10 +93,19 @@ extension UploadCheckpoint {
         var combined: UInt64 = 0
         for part in parts {
             guard let crc = part.crc64 else { return nil }
-            combined = CRC64.combine(combined, crc, lengthOfSecond: UInt64(part.size))
+            combined = CRC64.combine(combined, crc, lengthOfSecond: UInt64(part.size), polynomial: partCRC64Polynomial)
         }
         return combined
     }
+
+    /// The polynomial of the parts' CRCs: S3's CRC-64/NVME for an upload created for S3's full-object checksum
+    /// (its parameters name `x-amz-checksum-algorithm: CRC64NVME`), CRC-64/XZ otherwise.
+    package var partCRC64Polynomial: CRC64.Polynomial {
+        parameters.additionalHeaders[Self.checksumAlgorithmHeader] == "CRC64NVME" ? .nvme : .xz
+    }
+
+    /// The parameter that records an upload created for S3's full-object CRC-64/NVME.
+    package static let checksumAlgorithmHeader = "x-amz-checksum-algorithm"
 
     /// A part as ListParts reports it.
     package struct ServerPart: Hashable, Sendable {

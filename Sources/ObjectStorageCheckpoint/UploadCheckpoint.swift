@@ -158,7 +158,8 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         package var etag: String
         /// The part's size in bytes.
         package var size: Int64
-        /// The CRC64 of the part's bytes (verified against the server's where offered).
+        /// The CRC64 of the part's bytes (verified against the server's where offered), with the upload's
+        /// ``UploadCheckpoint/partCRC64Polynomial``.
         package var crc64: UInt64?
         /// The base64 MD5 sent as Content-MD5, when `enableMD5Check` is on.
         package var md5: String?

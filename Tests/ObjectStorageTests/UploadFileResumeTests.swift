@@ -51,7 +51,10 @@ struct UploadFileResumeTests {
         )
         let loaded = CheckpointStore(logger: .scanning).load(
             at: request.filePath + ".ucp",
-            expecting: UploadCheckpoint.Expectation(identity: identity, parameters: parameters(of: request))
+            expecting: UploadCheckpoint.Expectation(
+                identity: identity,
+                parameters: parameters(of: request, provider: client.configuration.provider)
+            )
         )
         let checkpoint = try #require(loaded.checkpoint)
         #expect(checkpoint.parts.map(\.number) == [1, 2])
@@ -59,8 +62,14 @@ struct UploadFileResumeTests {
         return checkpoint
     }
 
-    static func parameters(of request: UploadFileCall) -> UploadCheckpoint.ObjectParameters {
-        UploadCheckpoint.ObjectParameters(contentType: "application/octet-stream")
+    /// What the upload's checkpoint records: the guessed media type and, to S3 with verification on, that the upload
+    /// was created for S3's full-object CRC-64/NVME.
+    static func parameters(of request: UploadFileCall, provider: StorageProvider) -> UploadCheckpoint.ObjectParameters {
+        var parameters = UploadCheckpoint.ObjectParameters(contentType: "application/octet-stream")
+        if provider == .s3 && request.options.verifyIntegrity {
+            parameters.additionalHeaders["x-amz-checksum-algorithm"] = "CRC64NVME"
+        }
+        return parameters
     }
 
     @Test("a failed call keeps the checkpoint; the next call sends only the missing parts", arguments: Fixture.dialects)

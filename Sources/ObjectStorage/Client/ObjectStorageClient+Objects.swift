@@ -37,8 +37,10 @@ extension ObjectStorageClient {
             }
             operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(bytes.readableBytesView)))
         }
+        operation.header(S3Checksum.header, request.crc64nvme.map(CRC64.base64))
         operation.body = request.body
         let response = try await self.execute(operation, logger: logger)
+        try S3Checksum.check(response.headers, sent: request.crc64nvme, operation: "PutObject")
         return ObjectWriteResult(
             headers: response.headers,
             prefix: self.configuration.headerPrefix,

@@ -60,7 +60,7 @@ extension DirectoryJob {
     /// Whether the file's MD5 is `md5` (hexadecimal).
     static func file(_ path: String, size: Int64, hasMD5 md5: String) throws -> Bool {
         let digest = try FileRegionDigest.compute(path: path, range: 0..<size)
-        guard let bytes = Data(base64Encoded: digest.md5Base64) else { return false }
+        guard let md5Base64 = digest.md5Base64, let bytes = Data(base64Encoded: md5Base64) else { return false }
         return ByteEncoding.hex(Array(bytes)) == md5
     }
 

@@ -28,9 +28,31 @@ extension ObjectStorageClient {
         attributes: UploadAttributes = UploadAttributes(),
         logger: Logger? = nil
     ) async throws -> String {
+        try await self.createMultipartUpload(
+            bucket: bucket,
+            key: key,
+            attributes: attributes,
+            fullObjectCRC64NVME: false,
+            logger: logger
+        )
+    }
+
+    /// ``createMultipartUpload(bucket:key:attributes:logger:)``; with `fullObjectCRC64NVME`, the upload is
+    /// created for S3's full-object CRC-64/NVME (every part then sends its own, and the completion the object's).
+    func createMultipartUpload(
+        bucket: String,
+        key: String,
+        attributes: UploadAttributes,
+        fullObjectCRC64NVME: Bool,
+        logger: Logger?
+    ) async throws -> String {
         var operation = OperationRequest(name: "CreateMultipartUpload", method: .POST, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploads", value: nil)]
         try self.add(attributes, to: &operation)
+        if fullObjectCRC64NVME {
+            operation.header(S3Checksum.algorithmHeader, "CRC64NVME")
+            operation.header(S3Checksum.typeHeader, "FULL_OBJECT")
+        }
         operation.body = .empty
         let (_, root) = try await self.executeXML(operation, logger: logger)
         guard let uploadID = root["UploadId"], !uploadID.isEmpty else {
@@ -69,12 +91,14 @@ extension ObjectStorageClient {
             partNumber: partNumber,
             body: body,
             contentMD5: contentMD5,
+            crc64nvme: nil,
             logger: logger
         ).part
     }
 
     /// ``uploadPart(bucket:key:uploadID:partNumber:body:contentMD5:logger:)``, with the answer's headers, which say
-    /// whether the service encrypts the part (its ETag is then not the MD5 of its bytes).
+    /// whether the service encrypts the part (its ETag is then not the MD5 of its bytes); `crc64nvme` is sent as
+    /// S3's `x-amz-checksum-crc64nvme`, which the service checks against the bytes.
     func uploadPartAnswer(
         bucket: String,
         key: String,
@@ -82,6 +106,7 @@ extension ObjectStorageClient {
         partNumber: Int,
         body: UploadBody,
         contentMD5: String?,
+        crc64nvme: UInt64? = nil,
         logger: Logger?
     ) async throws -> (part: CompletedPart, headers: HTTPHeaders) {
         guard (1...10_000).contains(partNumber) else {
@@ -93,11 +118,13 @@ extension ObjectStorageClient {
             QueryParameter(name: "uploadId", value: uploadID),
         ]
         operation.header("Content-MD5", contentMD5)
+        operation.header(S3Checksum.header, crc64nvme.map(CRC64.base64))
         operation.body = body
         let response = try await self.execute(operation, logger: logger)
         guard let etag = response.headers.first(name: "ETag") else {
             throw ObjectStorageError.invalidResponse("UploadPart: no ETag in the answer")
         }
+        try S3Checksum.check(response.headers, sent: crc64nvme, operation: "UploadPart \(partNumber)")
         let part = CompletedPart(
             partNumber: partNumber,
             etag: etag,
@@ -126,6 +153,28 @@ extension ObjectStorageClient {
         parts: [CompletedPart],
         logger: Logger? = nil
     ) async throws -> ObjectWriteResult {
+        try await self.completeMultipartUpload(
+            bucket: bucket,
+            key: key,
+            uploadID: uploadID,
+            parts: parts,
+            crc64nvme: nil,
+            logger: logger
+        ).result
+    }
+
+    /// ``completeMultipartUpload(bucket:key:uploadID:parts:logger:)`` for an upload created for S3's full-object
+    /// CRC-64/NVME: `crc64nvme` holds the object's and each part's (by part number), sent for the service to check.
+    ///
+    /// - Returns: The result, and the object's CRC-64/NVME as the answer reports it (`nil` when it reports none).
+    func completeMultipartUpload(
+        bucket: String,
+        key: String,
+        uploadID: String,
+        parts: [CompletedPart],
+        crc64nvme: (object: UInt64, parts: [Int: UInt64])?,
+        logger: Logger?
+    ) async throws -> (result: ObjectWriteResult, crc64nvme: UInt64?) {
         guard !parts.isEmpty else {
             throw ObjectStorageError.invalidArgument("completing an upload needs at least one part")
         }
@@ -135,17 +184,23 @@ extension ObjectStorageClient {
             xml.open("Part")
             xml.element("PartNumber", String(part.partNumber))
             xml.element("ETag", part.etag)
+            if let crc = crc64nvme?.parts[part.partNumber] { xml.element("ChecksumCRC64NVME", CRC64.base64(crc)) }
             xml.close("Part")
         }
         xml.close("CompleteMultipartUpload")
         var operation = OperationRequest(name: "CompleteMultipartUpload", method: .POST, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         operation.header("Content-Type", "application/xml")
+        if let crc64nvme {
+            operation.header(S3Checksum.header, CRC64.base64(crc64nvme.object))
+            operation.header(S3Checksum.typeHeader, "FULL_OBJECT")
+        }
         operation.body = .bytes(xml.bytes)
         // The CRC header of the answer is the whole object's, not the XML's: do not check it here.
         let (headers, root) = try await self.executeXML(operation, logger: logger, checksUploadCRC: false)
         let etag = root["ETag"].flatMap { $0.isEmpty ? nil : $0 }
-        return ObjectWriteResult(headers: headers, prefix: self.configuration.headerPrefix, etag: etag)
+        let reported = root["ChecksumCRC64NVME"].flatMap { CRC64.value(base64: $0) }
+        return (ObjectWriteResult(headers: headers, prefix: self.configuration.headerPrefix, etag: etag), reported)
     }
 
     /// Aborts a multipart upload and frees its parts.

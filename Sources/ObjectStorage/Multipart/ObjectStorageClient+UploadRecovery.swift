@@ -117,7 +117,9 @@ extension ObjectStorageClient {
     ///   - finished: The checkpoint with every part recorded; its identity names the bucket and key.
     ///   - checkpointPath: The checkpoint file, removed once the upload is complete.
     ///   - store: The checkpoint store.
-    ///   - expectedCRC64: The CRC-64 the object must have, or `nil` when unknown.
+    ///   - expectedCRC64: The CRC-64/XZ the object must have, or `nil` when unknown.
+    ///   - crc64nvme: For an upload created for S3's full-object checksum, the object's CRC-64/NVME and each
+    ///     part's, sent with the completion for the service to check.
     ///   - verify: Whether to compare (``TransferOptions/verifyIntegrity``).
     ///   - logger: The transfer's logger.
     /// - Returns: The completion, with what was verified.
@@ -127,16 +129,19 @@ extension ObjectStorageClient {
         checkpointPath: String?,
         store: CheckpointStore,
         expectedCRC64: UInt64?,
+        crc64nvme: (object: UInt64, parts: [Int: UInt64])? = nil,
         verify: Bool,
         logger: Logger
     ) async throws -> TransferCompletion {
         let completed: ObjectWriteResult
+        let reportedCRC64NVME: UInt64?
         do {
-            completed = try await self.completeMultipartUpload(
+            (completed, reportedCRC64NVME) = try await self.completeMultipartUpload(
                 bucket: finished.identity.bucket,
                 key: finished.identity.key,
                 uploadID: finished.uploadId,
                 parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
+                crc64nvme: crc64nvme,
                 logger: logger
             )
         } catch let error where Self.mayMeanUploadGone(error) {
@@ -158,6 +163,18 @@ extension ObjectStorageClient {
                 )
             }
             verification = .crc64(reported)
+        }
+        if verify, let sent = crc64nvme?.object, let reported = reportedCRC64NVME {
+            // The service checked the bytes against the value sent; the value reported must be that one.
+            guard reported == sent else {
+                throw ObjectStorageError.integrityMismatch(
+                    checksum: "CRC-64/NVME",
+                    expected: CRC64.base64(reported),
+                    actual: CRC64.base64(sent),
+                    operation: "CompleteMultipartUpload"
+                )
+            }
+            verification = .crc64NVME(sent)
         }
         var etag = completed.etag
         if etag == nil { etag = await objectMade(by: finished, logger: logger)?.head.etag }

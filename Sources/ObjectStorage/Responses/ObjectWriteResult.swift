@@ -29,6 +29,8 @@ public struct ObjectWriteResult: Sendable, Hashable {
     public var lastModified: Date?
     /// The request id, for support requests.
     public var requestID: String?
+    /// S3's CRC-64/NVME of the whole object, when the answer reports one (``S3Checksum``).
+    var crc64nvme: UInt64?
 
     /// Reads the result from the answer's headers in the provider's dialect.
     init(headers: HTTPHeaders, prefix: String, etag: String?, lastModified: Date? = nil) {
@@ -37,5 +39,6 @@ public struct ObjectWriteResult: Sendable, Hashable {
         self.crc64 = headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) }
         self.lastModified = lastModified
         self.requestID = headers.requestID
+        self.crc64nvme = S3Checksum.fullObjectValue(in: headers)
     }
 }

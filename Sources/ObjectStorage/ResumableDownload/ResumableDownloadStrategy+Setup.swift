@@ -132,7 +132,7 @@ extension ResumableDownloadStrategy {
             operation.query("versionId", self.options.versionID)
             if self.client.configuration.provider == .s3 {
                 // S3 reports the object's CRC-64/NVME only when asked.
-                operation.header("x-amz-checksum-mode", "ENABLED")
+                operation.header(S3Checksum.modeHeader, "ENABLED")
             }
             let response = try await self.client.execute(operation, logger: self.logger)
             guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }), length >= 0 else {
@@ -195,7 +195,7 @@ extension ResumableDownloadStrategy {
             UInt64($0.filter { $0 != " " })
         }
         var polynomial = CRC64.Polynomial.xz
-        if crc == nil, let nvme = Self.fullObjectCRC64NVME(in: headers) {
+        if crc == nil, let nvme = S3Checksum.fullObjectValue(in: headers) {
             (crc, polynomial) = (nvme, .nvme)
         }
         let object = DownloadCheckpoint.ObjectState(
@@ -207,14 +207,5 @@ extension ResumableDownloadStrategy {
             versionId: versionID
         )
         return ResumableDownloadSource.Probe(object: object, ignoresRange: ignoresRange, headers: headers)
-    }
-
-    /// S3's CRC-64/NVME of the whole object (`x-amz-checksum-crc64nvme`, sent to a HEAD that asked with
-    /// `x-amz-checksum-mode: ENABLED`), unless the answer says it is a checksum of part checksums (`COMPOSITE`).
-    static func fullObjectCRC64NVME(in headers: HTTPHeaders) -> UInt64? {
-        guard let text = headers.first(name: "x-amz-checksum-crc64nvme"),
-            headers.first(name: "x-amz-checksum-type").map({ $0.uppercased() == "FULL_OBJECT" }) ?? true
-        else { return nil }
-        return CRC64.value(base64: text.filter { $0 != " " })
     }
 }

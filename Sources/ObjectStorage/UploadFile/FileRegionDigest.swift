@@ -22,21 +22,29 @@ struct FileRegionDigest: Sendable {
     /// The chunk size of the read pass: 1 MiB.
     static let chunkSize = 1024 * 1024
 
-    /// The base64 MD5 (for `Content-MD5`).
-    var md5Base64: String
-    /// The CRC-64/XZ of the region.
+    /// The base64 MD5 (for `Content-MD5`), when it was asked for.
+    var md5Base64: String?
+    /// The CRC-64 of the region, with the polynomial asked for.
     var crc64: UInt64
 
     /// Reads `range` of the file at `path`.
     ///
+    /// - Parameters:
+    ///   - md5: Whether to compute the MD5 too.
+    ///   - polynomial: The CRC-64's: OSS's CRC-64/XZ by default, or S3's CRC-64/NVME.
     /// - Throws: ``ObjectStorageError/Code/fileSystem`` when the file cannot be opened or is shorter
     ///   than the range; `CancellationError` when the task is cancelled between chunks.
-    static func compute(path: String, range: Range<Int64>) throws -> FileRegionDigest {
+    static func compute(
+        path: String,
+        range: Range<Int64>,
+        md5 computesMD5: Bool = true,
+        polynomial: CRC64.Polynomial = .xz
+    ) throws -> FileRegionDigest {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ObjectStorageError.fileSystem("open", path: path, errno: errno) }
         defer { close(descriptor) }
-        var md5 = Hashing.MD5()
-        var crc = CRC64()
+        var md5 = computesMD5 ? Hashing.MD5() : nil
+        var crc = CRC64(polynomial)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var offset = range.lowerBound
@@ -55,10 +63,10 @@ struct FileRegionDigest: Sendable {
                 )
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            md5.update(bufferPointer: chunk)
+            md5?.update(bufferPointer: chunk)
             crc.update(bufferPointer: chunk)
             offset += Int64(count)
         }
-        return FileRegionDigest(md5Base64: ByteEncoding.base64(md5.finalize()), crc64: crc.value)
+        return FileRegionDigest(md5Base64: md5.map { ByteEncoding.base64($0.finalize()) }, crc64: crc.value)
     }
 }

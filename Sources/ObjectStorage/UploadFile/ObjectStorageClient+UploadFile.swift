@@ -30,6 +30,9 @@ extension ObjectStorageClient {
     ///   ``abandonUploadFile(from:options:logger:)`` discards a paused upload.
     /// - OSS: each part's CRC-64 is checked, and with ``TransferOptions/verifyIntegrity`` the whole
     ///   object's, combined from the parts, is compared with the service's after completion.
+    /// - S3, with ``TransferOptions/verifyIntegrity``: each part and the completion carry S3's full-object
+    ///   CRC-64/NVME (`x-amz-checksum-crc64nvme`) for the service to check; ``TransferResult/verification`` is
+    ///   `.crc64NVME` when the service reports the value back.
     ///
     /// ```swift
     /// var options = TransferOptions()

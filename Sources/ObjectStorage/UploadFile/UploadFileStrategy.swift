@@ -62,7 +62,12 @@ struct UploadFileStrategy: TransferStrategy {
         var attributes = request.attributes
         attributes.contentType = attributes.contentType ?? MediaTypes.guess(forPath: request.filePath)
         self.attributes = attributes
-        self.parameters = Self.parameters(of: attributes)
+        var parameters = Self.parameters(of: attributes)
+        if Self.sendsCRC64NVME(client: client, request: request) {
+            // Recorded, so that an upload is resumed only by a call that sends the same checksums.
+            parameters.additionalHeaders[UploadCheckpoint.checksumAlgorithmHeader] = "CRC64NVME"
+        }
+        self.parameters = parameters
         self.store = CheckpointStore(logger: logger)
         self.source = try FileIdentity.current(path: sourcePath)
         self.plan = try UploadPartSizing.plan(
@@ -85,6 +90,35 @@ struct UploadFileStrategy: TransferStrategy {
         self.checkpointPath =
             try request.enableCheckpoint
             ? CheckpointPaths.upload(source: sourcePath, override: request.checkpointFilePath) : nil
+    }
+
+    /// Whether the upload sends S3's full-object CRC-64/NVME (``S3Checksum``): to an S3 endpoint, with
+    /// ``TransferOptions/verifyIntegrity``. Each part's is sent with it for the service to check, and the object's
+    /// with the completion (a single PUT's with the PUT).
+    static func sendsCRC64NVME(client: ObjectStorageClient, request: UploadFileRequest) -> Bool {
+        client.configuration.provider == .s3 && request.enableCRC64Check
+    }
+
+    var sendsCRC64NVME: Bool { Self.sendsCRC64NVME(client: client, request: request) }
+
+    /// The digests a part (or a single PUT's body) is read for before it is sent: its MD5 for `Content-MD5`, its
+    /// CRC-64/NVME for S3; `nil` when neither is sent.
+    private func digest(of range: Range<Int64>) throws -> FileRegionDigest? {
+        guard request.enableMD5Check || sendsCRC64NVME else { return nil }
+        return try FileRegionDigest.compute(
+            path: sourcePath,
+            range: range,
+            md5: request.enableMD5Check,
+            polynomial: sendsCRC64NVME ? .nvme : .xz
+        )
+    }
+
+    /// What the client checked of a single PUT: OSS's CRC-64 against the bytes sent, or S3's CRC-64/NVME that the
+    /// service checked and reported back.
+    static func verification(of response: ObjectWriteResult, sent crc64nvme: UInt64?) -> TransferResult.Verification {
+        if let crc64 = response.crc64 { return .crc64(crc64) }
+        if let crc64nvme, response.crc64nvme == crc64nvme { return .crc64NVME(crc64nvme) }
+        return .none(reason: "the service reports no CRC-64")
     }
 
     /// What the checkpoint records of the object's attributes, to refuse resuming an upload created with others.
@@ -177,9 +211,9 @@ struct UploadFileStrategy: TransferStrategy {
 
     private func putWhole() async throws -> TransferResult {
         var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty, attributes: attributes)
-        if request.enableMD5Check {
-            put.contentMD5 = try FileRegionDigest.compute(path: sourcePath, range: 0..<source.size).md5Base64
-        }
+        let digest = try digest(of: 0..<source.size)
+        put.contentMD5 = digest?.md5Base64
+        if sendsCRC64NVME { put.crc64nvme = digest?.crc64 }
         let reporter = TransferProgressReporter(totalBytes: source.size, resumedBytes: 0, handler: progress)
         reporter.begin()
         let counter = UploadProgressCounter(reporter: reporter)
@@ -194,8 +228,7 @@ struct UploadFileStrategy: TransferStrategy {
             singleRequest: response,
             filePath: sourcePath,
             size: source.size,
-            // The client checked the bytes it sent against the CRC-64 the service reported for the PUT.
-            verification: response.crc64.map { .crc64($0) } ?? .none(reason: "the service reports no CRC-64"),
+            verification: Self.verification(of: response, sent: put.crc64nvme),
             contentMD5Verified: request.enableMD5Check
         )
     }
@@ -214,11 +247,17 @@ struct UploadFileStrategy: TransferStrategy {
                 message: "'\(sourcePath)' changed (\(field)) while it was being uploaded; the upload was aborted"
             )
         }
+        var crc64nvme: (object: UInt64, parts: [Int: UInt64])?
+        if sendsCRC64NVME, finished.partCRC64Polynomial == .nvme, let object = finished.combinedCRC64() {
+            let parts = finished.parts.compactMap { part in part.crc64.map { (part.number, $0) } }
+            crc64nvme = (object, Dictionary(parts, uniquingKeysWith: { first, _ in first }))
+        }
         var completion = try await client.completeUpload(
             finished,
             checkpointPath: checkpointPath,
             store: store,
-            expectedCRC64: finished.combinedCRC64(),
+            expectedCRC64: finished.partCRC64Polynomial == .xz ? finished.combinedCRC64() : nil,
+            crc64nvme: crc64nvme,
             verify: request.enableCRC64Check,
             logger: logger
         )
@@ -237,24 +276,25 @@ struct UploadFileStrategy: TransferStrategy {
     ) async throws -> UploadCheckpoint.UploadedPart {
         let range = checkpoint.range(ofPart: number)
         let size = range.upperBound - range.lowerBound
-        var digest: FileRegionDigest?
-        if request.enableMD5Check {
-            digest = try FileRegionDigest.compute(path: sourcePath, range: range)
-        }
+        let digest = try digest(of: range)
+        let crc64nvme = checkpoint.partCRC64Polynomial == .nvme ? digest?.crc64 : nil
         // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back.
         let counter = UploadProgressCounter(reporter: reporter)
         let response = try await counter.send(client: client, path: sourcePath, range: range, logger: logger) {
-            try await client.uploadPart(
+            try await client.uploadPartAnswer(
                 bucket: request.bucket,
                 key: request.key,
                 uploadID: checkpoint.uploadId,
                 partNumber: number,
                 body: $0,
                 contentMD5: digest?.md5Base64,
+                crc64nvme: crc64nvme,
                 logger: logger
-            )
+            ).part
         }
-        if let reported = response.crc64, let hashed = digest?.crc64, reported != hashed {
+        if let reported = response.crc64, let hashed = digest?.crc64, checkpoint.partCRC64Polynomial == .xz,
+            reported != hashed
+        {
             // The bytes sent (checked by the client against `reported`) are not the bytes hashed:
             // the file changed between the two reads.
             throw ObjectStorageError.integrityMismatch(
@@ -281,6 +321,7 @@ struct UploadFileStrategy: TransferStrategy {
             bucket: request.bucket,
             key: request.key,
             attributes: attributes,
+            fullObjectCRC64NVME: sendsCRC64NVME,
             logger: logger
         )
     }

@@ -1,0 +1,43 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import NIOHTTP1
+import ObjectStorageSigning
+
+/// S3's full-object CRC-64/NVME checksum, as the client sends and reads it: `x-amz-checksum-crc64nvme`, the base64
+/// of the CRC's eight big-endian bytes. S3 keeps one for every object uploaded since December 2024, checks one a
+/// request sends against its bytes, and reports it to a GET or HEAD that asks with `x-amz-checksum-mode: ENABLED`.
+enum S3Checksum {
+    static let header = "x-amz-checksum-crc64nvme"
+    static let algorithmHeader = "x-amz-checksum-algorithm"
+    static let typeHeader = "x-amz-checksum-type"
+    static let modeHeader = "x-amz-checksum-mode"
+
+    /// The object's CRC-64/NVME in an answer, unless the answer says it is a checksum of the parts' checksums
+    /// (`x-amz-checksum-type: COMPOSITE`).
+    static func fullObjectValue(in headers: HTTPHeaders) -> UInt64? {
+        guard let text = headers.first(name: header),
+            headers.first(name: typeHeader).map({ $0.uppercased() == "FULL_OBJECT" }) ?? true
+        else { return nil }
+        return CRC64.value(base64: text.filter { $0 != " " })
+    }
+
+    /// Checks that an answer to a request that sent `sent` reports that value, if it reports one (a service
+    /// without S3's checksums reports none and checks nothing).
+    ///
+    /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when the answer reports another value.
+    static func check(_ headers: HTTPHeaders, sent: UInt64?, operation: String) throws(ObjectStorageError) {
+        guard let sent, let reported = fullObjectValue(in: headers), reported != sent else { return }
+        throw .integrityMismatch(
+            checksum: "CRC-64/NVME",
+            expected: CRC64.base64(reported),
+            actual: CRC64.base64(sent),
+            operation: operation
+        )
+    }
+}

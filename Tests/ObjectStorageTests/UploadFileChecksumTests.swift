@@ -1,0 +1,140 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import NIOHTTP1
+import ObjectStorage
+import ObjectStorageSigning
+import ObjectStorageTestSupport
+import ObjectStorageTransport
+import Synchronization
+import Testing
+
+@Suite("uploadFile sends S3's full-object CRC-64/NVME, which the service checks and reports back")
+struct UploadFileChecksumTests {
+    static let header = "x-amz-checksum-crc64nvme"
+
+    /// The checksum headers of every request, by operation (the request's method and query).
+    final class Requests: Sendable {
+        struct Sent: Sendable {
+            var method: HTTPMethod
+            var url: String
+            var headers: [String: String]
+        }
+
+        let sent = Mutex<[Sent]>([])
+
+        func transport(_ base: any HTTPTransport) -> any HTTPTransport {
+            RecordingTransport(base: base) { request in
+                var headers: [String: String] = [:]
+                for (name, value) in request.headers where name.lowercased().hasPrefix("x-amz-checksum") {
+                    headers[name.lowercased()] = value
+                }
+                self.sent.withLock { $0.append(Sent(method: request.method, url: request.url, headers: headers)) }
+            }
+        }
+
+        var all: [Sent] { self.sent.withLock { $0 } }
+    }
+
+    static func nvme(_ bytes: some Collection<UInt8>) -> String {
+        CRC64.base64(CRC64.checksum(Array(bytes), polynomial: .nvme))
+    }
+
+    @Test("multipart: the upload is created for it, each part and the completion carry theirs")
+    func multipart() async throws {
+        let partSize = 5 << 20
+        let content = testBytes(2 * partSize + 777, seed: 71)
+        let requests = Requests()
+        try await withClient(.s3, transport: requests.transport) { client, _ in
+            try await client.createBucket(bucket: "crc")
+            let scratch = try ScratchDirectory()
+            let source = scratch.file("source.bin")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            let result = try await client.uploadFile(
+                from: source,
+                bucket: "crc",
+                key: "k",
+                options: TransferOptions(partSize: Int64(partSize), concurrency: 2)
+            )
+            #expect(result.partCount == 3)
+            #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
+
+            let sent = requests.all
+            let create = try #require(sent.first { $0.method == .POST && $0.url.contains("uploads") })
+            #expect(create.headers["x-amz-checksum-algorithm"] == "CRC64NVME")
+            #expect(create.headers["x-amz-checksum-type"] == "FULL_OBJECT")
+            for number in 1...3 {
+                let part = try #require(sent.first { $0.method == .PUT && $0.url.contains("partNumber=\(number)&") })
+                let range = (number - 1) * partSize..<min(number * partSize, content.count)
+                #expect(part.headers[Self.header] == Self.nvme(content[range]), "part \(number)")
+            }
+            let complete = try #require(sent.first { $0.method == .POST && $0.url.contains("uploadId=") })
+            #expect(complete.headers[Self.header] == Self.nvme(content))
+            #expect(complete.headers["x-amz-checksum-type"] == "FULL_OBJECT")
+        }
+    }
+
+    @Test("a single PUT carries it and is verified by the value the service reports")
+    func singlePut() async throws {
+        let content = testBytes(300_001, seed: 72)
+        let requests = Requests()
+        try await withClient(.s3, transport: requests.transport) { client, _ in
+            try await client.createBucket(bucket: "crc")
+            let scratch = try ScratchDirectory()
+            let source = scratch.file("small.bin")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            let result = try await client.uploadFile(from: source, bucket: "crc", key: "k")
+            #expect(result.isMultipart == false)
+            #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
+            let put = try #require(requests.all.first { $0.method == .PUT && $0.url.hasSuffix("/crc/k") })
+            #expect(put.headers[Self.header] == Self.nvme(content))
+        }
+    }
+
+    @Test("bytes damaged on the way are refused by the service (BadDigest), not stored")
+    func damagedPartIsRefused() async throws {
+        let content = testBytes(2 * (5 << 20) + 3, seed: 73)
+        try await withClient(.s3, transport: FirstPartDamagingTransport.init(base:)) { client, _ in
+            try await client.createBucket(bucket: "crc")
+            let scratch = try ScratchDirectory()
+            let source = scratch.file("source.bin")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            let error = await #expect(throws: ServiceError.self) {
+                try await client.uploadFile(
+                    from: source,
+                    bucket: "crc",
+                    key: "k",
+                    options: TransferOptions(partSize: 5 << 20, concurrency: 1)
+                )
+            }
+            #expect(error?.code == .badDigest)
+            await #expect(throws: ServiceError.self) { try await client.headObject(bucket: "crc", key: "k") }
+        }
+    }
+
+    @Test(
+        "without verifyIntegrity, or to OSS and OBS, nothing of it is sent",
+        arguments: [ClientDialect.s3, .ossV4, .obs]
+    )
+    func notSent(_ dialect: ClientDialect) async throws {
+        let content = testBytes(2 * (5 << 20) + 5, seed: 74)
+        let requests = Requests()
+        try await withClient(dialect, transport: requests.transport) { client, _ in
+            try await client.createBucket(bucket: "crc")
+            let scratch = try ScratchDirectory()
+            let source = scratch.file("source.bin")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            var options = TransferOptions(partSize: 5 << 20, concurrency: 2)
+            options.verifyIntegrity = dialect.provider != .s3
+            let result = try await client.uploadFile(from: source, bucket: "crc", key: "k", options: options)
+            if case .crc64NVME = result.verification { Issue.record("verified by a checksum that was not sent") }
+            #expect(requests.all.allSatisfy { $0.headers.isEmpty }, "\(requests.all.filter { !$0.headers.isEmpty })")
+        }
+    }
+}
