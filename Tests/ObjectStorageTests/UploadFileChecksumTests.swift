@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Logging
+import NIOCore
 import NIOHTTP1
 import ObjectStorage
 import ObjectStorageSigning
@@ -97,10 +99,38 @@ struct UploadFileChecksumTests {
         }
     }
 
-    @Test("bytes damaged on the way are refused by the service (BadDigest), not stored")
-    func damagedPartIsRefused() async throws {
+    @Test("a part damaged on the way is refused by the service (BadDigest), read again and sent again")
+    func damagedPartIsSentAgain() async throws {
         let content = testBytes(2 * (5 << 20) + 3, seed: 73)
-        try await withClient(.s3, transport: FirstPartDamagingTransport.init(base:)) { client, _ in
+        let damaging = Mutex<FirstPartDamagingTransport?>(nil)
+        let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
+            let wrapped = FirstPartDamagingTransport(base: base)
+            damaging.withLock { $0 = wrapped }
+            return wrapped
+        }
+        try await withClient(.s3, transport: transport) { client, _ in
+            try await client.createBucket(bucket: "crc")
+            let scratch = try ScratchDirectory()
+            let source = scratch.file("source.bin")
+            try Data(content).write(to: URL(fileURLWithPath: source))
+            let result = try await client.uploadFile(
+                from: source,
+                bucket: "crc",
+                key: "k",
+                options: TransferOptions(partSize: 5 << 20, concurrency: 1)
+            )
+            #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
+            // Three parts and the one the service refused.
+            #expect(damaging.withLock { $0?.uploadParts.withLock { $0 } } == 4)
+            let stored = try await client.getObject(GetObjectRequest(bucket: "crc", key: "k"))
+            #expect(Array(try await stored.body.collect(upTo: 16 << 20).readableBytesView) == content)
+        }
+    }
+
+    @Test("a part the service keeps refusing fails the upload with BadDigest and stores nothing")
+    func partRefusedEveryTime() async throws {
+        let content = testBytes(2 * (5 << 20) + 3, seed: 75)
+        try await withClient(.s3, transport: EveryPartDamagingTransport.init(base:)) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = scratch.file("source.bin")
@@ -136,5 +166,19 @@ struct UploadFileChecksumTests {
             if case .crc64NVME = result.verification { Issue.record("verified by a checksum that was not sent") }
             #expect(requests.all.allSatisfy { $0.headers.isEmpty }, "\(requests.all.filter { !$0.headers.isEmpty })")
         }
+    }
+}
+
+/// Flips the first byte of every UploadPart body, as a path that damages every part would.
+struct EveryPartDamagingTransport: HTTPTransport {
+    let base: any HTTPTransport
+
+    func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
+        guard request.method == .PUT, request.url.contains("partNumber="), let body = request.body else {
+            return try await base.execute(request, deadline: deadline, logger: logger)
+        }
+        var altered = request
+        altered.body = .stream(FirstPartDamagingTransport.FirstByteFlipped(base: body), length: body.length)
+        return try await base.execute(altered, deadline: deadline, logger: logger)
     }
 }

@@ -265,13 +265,39 @@ struct UploadFileStrategy: TransferStrategy {
         return completion
     }
 
-    /// Sends one part from its file region.
+    /// How many times a part is read from the file and sent when the service refuses it as damaged on the way
+    /// (`BadDigest`: its bytes do not match the `Content-MD5` or CRC-64/NVME sent with them), before the refusal is
+    /// thrown. Each attempt reads the part and its digest again, so a flipped bit in transit heals.
+    static let damagedPartAttempts = 3
+
+    /// Sends one part from its file region, again when the service refuses it as damaged
+    /// (``damagedPartAttempts``).
     ///
     /// - Returns: The part's record for the checkpoint.
     func transfer(
         part number: Int,
         of checkpoint: UploadCheckpoint,
         in session: Void,
+        reporter: TransferProgressReporter
+    ) async throws -> UploadCheckpoint.UploadedPart {
+        var attempt = 1
+        while true {
+            do {
+                return try await sendPart(number, of: checkpoint, reporter: reporter)
+            } catch let error as ServiceError where error.code == .badDigest && attempt < Self.damagedPartAttempts {
+                attempt += 1
+                logger.notice(
+                    "the service refused part \(number) as damaged on the way (BadDigest); reading it again",
+                    metadata: ["os.part": "\(number)", "os.attempt": "\(attempt)"]
+                )
+            }
+        }
+    }
+
+    /// Reads part `number`'s digests, sends it, and checks what the service reports.
+    private func sendPart(
+        _ number: Int,
+        of checkpoint: UploadCheckpoint,
         reporter: TransferProgressReporter
     ) async throws -> UploadCheckpoint.UploadedPart {
         let range = checkpoint.range(ofPart: number)
