@@ -44,6 +44,13 @@ struct UploadFileChecksumTests {
         var all: [Sent] { self.sent.withLock { $0 } }
     }
 
+    /// Writes `content` to a file named `name` in `scratch` and returns its path.
+    static func file(_ content: [UInt8], named name: String, in scratch: borrowing ScratchDirectory) throws -> String {
+        let path = scratch.file(name)
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     static func nvme(_ bytes: some Collection<UInt8>) -> String {
         CRC64.base64(CRC64.checksum(Array(bytes), polynomial: .nvme))
     }
@@ -56,8 +63,7 @@ struct UploadFileChecksumTests {
         try await withClient(.s3, transport: requests.transport) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
-            let source = scratch.file("source.bin")
-            try Data(content).write(to: URL(fileURLWithPath: source))
+            let source = try Self.file(content, named: "source.bin", in: scratch)
             let result = try await client.uploadFile(
                 from: source,
                 bucket: "crc",
@@ -89,8 +95,7 @@ struct UploadFileChecksumTests {
         try await withClient(.s3, transport: requests.transport) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
-            let source = scratch.file("small.bin")
-            try Data(content).write(to: URL(fileURLWithPath: source))
+            let source = try Self.file(content, named: "small.bin", in: scratch)
             let result = try await client.uploadFile(from: source, bucket: "crc", key: "k")
             #expect(result.isMultipart == false)
             #expect(result.verification == .crc64NVME(CRC64.checksum(content, polynomial: .nvme)))
@@ -111,8 +116,7 @@ struct UploadFileChecksumTests {
         try await withClient(.s3, transport: transport) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
-            let source = scratch.file("source.bin")
-            try Data(content).write(to: URL(fileURLWithPath: source))
+            let source = try Self.file(content, named: "source.bin", in: scratch)
             let result = try await client.uploadFile(
                 from: source,
                 bucket: "crc",
@@ -133,8 +137,7 @@ struct UploadFileChecksumTests {
         try await withClient(.s3, transport: EveryPartDamagingTransport.init(base:)) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
-            let source = scratch.file("source.bin")
-            try Data(content).write(to: URL(fileURLWithPath: source))
+            let source = try Self.file(content, named: "source.bin", in: scratch)
             let error = await #expect(throws: ServiceError.self) {
                 try await client.uploadFile(
                     from: source,
@@ -158,8 +161,7 @@ struct UploadFileChecksumTests {
         try await withClient(dialect, transport: requests.transport) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
-            let source = scratch.file("source.bin")
-            try Data(content).write(to: URL(fileURLWithPath: source))
+            let source = try Self.file(content, named: "source.bin", in: scratch)
             var options = TransferOptions(partSize: 5 << 20, concurrency: 2)
             options.verifyIntegrity = dialect.provider != .s3
             let result = try await client.uploadFile(from: source, bucket: "crc", key: "k", options: options)
