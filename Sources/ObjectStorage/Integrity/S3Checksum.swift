@@ -32,7 +32,14 @@ enum S3Checksum {
     ///
     /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when the answer reports another value.
     static func check(_ headers: HTTPHeaders, sent: UInt64?, operation: String) throws(ObjectStorageError) {
-        guard let sent, let reported = fullObjectValue(in: headers), reported != sent else { return }
+        try check(reported: fullObjectValue(in: headers), sent: sent, operation: operation)
+    }
+
+    /// Checks that the value an answer reports, if any, is the one the request sent.
+    ///
+    /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when both are known and differ.
+    static func check(reported: UInt64?, sent: UInt64?, operation: String) throws(ObjectStorageError) {
+        guard let sent, let reported, reported != sent else { return }
         throw .integrityMismatch(
             checksum: "CRC-64/NVME",
             expected: CRC64.base64(reported),

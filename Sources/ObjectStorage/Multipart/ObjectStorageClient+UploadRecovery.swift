@@ -166,14 +166,7 @@ extension ObjectStorageClient {
         }
         if verify, let sent = crc64nvme?.object, let reported = reportedCRC64NVME {
             // The service checked the bytes against the value sent; the value reported must be that one.
-            guard reported == sent else {
-                throw ObjectStorageError.integrityMismatch(
-                    checksum: "CRC-64/NVME",
-                    expected: CRC64.base64(reported),
-                    actual: CRC64.base64(sent),
-                    operation: "CompleteMultipartUpload"
-                )
-            }
+            try S3Checksum.check(reported: reported, sent: sent, operation: "CompleteMultipartUpload")
             verification = .crc64NVME(sent)
         }
         var etag = completed.etag
