@@ -21,8 +21,10 @@ extension DownloadCheckpoint {
     /// matches the recorded one (bytes damaged on disk, or a part marked before its bytes were
     /// durable), so they are fetched again. Reads in 256 KiB chunks; memory stays constant.
     ///
-    /// Optional on resume (it costs one read of the bytes already downloaded); the final
-    /// ``combinedCRC64()`` check catches the same damage later, but only after the whole download.
+    /// A resumed download runs it before fetching anything (it costs one read of the bytes already downloaded):
+    /// checkpoints are saved without syncing the temp file first, so after a power loss a recorded part may
+    /// hold zeros or be cut short. The final ``combinedCRC64()`` check would catch the same damage, but only
+    /// after the whole download.
     ///
     /// - Returns: The indexes of the parts that were forgotten, ascending.
     /// - Throws: ``CheckpointError`` `.fileSystem` when the temp file cannot be opened or read.

@@ -139,7 +139,6 @@ private struct MemoryStrategy: TransferStrategy {
     var maximumRestarts = 2
     var progress: TransferProgressHandler? { nil }
     var logger: Logger { Logger(label: "CheckpointedTransferTests") }
-    var saveSyncsData: Bool { false }
     let log = MemoryLog()
     var fault: @Sendable (_ round: Int, _ part: Int) throws -> Void = { _, _ in }
 

@@ -20,11 +20,22 @@ import Testing
 
 @Suite("Resumable download: re-verifying kept parts on resume")
 struct ResumableDownloadVerifyTests {
+    /// How a recorded part's bytes are spoiled behind the checkpoint's back.
+    enum Damage: String, CustomStringConvertible {
+        /// One byte flipped: damaged on disk.
+        case flippedByte
+        /// The whole part reads as zeros: its bytes never reached the disk before a power loss (checkpoints are
+        /// saved without syncing the temp file, which is preallocated).
+        case neverWritten
+        var description: String { rawValue }
+    }
+
     @Test(
         "a part recorded done whose bytes in the temp file are wrong is fetched again",
-        arguments: [ClientDialect.ossV4, .s3]
+        arguments: [ClientDialect.ossV4, .s3],
+        [Damage.flippedByte, .neverWritten]
     )
-    func damagedKeptPartIsRefetched(_ dialect: ClientDialect) async throws {
+    func damagedKeptPartIsRefetched(_ dialect: ClientDialect, damage: Damage) async throws {
         let scratch = try ScratchDirectory()
         let partSize: Int64 = 128 * 1024
         let content = testBytes(2 * 1024 * 1024, seed: 31)
@@ -49,12 +60,18 @@ struct ResumableDownloadVerifyTests {
             )
             try #require(paused)
 
-            // Damage one byte of part 1 in the temp file, behind the checkpoint's back.
+            // Damage part 1 in the temp file, behind the checkpoint's back.
             let temp = try FileHandle(forUpdating: URL(fileURLWithPath: destination + ".part"))
-            try temp.seek(toOffset: UInt64(partSize) + 10)
-            let original = try #require(try temp.read(upToCount: 1)?.first)
-            try temp.seek(toOffset: UInt64(partSize) + 10)
-            try temp.write(contentsOf: Data([original ^ 0xFF]))
+            switch damage {
+            case .flippedByte:
+                try temp.seek(toOffset: UInt64(partSize) + 10)
+                let original = try #require(try temp.read(upToCount: 1)?.first)
+                try temp.seek(toOffset: UInt64(partSize) + 10)
+                try temp.write(contentsOf: Data([original ^ 0xFF]))
+            case .neverWritten:
+                try temp.seek(toOffset: UInt64(partSize))
+                try temp.write(contentsOf: Data(count: Int(partSize)))
+            }
             try temp.close()
 
             let result = try await client.resumableDownload(

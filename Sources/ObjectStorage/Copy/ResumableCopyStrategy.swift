@@ -31,8 +31,6 @@ struct ResumableCopyStrategy: TransferStrategy {
     var concurrency: Int { request.options.concurrency }
     /// How many times the copy starts over when the source changes or the upload disappears.
     var maximumRestarts: Int { request.options.restartsOnChange }
-    /// A save writes only the small checkpoint file (the parts are on the server).
-    var saveSyncsData: Bool { false }
 
     init(
         client: ObjectStorageClient,

@@ -141,16 +141,6 @@ final class DownloadTempFile: Sendable {
         return failure == 0 ? nil : failure
     }
 
-    /// Flushes the written bytes to disk (data only).
-    func syncData() throws(ObjectStorageError) {
-        #if canImport(Darwin)
-        let result = fsync(self.descriptor)
-        #else
-        let result = fdatasync(self.descriptor)
-        #endif
-        guard result == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
-    }
-
     /// Flushes data and metadata to disk.
     func sync() throws(ObjectStorageError) {
         guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }

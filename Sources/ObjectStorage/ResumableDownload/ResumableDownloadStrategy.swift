@@ -49,7 +49,6 @@ struct ResumableDownloadStrategy: TransferStrategy {
     var checkpointPath: String? { paths.checkpoint }
     var concurrency: Int { options.concurrency }
     var maximumRestarts: Int { options.restartsOnChange }
-    var saveSyncsData: Bool { true }
 
     init(
         client: ObjectStorageClient,
@@ -165,11 +164,11 @@ struct ResumableDownloadStrategy: TransferStrategy {
         try await session.fetcher.fetch(part: part, reporter: reporter)
     }
 
-    /// Makes the landed bytes durable (`fdatasync`), then saves the checkpoint, so it never records a part that
-    /// is not on disk. Parts are mostly written with direct I/O (``PartWriter``), so that sync has little left to
-    /// write (see docs/BENCHMARKS.md).
+    /// Saves the checkpoint without first syncing the temp file: a part whose bytes a crash loses (they were in
+    /// the page cache, or the file's extents were not yet journaled) fails its CRC-64 when the next run re-reads
+    /// the recorded parts (``reverify(_:at:)``), and is fetched again. The file is synced once, before it is
+    /// renamed over the destination (see docs/BENCHMARKS.md).
     func save(_ checkpoint: DownloadCheckpoint, in session: Session, to path: String) throws {
-        try session.file.syncData()
         try Self.save(checkpoint, store: self.store, to: path)
     }
 

@@ -174,11 +174,7 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
                         let (generation, snapshot) = (landed, checkpoint)
                         saving = true
                         group.addTask {
-                            if strategy.saveSyncsData {
-                                try await BlockingIO.run { try strategy.save(snapshot, in: session, to: path) }
-                            } else {
-                                try strategy.save(snapshot, in: session, to: path)
-                            }
+                            try await BlockingIO.run { try strategy.save(snapshot, in: session, to: path) }
                             return .saved(generation: generation)
                         }
                     }

@@ -52,14 +52,11 @@ protocol TransferStrategy: Sendable {
         reporter: TransferProgressReporter
     ) async throws -> Checkpoint.Part
 
-    /// Makes `checkpoint` durable at `path`, with every byte of the parts it records. Blocking; the core calls it
-    /// in a child task while parts move (on NIO's thread pool when ``saveSyncsData``), and directly for the last
-    /// save of a round.
+    /// Makes `checkpoint` durable at `path`. The bytes of the parts it records need not be durable yet: an
+    /// upload's are on the server, and a resumed download re-reads its recorded parts and fetches again those whose
+    /// bytes did not survive. Blocking (it waits for the disk); the core calls it on NIO's thread pool while parts
+    /// move, never on the cooperative pool that schedules them, and directly for the last save of a round.
     func save(_ checkpoint: Checkpoint, in session: Session, to path: String) throws
-
-    /// Whether ``save(_:in:to:)`` first syncs the transferred bytes, which can take long: the saves made while
-    /// parts move then run on NIO's thread pool, never on the cooperative pool that schedules the parts.
-    var saveSyncsData: Bool { get }
 
     /// Ends a round whose parts are all recorded and durable: completes the object or commits the file, then
     /// removes the checkpoint.

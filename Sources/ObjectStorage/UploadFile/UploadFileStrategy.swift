@@ -34,8 +34,6 @@ struct UploadFileStrategy: TransferStrategy {
     var concurrency: Int { request.concurrency }
     /// How many times a multipart upload is started over (NoSuchUpload) before giving up.
     var maximumRestarts: Int { 3 }
-    /// A save writes only the small checkpoint file (the parts are on the server).
-    var saveSyncsData: Bool { false }
 
     init(
         client: ObjectStorageClient,
