@@ -8,13 +8,13 @@
 
 import Synchronization
 
-/// A page-aligned 512 KiB buffer that a ``PartWriter`` fills and writes with direct I/O.
+/// A page-aligned 1 MiB buffer that a ``PartWriter`` fills and writes with direct I/O.
 ///
 /// `@unchecked Sendable`: a buffer has one owner at a time. The part writer fills it under its lock, hands
 /// it to exactly one thread-pool write once full, and takes it back (to refill) only after that write has
 /// completed, so no two threads ever touch its bytes at once.
 final class DirectWriteBuffer: @unchecked Sendable {
-    static let capacity = 512 << 10
+    static let capacity = 1 << 20
 
     private let base: UnsafeMutableRawPointer
     private(set) var count = 0
@@ -49,7 +49,7 @@ final class DirectWriteBuffer: @unchecked Sendable {
     func reset() { self.count = 0 }
 }
 
-/// The direct-write buffers of one download, reused from part to part: a fresh 512 KiB buffer costs 128 page
+/// The direct-write buffers of one download, reused from part to part: a fresh 1 MiB buffer costs 256 page
 /// faults when first filled, which cost more than the copy into it.
 final class DirectWriteBufferPool: Sendable {
     private let buffers = Mutex<[DirectWriteBuffer]>([])

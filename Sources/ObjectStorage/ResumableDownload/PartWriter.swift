@@ -19,11 +19,11 @@ import Synchronization
 /// buffer to the part's CRC-64 (and, when the part is one of the object's multipart-upload parts, its MD5) in the
 /// same pass as it moves the bytes:
 ///
-/// - With a file that takes direct I/O, the bytes are copied into page-aligned 512 KiB buffers, and each full
+/// - With a file that takes direct I/O, the bytes are copied into page-aligned 1 MiB buffers, and each full
 ///   buffer is written with `O_DIRECT` on NIO's thread pool while the next one fills. The page cache is bypassed: writing a
 ///   GiB through it cost more CPU than receiving it (allocating and dirtying 262,144 pages, then writing them
 ///   back), and a direct write costs a tenth of that. When two writes are in flight the connection waits
-///   (backpressure), so a part never holds more than three buffers (1.5 MiB).
+///   (backpressure), so a part never holds more than three buffers (3 MiB).
 /// - Otherwise (or when the download reads the file back to check an MD5) each buffer is `pwrite`n at its
 ///   offset through the page cache.
 ///
