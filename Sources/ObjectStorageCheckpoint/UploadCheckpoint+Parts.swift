@@ -101,11 +101,8 @@ extension UploadCheckpoint {
     /// The polynomial of the parts' CRCs: S3's CRC-64/NVME for an upload created for S3's full-object checksum
     /// (its parameters name `x-amz-checksum-algorithm: CRC64NVME`), CRC-64/XZ otherwise.
     package var partCRC64Polynomial: CRC64.Polynomial {
-        parameters.additionalHeaders[Self.checksumAlgorithmHeader] == "CRC64NVME" ? .nvme : .xz
+        parameters.additionalHeaders[S3ChecksumHeader.algorithm] == "CRC64NVME" ? .nvme : .xz
     }
-
-    /// The parameter that records an upload created for S3's full-object CRC-64/NVME.
-    package static let checksumAlgorithmHeader = "x-amz-checksum-algorithm"
 
     /// A part as ListParts reports it.
     package struct ServerPart: Hashable, Sendable {

@@ -390,16 +390,16 @@ final class ObjectStore: Sendable {
         removeUploadFiles(removed)
     }
 
-    /// Checks the requested parts against the upload and, if they are valid, takes the upload out of
-    /// the bucket (a failed check leaves it in place, as the services do).
+    /// Checks the requested parts against the upload and, if they are valid and `check` accepts what they add up
+    /// to, takes the upload out of the bucket (a failed check leaves it in place, as the services do).
     func takeUploadForCompletion(
         _ bucket: String,
         key: String,
         id: String,
         requested: [RequestedPart],
         minimumPartSize: Int64,
-        check: ([StoredPart]) throws(ServerError) -> Void = { _ in }
-    ) throws(ServerError) -> (StoredUpload, [StoredPart]) {
+        check: (CompletedParts) throws(ServerError) -> Void = { _ in }
+    ) throws(ServerError) -> (StoredUpload, [StoredPart], CompletedParts) {
         try state.withLock { (buckets) throws(ServerError) in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
             guard let upload = record.uploads[id], upload.key.utf8.elementsEqual(key.utf8) else {
@@ -420,9 +420,10 @@ final class ObjectStore: Sendable {
             for part in parts.dropLast() where part.size < minimumPartSize {
                 throw .entityTooSmall(size: part.size, minimum: minimumPartSize, partNumber: part.number)
             }
-            try check(parts)
+            let completed = CompletedParts(parts)
+            try check(completed)
             buckets[bucket]?.uploads[id] = nil
-            return (upload, parts)
+            return (upload, parts, completed)
         }
     }
 

@@ -66,8 +66,8 @@ extension RequestHandler {
             headers.append(("x-oss-hash-crc64ecma", String(part.crc64)))
             headers.append(("Content-MD5", ByteEncoding.base64(md5)))
         }
-        if S3Checksum.isKept(context), context.request.header(S3Checksum.header) != nil {
-            headers.append((S3Checksum.header, CRC64.base64(part.crc64nvme)))
+        if S3Checksum.isKept(context), context.request.header(S3ChecksumHeader.crc64nvme) != nil {
+            headers.append((S3ChecksumHeader.crc64nvme, CRC64.base64(part.crc64nvme)))
         }
         return Reply(headers: headers)
     }
@@ -101,31 +101,24 @@ extension RequestHandler {
             }
         }
         guard !requested.isEmpty else { throw ServerError.malformedXML("no parts") }
-        let (taken, parts) = try store.takeUploadForCompletion(
+        let (taken, parts, completed) = try store.takeUploadForCompletion(
             bucket,
             key: key,
             id: id,
             requested: requested,
             minimumPartSize: context.dialect.minimumPartSize,
             // A Complete whose checksum does not match its parts fails and leaves the upload as it was.
-            check: { (parts) throws(ServerError) in try S3Checksum.check(context, computed: Self.crc64nvme(of: parts)) }
+            check: { (completed) throws(ServerError) in
+                try S3Checksum.check(context, computed: completed.crc64nvme)
+            }
         )
-        var md5s: [UInt8] = []
-        var crc: UInt64 = 0
-        var size: Int64 = 0
-        for part in parts {
-            md5s += part.md5
-            crc = CRC64.combine(crc, part.crc64, lengthOfSecond: UInt64(part.size))
-            size += part.size
-        }
-        let crcNVME = Self.crc64nvme(of: parts)
         let blob = store.assemble(parts)
         let metadata = ObjectMetadata(
             key: key,
-            size: size,
-            etag: ByteEncoding.hex(Hashing.MD5.hash(md5s)) + "-\(parts.count)",
-            crc64: crc,
-            crc64nvme: crcNVME,
+            size: completed.size,
+            etag: completed.etag,
+            crc64: completed.crc64,
+            crc64nvme: completed.crc64nvme,
             lastModified: context.now,
             lastModifiedMilliseconds: context.nowMilliseconds,
             contentType: taken.attributes.contentType,
@@ -154,20 +147,13 @@ extension RequestHandler {
         xml.element("Key", key)
         xml.element("ETag", context.dialect.formatETag(metadata.etag))
         if S3Checksum.isKept(context) {
-            xml.element("ChecksumCRC64NVME", CRC64.base64(crcNVME))
+            xml.element("ChecksumCRC64NVME", CRC64.base64(completed.crc64nvme))
             xml.element("ChecksumType", "FULL_OBJECT")
         }
         xml.close("CompleteMultipartUploadResult")
         var headers: [(String, String)] = []
-        if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(crc))) }
+        if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(completed.crc64))) }
         return .xml(xml, headers: headers)
-    }
-
-    /// The CRC-64/NVME of the object `parts` make, combined from theirs.
-    static func crc64nvme(of parts: [StoredPart]) -> UInt64 {
-        parts.reduce(UInt64(0)) {
-            CRC64.combine($0, $1.crc64nvme, lengthOfSecond: UInt64($1.size), polynomial: .nvme)
-        }
     }
 
     func abortMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {

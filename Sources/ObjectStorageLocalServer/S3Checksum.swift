@@ -19,17 +19,14 @@ import ObjectStorageSigning
 /// Only the S3 dialect reads or writes these headers, and only while `Configuration.keepsS3Checksums` is on. The other algorithms (`crc32`, `crc32c`, `sha1`,
 /// `sha256`) are not kept: a request that names one is served as if it had not.
 enum S3Checksum {
-    static let header = "x-amz-checksum-crc64nvme"
-    static let typeHeader = "x-amz-checksum-type"
-    static let modeHeader = "x-amz-checksum-mode"
 
     /// Checks the request's `x-amz-checksum-crc64nvme`, if it sent one, against `computed`.
     ///
     /// - Throws: 400 `InvalidRequest` for a value that is not a CRC-64; 400 `BadDigest` when it differs.
     static func check(_ context: RequestHandler.Context, computed: UInt64) throws(ServerError) {
-        guard isKept(context), let text = context.request.header(header) else { return }
+        guard isKept(context), let text = context.request.header(S3ChecksumHeader.crc64nvme) else { return }
         guard let expected = CRC64.value(base64: text.trimmingWhitespace()) else {
-            throw ServerError.invalidRequest("Value for \(header) header is invalid.")
+            throw ServerError.invalidRequest("Value for \(S3ChecksumHeader.crc64nvme) header is invalid.")
         }
         guard expected == computed else {
             throw ServerError(
@@ -44,12 +41,12 @@ enum S3Checksum {
     /// stored before the server kept one.
     static func headers(_ crc: UInt64?, context: RequestHandler.Context) -> [(String, String)] {
         guard isKept(context), let crc else { return [] }
-        return [(header, CRC64.base64(crc)), (typeHeader, "FULL_OBJECT")]
+        return [(S3ChecksumHeader.crc64nvme, CRC64.base64(crc)), (S3ChecksumHeader.type, "FULL_OBJECT")]
     }
 
     /// Whether a GET or HEAD asked for the object's checksum.
     static func isRequested(_ context: RequestHandler.Context) -> Bool {
-        isKept(context) && context.request.header(modeHeader)?.uppercased() == "ENABLED"
+        isKept(context) && context.request.header(S3ChecksumHeader.mode)?.uppercased() == "ENABLED"
     }
 
     /// Whether this request's dialect reads and reports the checksum (S3's, while the server keeps them).

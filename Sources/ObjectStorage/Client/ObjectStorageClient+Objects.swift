@@ -37,7 +37,7 @@ extension ObjectStorageClient {
             }
             operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(bytes.readableBytesView)))
         }
-        operation.header(S3Checksum.header, request.crc64nvme.map(CRC64.base64))
+        operation.header(S3ChecksumHeader.crc64nvme, request.crc64nvme.map(CRC64.base64))
         operation.body = request.body
         let response = try await self.execute(operation, logger: logger)
         try S3Checksum.check(response.headers, sent: request.crc64nvme, operation: "PutObject")

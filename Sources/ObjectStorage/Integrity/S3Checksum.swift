@@ -13,16 +13,12 @@ import ObjectStorageSigning
 /// of the CRC's eight big-endian bytes. S3 keeps one for every object uploaded since December 2024, checks one a
 /// request sends against its bytes, and reports it to a GET or HEAD that asks with `x-amz-checksum-mode: ENABLED`.
 enum S3Checksum {
-    static let header = "x-amz-checksum-crc64nvme"
-    static let algorithmHeader = "x-amz-checksum-algorithm"
-    static let typeHeader = "x-amz-checksum-type"
-    static let modeHeader = "x-amz-checksum-mode"
 
     /// The object's CRC-64/NVME in an answer, unless the answer says it is a checksum of the parts' checksums
     /// (`x-amz-checksum-type: COMPOSITE`).
     static func fullObjectValue(in headers: HTTPHeaders) -> UInt64? {
-        guard let text = headers.first(name: header),
-            headers.first(name: typeHeader).map({ $0.uppercased() == "FULL_OBJECT" }) ?? true
+        guard let text = headers.first(name: S3ChecksumHeader.crc64nvme),
+            headers.first(name: S3ChecksumHeader.type).map({ $0.uppercased() == "FULL_OBJECT" }) ?? true
         else { return nil }
         return CRC64.value(base64: text.filter { $0 != " " })
     }

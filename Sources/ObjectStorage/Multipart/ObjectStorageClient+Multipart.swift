@@ -50,8 +50,8 @@ extension ObjectStorageClient {
         operation.query = [QueryParameter(name: "uploads", value: nil)]
         try self.add(attributes, to: &operation)
         if fullObjectCRC64NVME {
-            operation.header(S3Checksum.algorithmHeader, "CRC64NVME")
-            operation.header(S3Checksum.typeHeader, "FULL_OBJECT")
+            operation.header(S3ChecksumHeader.algorithm, "CRC64NVME")
+            operation.header(S3ChecksumHeader.type, "FULL_OBJECT")
         }
         operation.body = .empty
         let (_, root) = try await self.executeXML(operation, logger: logger)
@@ -118,7 +118,7 @@ extension ObjectStorageClient {
             QueryParameter(name: "uploadId", value: uploadID),
         ]
         operation.header("Content-MD5", contentMD5)
-        operation.header(S3Checksum.header, crc64nvme.map(CRC64.base64))
+        operation.header(S3ChecksumHeader.crc64nvme, crc64nvme.map(CRC64.base64))
         operation.body = body
         let response = try await self.execute(operation, logger: logger)
         guard let etag = response.headers.first(name: "ETag") else {
@@ -192,8 +192,8 @@ extension ObjectStorageClient {
         operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         operation.header("Content-Type", "application/xml")
         if let crc64nvme {
-            operation.header(S3Checksum.header, CRC64.base64(crc64nvme.object))
-            operation.header(S3Checksum.typeHeader, "FULL_OBJECT")
+            operation.header(S3ChecksumHeader.crc64nvme, CRC64.base64(crc64nvme.object))
+            operation.header(S3ChecksumHeader.type, "FULL_OBJECT")
         }
         operation.body = .bytes(xml.bytes)
         // The CRC header of the answer is the whole object's, not the XML's: do not check it here.

@@ -132,7 +132,7 @@ extension ResumableDownloadStrategy {
             operation.query("versionId", self.options.versionID)
             if self.client.configuration.provider == .s3 {
                 // S3 reports the object's CRC-64/NVME only when asked.
-                operation.header(S3Checksum.modeHeader, "ENABLED")
+                operation.header(S3ChecksumHeader.mode, "ENABLED")
             }
             let response = try await self.client.execute(operation, logger: self.logger)
             guard let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }), length >= 0 else {

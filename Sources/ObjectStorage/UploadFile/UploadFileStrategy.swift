@@ -63,7 +63,7 @@ struct UploadFileStrategy: TransferStrategy {
         var parameters = Self.parameters(of: attributes)
         if Self.sendsCRC64NVME(client: client, request: request) {
             // Recorded, so that an upload is resumed only by a call that sends the same checksums.
-            parameters.additionalHeaders[UploadCheckpoint.checksumAlgorithmHeader] = "CRC64NVME"
+            parameters.additionalHeaders[S3ChecksumHeader.algorithm] = "CRC64NVME"
         }
         self.parameters = parameters
         self.store = CheckpointStore(logger: logger)
