@@ -23,7 +23,8 @@ extension DownloadCheckpoint {
     ///
     /// A resumed download runs it before fetching anything (it costs one read of the bytes already downloaded):
     /// checkpoints are saved without syncing the temp file first, so after a power loss a recorded part may
-    /// hold zeros or be cut short. The final ``combinedCRC64()`` check would catch the same damage, but only
+    /// hold zeros (the file, preallocated and synced when created, keeps its size). The final
+    /// ``combinedCRC64()`` check would catch the same damage, but only
     /// after the whole download.
     ///
     /// - Returns: The indexes of the parts that were forgotten, ascending.

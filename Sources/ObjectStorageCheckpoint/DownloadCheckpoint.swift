@@ -14,15 +14,17 @@ package import ObjectStorageSigning
 ///
 /// The engine's life cycle:
 /// 1. Probe the object, build an ``Identity`` and ``ObjectState``, and
-///    `CheckpointStore.load(at:expecting:)`. On `.loaded`, keep going with the stored part size
-///    (changing `partSize` between runs never throws progress away); on `.discarded`, delete
+///    `CheckpointStore.load(at:expecting:)`. On `.loaded`, run ``verifyCompletedParts()`` (saves do not sync
+///    the temp file, so a power loss can take the bytes of recorded parts), then keep going with the stored part
+///    size (changing `partSize` between runs never throws progress away); on `.discarded`, delete
 ///    `previous?.tempFilePath` if any and create a fresh checkpoint with
 ///    ``init(identity:object:partSize:tempFilePath:)``.
-/// 2. Preallocate the temp file to ``expectedTempFileSize`` (`ftruncate`) *before* the first save:
-///    on load the temp file's real size must equal it.
+/// 2. Preallocate the temp file to ``expectedTempFileSize`` (`ftruncate`) and sync it and its directory
+///    *before* the first save: on load the temp file's real size must equal it.
 /// 3. For each missing part (``missingParts``), fetch ``PartLayout/range(ofPart:)`` with
 ///    `If-Match`, `pwrite` at ``PartLayout/localRange(ofPart:)``, then ``markPartCompleted(_:crc64:)``
-///    and save. Parts complete in any order; none is lost on a crash.
+///    and save. Parts complete in any order; a killed process loses none, and a power loss only those whose
+///    bytes had not reached the disk (step 1 finds them).
 /// 4. When ``isComplete``, compare ``combinedCRC64()`` with the object's CRC64, fsync, rename the
 ///    temp file over the destination, and remove the checkpoint.
 ///

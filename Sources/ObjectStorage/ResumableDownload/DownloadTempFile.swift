@@ -51,7 +51,9 @@ final class DownloadTempFile: Sendable {
         return descriptor >= 0 ? descriptor : nil
     }
 
-    /// Creates (or truncates) `path` and sizes it to `size` bytes.
+    /// Creates (or truncates) `path`, sizes it to `size` bytes and makes that durable (the file, its size and its
+    /// directory entry): checkpoints are saved without syncing the file, and one that names a temp file a power
+    /// loss took away, or cut short, would be discarded whole on the next run.
     static func create(_ path: String, size: Int64) throws(ObjectStorageError) -> DownloadTempFile {
         let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw .fileSystem("create", path: path, errno: errno) }
@@ -60,6 +62,8 @@ final class DownloadTempFile: Sendable {
             throw .fileSystem("preallocate", path: path, errno: errno)
         }
         try file.reserve(size)
+        try file.sync()
+        Self.syncDirectory(of: path)
         return file
     }
 

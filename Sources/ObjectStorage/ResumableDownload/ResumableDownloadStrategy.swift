@@ -166,7 +166,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
 
     /// Saves the checkpoint without first syncing the temp file: a part whose bytes a crash loses (they were in
     /// the page cache, or the file's extents were not yet journaled) fails its CRC-64 when the next run re-reads
-    /// the recorded parts (``reverify(_:at:)``), and is fetched again. The file is synced once, before it is
+    /// the recorded parts, and is fetched again. The file is synced once, before it is
     /// renamed over the destination (see docs/BENCHMARKS.md).
     func save(_ checkpoint: DownloadCheckpoint, in session: Session, to path: String) throws {
         try Self.save(checkpoint, store: self.store, to: path)
