@@ -38,6 +38,8 @@ struct ObjectMetadata: Codable, Sendable {
     var partSizes: [Int64]?
     /// The files of the bytes in the bucket's `data` directory, in order (one, or the parts of a multipart object).
     var dataFiles: [DataFile]?
+    /// OBS's `x-obs-checksum-crc64ecma` (``OBSChecksum``): `crc64`, when the object's upload sent it; `nil` otherwise.
+    var obsChecksum: UInt64? = nil
 
     struct DataFile: Codable, Sendable {
         var name: String

@@ -69,6 +69,7 @@ extension RequestHandler {
         if S3Checksum.isKept(context), context.request.header(S3ChecksumHeader.crc64nvme) != nil {
             headers.append((S3ChecksumHeader.crc64nvme, CRC64.base64(part.crc64nvme)))
         }
+        headers += OBSChecksum.headers(received.obsChecksum, context: context)
         return Reply(headers: headers)
     }
 
@@ -110,6 +111,7 @@ extension RequestHandler {
             // A Complete whose checksum does not match its parts fails and leaves the upload as it was.
             check: { (completed) throws(ServerError) in
                 try S3Checksum.check(context, computed: completed.crc64nvme)
+                _ = try OBSChecksum.check(context, computed: completed.crc64)
             }
         )
         let blob = store.assemble(parts)
@@ -128,7 +130,9 @@ extension RequestHandler {
             acl: taken.attributes.acl,
             partsCount: parts.count,
             partSizes: parts.map(\.size),
-            dataFiles: nil
+            dataFiles: nil,
+            // Checked against the parts before the upload was taken.
+            obsChecksum: context.request.header(OBSChecksumHeader.crc64) != nil ? completed.crc64 : nil
         )
         do {
             try store.commit(bucket, metadata: metadata, blob: blob)
@@ -153,6 +157,7 @@ extension RequestHandler {
         xml.close("CompleteMultipartUploadResult")
         var headers: [(String, String)] = []
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(completed.crc64))) }
+        headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
         return .xml(xml, headers: headers)
     }
 

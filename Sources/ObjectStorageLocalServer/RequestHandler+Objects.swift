@@ -83,7 +83,7 @@ extension RequestHandler {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
         let received = try await receive(body, context: context, temporaryPath: store.temporaryPath())
         let md5 = received.md5
-        let metadata = Self.singlePartMetadata(
+        var metadata = Self.singlePartMetadata(
             key: key,
             size: received.size,
             md5: md5,
@@ -92,6 +92,7 @@ extension RequestHandler {
             attributes: attributes(context),
             context: context
         )
+        metadata.obsChecksum = received.obsChecksum
         try store.commit(bucket, metadata: metadata, blob: received.blob)
         var headers = [("ETag", context.dialect.formatETag(metadata.etag))]
         if context.dialect.kind == .oss {
@@ -99,6 +100,7 @@ extension RequestHandler {
             headers.append(("Content-MD5", ByteEncoding.base64(md5)))
         }
         headers += S3Checksum.headers(metadata.crc64nvme, context: context)
+        headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
         return Reply(headers: headers)
     }
 
@@ -127,6 +129,7 @@ extension RequestHandler {
             if storageClass.uppercased() != "STANDARD" {
                 headers.append((dialect.headerPrefix + "storage-class", storageClass))
             }
+            headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
         }
         return headers
     }

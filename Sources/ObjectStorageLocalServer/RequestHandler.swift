@@ -245,10 +245,13 @@ struct RequestHandler: Sendable {
         var md5: [UInt8]
         var crc64: UInt64
         var crc64nvme: UInt64
+        /// OBS's `x-obs-checksum-crc64ecma`, checked: `crc64` when the request sent one.
+        var obsChecksum: UInt64?
     }
 
     /// Streams the request body into a new blob, hashing it on the way, and checks `Content-MD5`, a hex
-    /// `x-amz-content-sha256` (the SHA-256 is computed only then) and `x-amz-checksum-crc64nvme`.
+    /// `x-amz-content-sha256` (the SHA-256 is computed only then), `x-amz-checksum-crc64nvme` and
+    /// `x-obs-checksum-crc64ecma`.
     ///
     /// A body larger than the dialect's single-PUT limit is refused with `EntityTooLarge` once that many bytes
     /// have arrived (a larger `Content-Length` is refused earlier, by ``checkAnnouncedSize(_:)``).
@@ -287,12 +290,14 @@ struct RequestHandler: Sendable {
                 }
             }
             try S3Checksum.check(context, computed: writer.crcNVME.value)
+            let obsChecksum = try OBSChecksum.check(context, computed: writer.crc.value)
             return ReceivedBody(
                 blob: try await writer.finish(),
                 size: writer.count,
                 md5: md5,
                 crc64: writer.crc.value,
-                crc64nvme: writer.crcNVME.value
+                crc64nvme: writer.crcNVME.value,
+                obsChecksum: obsChecksum
             )
         } catch {
             await writer.abandon()

@@ -17,9 +17,10 @@ import ObjectStorageTransport
 import Synchronization
 import Testing
 
-@Suite("uploadFile sends S3's full-object CRC-64/NVME, which the service checks and reports back")
+@Suite("uploadFile sends the service's checksum (S3's CRC-64/NVME, OBS's CRC-64/XZ), which it checks and reports back")
 struct UploadFileChecksumTests {
     static let header = "x-amz-checksum-crc64nvme"
+    static let obsHeader = "x-obs-checksum-crc64ecma"
 
     /// The checksum headers of every request, by operation (the request's method and query).
     final class Requests: Sendable {
@@ -34,7 +35,8 @@ struct UploadFileChecksumTests {
         func transport(_ base: any HTTPTransport) -> any HTTPTransport {
             RecordingTransport(base: base) { request in
                 var headers: [String: String] = [:]
-                for (name, value) in request.headers where name.lowercased().hasPrefix("x-amz-checksum") {
+                for (name, value) in request.headers
+                where name.lowercased().hasPrefix("x-amz-checksum") || name.lowercased() == obsHeader {
                     headers[name.lowercased()] = value
                 }
                 self.sent.withLock { $0.append(Sent(method: request.method, url: request.url, headers: headers)) }
@@ -152,7 +154,53 @@ struct UploadFileChecksumTests {
     }
 
     @Test(
-        "without verifyIntegrity, or to OSS and OBS, nothing of it is sent",
+        "OBS: each part, the completion and a single PUT carry their CRC-64/XZ; the object reports it to a download",
+        arguments: [2 * (5 << 20) + 777, 300_001]
+    )
+    func obs(size: Int) async throws {
+        let partSize = 5 << 20
+        let content = testBytes(size, seed: 76)
+        let crc = CRC64.checksum(content, polynomial: .xz)
+        let requests = Requests()
+        try await withClient(.obs, transport: requests.transport) { client, _ in
+            try await client.createBucket(bucket: "crc")
+            let scratch = try ScratchDirectory()
+            let source = try Self.file(content, named: "source.bin", in: scratch)
+            let result = try await client.uploadFile(
+                from: source,
+                bucket: "crc",
+                key: "k",
+                options: TransferOptions(partSize: Int64(partSize), concurrency: 2)
+            )
+            #expect(result.verification == .crc64(crc))
+
+            let sent = requests.all
+            #expect(sent.allSatisfy { $0.headers.keys.allSatisfy { $0 == Self.obsHeader } })
+            if result.isMultipart {
+                for number in 1...3 {
+                    let part = try #require(
+                        sent.first { $0.method == .PUT && $0.url.contains("partNumber=\(number)&") }
+                    )
+                    let range = (number - 1) * partSize..<min(number * partSize, content.count)
+                    let expected = String(CRC64.checksum(Array(content[range]), polynomial: .xz))
+                    #expect(part.headers[Self.obsHeader] == expected, "part \(number)")
+                }
+                let complete = try #require(sent.first { $0.method == .POST && $0.url.contains("uploadId=") })
+                #expect(complete.headers[Self.obsHeader] == String(crc))
+            } else {
+                let put = try #require(sent.first { $0.method == .PUT && $0.url.hasSuffix("/k") })
+                #expect(put.headers[Self.obsHeader] == String(crc))
+            }
+            #expect(try await client.headObject(bucket: "crc", key: "k").crc64 == crc)
+            let destination = scratch.file("download.bin")
+            let download = try await client.resumableDownload(bucket: "crc", key: "k", to: destination)
+            #expect(download.verification == .crc64(crc))
+            #expect(Array(try Data(contentsOf: URL(fileURLWithPath: destination))) == content)
+        }
+    }
+
+    @Test(
+        "without verifyIntegrity (S3, OBS), or to OSS, which reports its own, no checksum is sent",
         arguments: [ClientDialect.s3, .ossV4, .obs]
     )
     func notSent(_ dialect: ClientDialect) async throws {
@@ -163,9 +211,12 @@ struct UploadFileChecksumTests {
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)
             var options = TransferOptions(partSize: 5 << 20, concurrency: 2)
-            options.verifyIntegrity = dialect.provider != .s3
+            options.verifyIntegrity = dialect.provider == .oss
             let result = try await client.uploadFile(from: source, bucket: "crc", key: "k", options: options)
             if case .crc64NVME = result.verification { Issue.record("verified by a checksum that was not sent") }
+            if dialect.provider == .obs, case .crc64 = result.verification {
+                Issue.record("verified by a checksum that was not sent")
+            }
             #expect(requests.all.allSatisfy { $0.headers.isEmpty }, "\(requests.all.filter { !$0.headers.isEmpty })")
         }
     }

@@ -37,10 +37,10 @@ extension ObjectStorageClient {
             }
             operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(bytes.readableBytesView)))
         }
-        operation.header(S3ChecksumHeader.crc64nvme, request.crc64nvme.map(CRC64.base64))
+        request.checksum?.add(to: &operation)
         operation.body = request.body
         let response = try await self.execute(operation, logger: logger)
-        try S3Checksum.check(response.headers, sent: request.crc64nvme, operation: "PutObject")
+        try request.checksum?.check(response.headers, operation: "PutObject")
         return ObjectWriteResult(
             headers: response.headers,
             prefix: self.configuration.headerPrefix,

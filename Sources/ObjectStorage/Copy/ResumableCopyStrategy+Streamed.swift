@@ -153,7 +153,7 @@ extension ResumableCopyStrategy {
         reporter.begin()
         let bytes = try await read(0..<size, pinnedTo: etag)
         let digest = PartDigest.of(bytes)
-        let sourceCRC64 = ObjectStorageClient.crc64(of: head)
+        let sourceCRC64 = head.crc64
         if request.options.verifyIntegrity {
             try Self.check(digest.crc64, against: sourceCRC64, side: "the copy source")
         }

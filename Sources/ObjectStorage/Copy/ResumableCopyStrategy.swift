@@ -134,7 +134,7 @@ struct ResumableCopyStrategy: TransferStrategy {
             do {
                 let checkpoint = try await client.reconciled(resumed, logger: logger)
                 if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
-                return .parts(checkpoint, ObjectStorageClient.crc64(of: head))
+                return .parts(checkpoint, head.crc64)
             } catch let error where ObjectStorageClient.isUnknownUpload(error) {
                 // ListParts is the only request here: a NoSuchKey names the upload, not the copy source.
                 if let completion = await client.completedEarlier(resumed, logger: logger) {
@@ -163,7 +163,7 @@ struct ResumableCopyStrategy: TransferStrategy {
             copySource: source
         )
         try await client.saveNewUploadCheckpoint(checkpoint, to: checkpointPath, store: store, logger: logger)
-        return .parts(checkpoint, ObjectStorageClient.crc64(of: head))
+        return .parts(checkpoint, head.crc64)
     }
 
     /// The part size for a source of `size` bytes: the caller's, clamped to the provider's limits and raised to

@@ -48,24 +48,3 @@ struct ChecksummingSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Send
         AsyncIterator(base: self.base.makeAsyncIterator(), observe: self.observe)
     }
 }
-
-enum Integrity {
-    static let crc64Header = "x-oss-hash-crc64ecma"
-
-    /// Compares a transferred CRC with the service's header value.
-    static func check(
-        computed: UInt64,
-        reported: String?,
-        operation: String
-    ) throws(ObjectStorageError) {
-        guard let reported, let expected = UInt64(reported.filter { $0 != " " }) else { return }
-        guard expected == computed else {
-            throw .integrityMismatch(
-                checksum: "CRC-64/XZ",
-                expected: String(expected),
-                actual: String(computed),
-                operation: operation
-            )
-        }
-    }
-}

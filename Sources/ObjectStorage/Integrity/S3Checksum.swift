@@ -22,25 +22,4 @@ enum S3Checksum {
         else { return nil }
         return CRC64.value(base64: text.filter { $0 != " " })
     }
-
-    /// Checks that an answer to a request that sent `sent` reports that value, if it reports one (a service
-    /// without S3's checksums reports none and checks nothing).
-    ///
-    /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when the answer reports another value.
-    static func check(_ headers: HTTPHeaders, sent: UInt64?, operation: String) throws(ObjectStorageError) {
-        try check(reported: fullObjectValue(in: headers), sent: sent, operation: operation)
-    }
-
-    /// Checks that the value an answer reports, if any, is the one the request sent.
-    ///
-    /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when both are known and differ.
-    static func check(reported: UInt64?, sent: UInt64?, operation: String) throws(ObjectStorageError) {
-        guard let sent, let reported, reported != sent else { return }
-        throw .integrityMismatch(
-            checksum: "CRC-64/NVME",
-            expected: CRC64.base64(reported),
-            actual: CRC64.base64(sent),
-            operation: operation
-        )
-    }
 }

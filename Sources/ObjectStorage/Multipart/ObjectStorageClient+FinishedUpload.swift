@@ -113,7 +113,7 @@ extension ObjectStorageClient {
             return nil
         }
         guard head.contentLength == checkpoint.source.size else { return nil }
-        let crc64 = Self.crc64(of: head)
+        let crc64 = head.crc64
         var verification = TransferResult.Verification.none(reason: "the service reports no CRC-64")
         if let crc64, let combined = checkpoint.combinedCRC64() {
             guard crc64 == combined else { return nil }
@@ -124,13 +124,6 @@ extension ObjectStorageClient {
             else { return nil }
         }
         return (head, crc64, verification)
-    }
-
-    /// The object's CRC-64 from a HEAD: OSS `x-oss-hash-crc64ecma` or OBS `x-obs-hash-crc64ecma`.
-    static func crc64(of head: ObjectAttributes) -> UInt64? {
-        if let crc64 = head.crc64 { return crc64 }
-        let header = head.headers.first { $0.name.lowercased() == "x-obs-hash-crc64ecma" }
-        return header.flatMap { UInt64($0.value) }
     }
 
     /// An ETag without `W/`, quotes and case.

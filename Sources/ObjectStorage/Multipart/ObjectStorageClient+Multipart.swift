@@ -91,14 +91,13 @@ extension ObjectStorageClient {
             partNumber: partNumber,
             body: body,
             contentMD5: contentMD5,
-            crc64nvme: nil,
             logger: logger
         ).part
     }
 
     /// ``uploadPart(bucket:key:uploadID:partNumber:body:contentMD5:logger:)``, with the answer's headers, which say
-    /// whether the service encrypts the part (its ETag is then not the MD5 of its bytes); `crc64nvme` is sent as
-    /// S3's `x-amz-checksum-crc64nvme`, which the service checks against the bytes.
+    /// whether the service encrypts the part (its ETag is then not the MD5 of its bytes); `checksum` is sent for the
+    /// service to check against the bytes (``SentChecksum``).
     func uploadPartAnswer(
         bucket: String,
         key: String,
@@ -106,7 +105,7 @@ extension ObjectStorageClient {
         partNumber: Int,
         body: UploadBody,
         contentMD5: String?,
-        crc64nvme: UInt64? = nil,
+        checksum: SentChecksum? = nil,
         logger: Logger?
     ) async throws -> (part: CompletedPart, headers: HTTPHeaders) {
         guard (1...10_000).contains(partNumber) else {
@@ -118,17 +117,17 @@ extension ObjectStorageClient {
             QueryParameter(name: "uploadId", value: uploadID),
         ]
         operation.header("Content-MD5", contentMD5)
-        operation.header(S3ChecksumHeader.crc64nvme, crc64nvme.map(CRC64.base64))
+        checksum?.add(to: &operation)
         operation.body = body
         let response = try await self.execute(operation, logger: logger)
         guard let etag = response.headers.first(name: "ETag") else {
             throw ObjectStorageError.invalidResponse("UploadPart: no ETag in the answer")
         }
-        try S3Checksum.check(response.headers, sent: crc64nvme, operation: "UploadPart \(partNumber)")
+        try checksum?.check(response.headers, operation: "UploadPart \(partNumber)")
         let part = CompletedPart(
             partNumber: partNumber,
             etag: etag,
-            crc64: response.headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) }
+            crc64: Integrity.reportedCRC64(in: response.headers)
         )
         return (part, response.headers)
     }
@@ -158,23 +157,24 @@ extension ObjectStorageClient {
             key: key,
             uploadID: uploadID,
             parts: parts,
-            crc64nvme: nil,
+            checksum: nil,
             logger: logger
         ).result
     }
 
-    /// ``completeMultipartUpload(bucket:key:uploadID:parts:logger:)`` for an upload created for S3's full-object
-    /// CRC-64/NVME: `crc64nvme` holds the object's and each part's (by part number), sent for the service to check.
+    /// ``completeMultipartUpload(bucket:key:uploadID:parts:logger:)`` with the object's checksum, sent for the service
+    /// to check (``SentChecksum``); S3's also names each part's (by part number) in the XML, as an upload created for
+    /// its full-object CRC-64/NVME needs.
     ///
-    /// - Returns: The result, and the object's CRC-64/NVME as the answer reports it (`nil` when it reports none).
+    /// - Returns: The result, and the object's checksum as the answer reports it (`nil` when it reports none).
     func completeMultipartUpload(
         bucket: String,
         key: String,
         uploadID: String,
         parts: [CompletedPart],
-        crc64nvme: (object: UInt64, parts: [Int: UInt64])?,
+        checksum: (object: SentChecksum, parts: [Int: UInt64])?,
         logger: Logger?
-    ) async throws -> (result: ObjectWriteResult, crc64nvme: UInt64?) {
+    ) async throws -> (result: ObjectWriteResult, reportedChecksum: UInt64?) {
         guard !parts.isEmpty else {
             throw ObjectStorageError.invalidArgument("completing an upload needs at least one part")
         }
@@ -184,22 +184,29 @@ extension ObjectStorageClient {
             xml.open("Part")
             xml.element("PartNumber", String(part.partNumber))
             xml.element("ETag", part.etag)
-            if let crc = crc64nvme?.parts[part.partNumber] { xml.element("ChecksumCRC64NVME", CRC64.base64(crc)) }
+            if checksum?.object.kind == .s3CRC64NVME, let crc = checksum?.parts[part.partNumber] {
+                xml.element("ChecksumCRC64NVME", CRC64.base64(crc))
+            }
             xml.close("Part")
         }
         xml.close("CompleteMultipartUpload")
         var operation = OperationRequest(name: "CompleteMultipartUpload", method: .POST, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         operation.header("Content-Type", "application/xml")
-        if let crc64nvme {
-            operation.header(S3ChecksumHeader.crc64nvme, CRC64.base64(crc64nvme.object))
-            operation.header(S3ChecksumHeader.type, "FULL_OBJECT")
+        if let checksum {
+            checksum.object.add(to: &operation)
+            if checksum.object.kind == .s3CRC64NVME { operation.header(S3ChecksumHeader.type, "FULL_OBJECT") }
         }
         operation.body = .bytes(xml.bytes)
         // The CRC header of the answer is the whole object's, not the XML's: do not check it here.
         let (headers, root) = try await self.executeXML(operation, logger: logger, checksUploadCRC: false)
         let etag = root["ETag"].flatMap { $0.isEmpty ? nil : $0 }
-        let reported = root["ChecksumCRC64NVME"].flatMap { CRC64.value(base64: $0) }
+        let reported: UInt64? =
+            switch checksum?.object.kind {
+            case .s3CRC64NVME: root["ChecksumCRC64NVME"].flatMap { CRC64.value(base64: $0) }
+            case .obsCRC64: SentChecksum.Kind.obsCRC64.reported(in: headers)
+            case nil: nil
+            }
         return (ObjectWriteResult(headers: headers, prefix: self.configuration.headerPrefix, etag: etag), reported)
     }
 

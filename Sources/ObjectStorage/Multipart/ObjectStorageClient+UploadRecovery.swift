@@ -118,8 +118,8 @@ extension ObjectStorageClient {
     ///   - checkpointPath: The checkpoint file, removed once the upload is complete.
     ///   - store: The checkpoint store.
     ///   - expectedCRC64: The CRC-64/XZ the object must have, or `nil` when unknown.
-    ///   - crc64nvme: For an upload created for S3's full-object checksum, the object's CRC-64/NVME and each
-    ///     part's, sent with the completion for the service to check.
+    ///   - checksum: The object's checksum and each part's (``SentChecksum``), sent with the completion for the
+    ///     service to check; `nil` to send none.
     ///   - verify: Whether to compare (``TransferOptions/verifyIntegrity``).
     ///   - logger: The transfer's logger.
     /// - Returns: The completion, with what was verified.
@@ -129,19 +129,19 @@ extension ObjectStorageClient {
         checkpointPath: String?,
         store: CheckpointStore,
         expectedCRC64: UInt64?,
-        crc64nvme: (object: UInt64, parts: [Int: UInt64])? = nil,
+        checksum: (object: SentChecksum, parts: [Int: UInt64])? = nil,
         verify: Bool,
         logger: Logger
     ) async throws -> TransferCompletion {
         let completed: ObjectWriteResult
-        let reportedCRC64NVME: UInt64?
+        let reportedChecksum: UInt64?
         do {
-            (completed, reportedCRC64NVME) = try await self.completeMultipartUpload(
+            (completed, reportedChecksum) = try await self.completeMultipartUpload(
                 bucket: finished.identity.bucket,
                 key: finished.identity.key,
                 uploadID: finished.uploadId,
                 parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
-                crc64nvme: crc64nvme,
+                checksum: checksum,
                 logger: logger
             )
         } catch let error where Self.mayMeanUploadGone(error) {
@@ -164,10 +164,10 @@ extension ObjectStorageClient {
             }
             verification = .crc64(reported)
         }
-        if verify, let sent = crc64nvme?.object, let reported = reportedCRC64NVME {
+        if verify, let sent = checksum?.object, let reported = reportedChecksum {
             // The service checked the bytes against the value sent; the value reported must be that one.
-            try S3Checksum.check(reported: reported, sent: sent, operation: "CompleteMultipartUpload")
-            verification = .crc64NVME(sent)
+            try sent.check(reported: reported, operation: "CompleteMultipartUpload")
+            verification = sent.kind.verification(sent.value)
         }
         var etag = completed.etag
         if etag == nil { etag = await objectMade(by: finished, logger: logger)?.head.etag }

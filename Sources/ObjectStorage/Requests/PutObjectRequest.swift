@@ -26,8 +26,8 @@ public struct PutObjectRequest: Sendable {
     public var contentMD5: String?
     /// Computes and sends `Content-MD5` for an in-memory body.
     public var computesContentMD5 = false
-    /// S3's CRC-64/NVME of the body, sent as `x-amz-checksum-crc64nvme` for the service to check (``S3Checksum``).
-    var crc64nvme: UInt64?
+    /// A CRC-64 of the body for the service to check and keep (S3's or OBS's, ``SentChecksum``).
+    var checksum: SentChecksum?
 
     /// Creates the request.
     ///

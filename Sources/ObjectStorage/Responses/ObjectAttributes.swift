@@ -30,7 +30,8 @@ public struct ObjectAttributes: Sendable {
     public var storageClass: String?
     /// The version id, if versioning is on.
     public var versionID: String?
-    /// OSS's CRC-64 of the whole object (`x-oss-hash-crc64ecma`).
+    /// The service's CRC-64/XZ of the whole object: OSS's (`x-oss-hash-crc64ecma`), or OBS's for an object
+    /// uploaded with one (`x-obs-checksum-crc64ecma`).
     public var crc64: UInt64?
     /// `Content-Range` of a ranged GET, e.g. `bytes 0-99/1000`.
     public var contentRange: String?
@@ -62,7 +63,7 @@ public struct ObjectAttributes: Sendable {
         self.metadata = metadata
         self.storageClass = headers.first(name: prefix + "storage-class")
         self.versionID = headers.first(name: prefix + "version-id")
-        self.crc64 = headers.first(name: "x-oss-hash-crc64ecma").flatMap { UInt64($0) }
+        self.crc64 = Integrity.reportedCRC64(in: headers)
         self.contentRange = headers.first(name: "Content-Range")
         self.cacheControl = headers.first(name: "Cache-Control")
         self.contentDisposition = headers.first(name: "Content-Disposition")

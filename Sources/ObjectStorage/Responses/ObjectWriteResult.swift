@@ -22,8 +22,8 @@ public struct ObjectWriteResult: Sendable, Hashable {
     public var etag: String?
     /// The version id, if versioning is on.
     public var versionID: String?
-    /// OSS's CRC-64 of the whole object, when the service reports it (a single PUT's is already checked
-    /// against the bytes sent).
+    /// The service's CRC-64/XZ of the whole object, when it reports one: OSS's, or OBS's for an upload that sent
+    /// one (a single PUT's is already checked against the bytes sent).
     public var crc64: UInt64?
     /// When the object was written, when the service says (a copy's answer does).
     public var lastModified: Date?
@@ -36,7 +36,7 @@ public struct ObjectWriteResult: Sendable, Hashable {
     init(headers: HTTPHeaders, prefix: String, etag: String?, lastModified: Date? = nil) {
         self.etag = etag
         self.versionID = headers.first(name: prefix + "version-id")
-        self.crc64 = headers.first(name: Integrity.crc64Header).flatMap { UInt64($0) }
+        self.crc64 = Integrity.reportedCRC64(in: headers)
         self.lastModified = lastModified
         self.requestID = headers.requestID
         self.crc64nvme = S3Checksum.fullObjectValue(in: headers)

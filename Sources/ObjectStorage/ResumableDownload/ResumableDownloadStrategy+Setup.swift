@@ -182,18 +182,12 @@ extension ResumableDownloadStrategy {
         }
     }
 
-    /// The response headers that carry a whole-object CRC-64/XZ, by provider.
-    static let crc64Headers = ["x-oss-hash-crc64ecma", "x-obs-hash-crc64ecma"]
-
     static func probe(size: Int64, headers: HTTPHeaders, ignoresRange: Bool) -> ResumableDownloadSource.Probe {
         let versionID =
             headers.first(name: "x-oss-version-id") ?? headers.first(name: "x-amz-version-id")
             ?? headers.first(name: "x-obs-version-id")
-        // OSS always sends its CRC-64 (ECMA-182, the same as CRC-64/XZ); OBS sends it under its own prefix
-        // when it holds one for the object (the OBS SDKs read `x-obs-hash-crc64ecma` on HEAD and GET).
-        var crc = Self.crc64Headers.lazy.compactMap { headers.first(name: $0) }.first.flatMap {
-            UInt64($0.filter { $0 != " " })
-        }
+        // OSS always sends its CRC-64 (ECMA-182, the same as CRC-64/XZ); OBS sends one when the object's upload did.
+        var crc = Integrity.reportedCRC64(in: headers)
         var polynomial = CRC64.Polynomial.xz
         if crc == nil, let nvme = S3Checksum.fullObjectValue(in: headers) {
             (crc, polynomial) = (nvme, .nvme)

@@ -33,6 +33,9 @@ extension ObjectStorageClient {
     /// - S3, with ``TransferOptions/verifyIntegrity``: each part and the completion carry S3's full-object
     ///   CRC-64/NVME (`x-amz-checksum-crc64nvme`) for the service to check; ``TransferResult/verification`` is
     ///   `.crc64NVME` when the service reports the value back.
+    /// - OBS, with ``TransferOptions/verifyIntegrity``: each part, the completion and a single PUT carry OBS's
+    ///   CRC-64/XZ (`x-obs-checksum-crc64ecma`) for the service to check and keep; ``TransferResult/verification``
+    ///   is `.crc64` when the service reports the value back.
     ///
     /// ```swift
     /// var options = TransferOptions()

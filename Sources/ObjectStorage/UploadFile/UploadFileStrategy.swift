@@ -61,7 +61,7 @@ struct UploadFileStrategy: TransferStrategy {
         attributes.contentType = attributes.contentType ?? MediaTypes.guess(forPath: request.filePath)
         self.attributes = attributes
         var parameters = Self.parameters(of: attributes)
-        if Self.sendsCRC64NVME(client: client, request: request) {
+        if Self.sentChecksum(client: client, request: request) == .s3CRC64NVME {
             // Recorded, so that an upload is resumed only by a call that sends the same checksums.
             parameters.additionalHeaders[S3ChecksumHeader.algorithm] = "CRC64NVME"
         }
@@ -90,32 +90,32 @@ struct UploadFileStrategy: TransferStrategy {
             ? CheckpointPaths.upload(source: sourcePath, override: request.checkpointFilePath) : nil
     }
 
-    /// Whether the upload sends S3's full-object CRC-64/NVME (``S3Checksum``): to an S3 endpoint, with
-    /// ``TransferOptions/verifyIntegrity``. Each part's is sent with it for the service to check, and the object's
-    /// with the completion (a single PUT's with the PUT).
-    static func sendsCRC64NVME(client: ObjectStorageClient, request: UploadFileRequest) -> Bool {
-        client.configuration.provider == .s3 && request.enableCRC64Check
+    /// The checksum the upload sends for the service to check and keep (``SentChecksum``), with
+    /// ``TransferOptions/verifyIntegrity``: S3's CRC-64/NVME or OBS's CRC-64/XZ; `nil` for OSS, which reports its
+    /// own. Each part's is sent with it, and the object's with the completion (a single PUT's with the PUT).
+    static func sentChecksum(client: ObjectStorageClient, request: UploadFileRequest) -> SentChecksum.Kind? {
+        request.enableCRC64Check ? SentChecksum.Kind.of(client.configuration.provider) : nil
     }
 
-    var sendsCRC64NVME: Bool { Self.sendsCRC64NVME(client: client, request: request) }
+    var sentChecksum: SentChecksum.Kind? { Self.sentChecksum(client: client, request: request) }
 
     /// The digests a part (or a single PUT's body) is read for before it is sent: its MD5 for `Content-MD5`, its
-    /// CRC-64/NVME for S3; `nil` when neither is sent.
+    /// CRC-64 for the checksum sent; `nil` when neither is sent.
     private func digest(of range: Range<Int64>) throws -> FileRegionDigest? {
-        guard request.enableMD5Check || sendsCRC64NVME else { return nil }
+        guard request.enableMD5Check || sentChecksum != nil else { return nil }
         return try FileRegionDigest.compute(
             path: sourcePath,
             range: range,
             md5: request.enableMD5Check,
-            polynomial: sendsCRC64NVME ? .nvme : .xz
+            polynomial: sentChecksum?.polynomial ?? .xz
         )
     }
 
-    /// What the client checked of a single PUT: OSS's CRC-64 against the bytes sent, or S3's CRC-64/NVME that the
+    /// What the client checked of a single PUT: OSS's CRC-64 against the bytes sent, or the checksum sent that the
     /// service checked and reported back.
-    static func verification(of response: ObjectWriteResult, sent crc64nvme: UInt64?) -> TransferResult.Verification {
+    static func verification(of response: ObjectWriteResult, sent: SentChecksum?) -> TransferResult.Verification {
         if let crc64 = response.crc64 { return .crc64(crc64) }
-        if let crc64nvme, response.crc64nvme == crc64nvme { return .crc64NVME(crc64nvme) }
+        if let sent, response.crc64nvme == sent.value { return sent.kind.verification(sent.value) }
         return .none(reason: "the service reports no CRC-64")
     }
 
@@ -211,7 +211,7 @@ struct UploadFileStrategy: TransferStrategy {
         var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty, attributes: attributes)
         let digest = try digest(of: 0..<source.size)
         put.contentMD5 = digest?.md5Base64
-        if sendsCRC64NVME { put.crc64nvme = digest?.crc64 }
+        if let kind = sentChecksum, let crc = digest?.crc64 { put.checksum = SentChecksum(kind: kind, value: crc) }
         let reporter = TransferProgressReporter(totalBytes: source.size, resumedBytes: 0, handler: progress)
         reporter.begin()
         let counter = UploadProgressCounter(reporter: reporter)
@@ -226,7 +226,7 @@ struct UploadFileStrategy: TransferStrategy {
             singleRequest: response,
             filePath: sourcePath,
             size: source.size,
-            verification: Self.verification(of: response, sent: put.crc64nvme),
+            verification: Self.verification(of: response, sent: put.checksum),
             contentMD5Verified: request.enableMD5Check
         )
     }
@@ -245,17 +245,21 @@ struct UploadFileStrategy: TransferStrategy {
                 message: "'\(sourcePath)' changed (\(field)) while it was being uploaded; the upload was aborted"
             )
         }
-        var crc64nvme: (object: UInt64, parts: [Int: UInt64])?
-        if sendsCRC64NVME, finished.partCRC64Polynomial == .nvme, let object = finished.combinedCRC64() {
+        var checksum: (object: SentChecksum, parts: [Int: UInt64])?
+        if let kind = sentChecksum, finished.partCRC64Polynomial == kind.polynomial,
+            let object = finished.combinedCRC64()
+        {
             let parts = finished.parts.compactMap { part in part.crc64.map { (part.number, $0) } }
-            crc64nvme = (object, Dictionary(parts, uniquingKeysWith: { first, _ in first }))
+            checksum = (
+                SentChecksum(kind: kind, value: object), Dictionary(parts, uniquingKeysWith: { first, _ in first })
+            )
         }
         var completion = try await client.completeUpload(
             finished,
             checkpointPath: checkpointPath,
             store: store,
             expectedCRC64: finished.partCRC64Polynomial == .xz ? finished.combinedCRC64() : nil,
-            crc64nvme: crc64nvme,
+            checksum: checksum,
             verify: request.enableCRC64Check,
             logger: logger
         )
@@ -301,7 +305,10 @@ struct UploadFileStrategy: TransferStrategy {
         let range = checkpoint.range(ofPart: number)
         let size = range.upperBound - range.lowerBound
         let digest = try digest(of: range)
-        let crc64nvme = checkpoint.partCRC64Polynomial == .nvme ? digest?.crc64 : nil
+        var checksum: SentChecksum?
+        if let kind = sentChecksum, checkpoint.partCRC64Polynomial == kind.polynomial, let crc = digest?.crc64 {
+            checksum = SentChecksum(kind: kind, value: crc)
+        }
         // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back.
         let counter = UploadProgressCounter(reporter: reporter)
         let response = try await counter.send(client: client, path: sourcePath, range: range, logger: logger) {
@@ -312,7 +319,7 @@ struct UploadFileStrategy: TransferStrategy {
                 partNumber: number,
                 body: $0,
                 contentMD5: digest?.md5Base64,
-                crc64nvme: crc64nvme,
+                checksum: checksum,
                 logger: logger
             ).part
         }
@@ -345,7 +352,7 @@ struct UploadFileStrategy: TransferStrategy {
             bucket: request.bucket,
             key: request.key,
             attributes: attributes,
-            fullObjectCRC64NVME: sendsCRC64NVME,
+            fullObjectCRC64NVME: sentChecksum == .s3CRC64NVME,
             logger: logger
         )
     }
