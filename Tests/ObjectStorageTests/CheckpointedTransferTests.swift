@@ -81,6 +81,19 @@ struct CheckpointedTransferTests {
         #expect(strategy.log.read().abandoned == [true])
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("work found untrustworthy at the end is discarded with its checkpoint, whatever the strategy keeps")
+    func untrustworthyWorkIsDiscarded() async throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file("t.cp")
+        try Data("saved".utf8).write(to: URL(fileURLWithPath: path))
+        var strategy = MemoryStrategy(checkpointPath: path, concurrency: 2)
+        // The strategy would keep a `Failure.keep`; wrapped, it is discarded and thrown unwrapped.
+        strategy.finishFault = { throw UntrustworthyWork(underlying: Failure.keep) }
+        await #expect(throws: Failure.keep) { try await strategy.run() }
+        #expect(strategy.log.read().abandoned == [true])
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }
 
 private enum Failure: Error {
@@ -141,6 +154,7 @@ private struct MemoryStrategy: TransferStrategy {
     var logger: Logger { Logger(label: "CheckpointedTransferTests") }
     let log = MemoryLog()
     var fault: @Sendable (_ round: Int, _ part: Int) throws -> Void = { _, _ in }
+    var finishFault: @Sendable () throws -> Void = {}
 
     func prepare(restarts: inout Int, isRestart: Bool) async throws -> TransferStart<Self> {
         log.update { log in
@@ -174,7 +188,8 @@ private struct MemoryStrategy: TransferStrategy {
     }
 
     func finish(_ checkpoint: MemoryCheckpoint, in session: Void) async throws -> TransferCompletion {
-        TransferCompletion(verification: .none(reason: "in memory"))
+        try finishFault()
+        return TransferCompletion(verification: .none(reason: "in memory"))
     }
 
     func failure(_ error: any Error, restarts: Int) -> TransferFailure {

@@ -261,14 +261,19 @@ struct ResumableDownloadStrategy: TransferStrategy {
 
     // MARK: - Completion
 
-    /// Verifies the bytes, makes them durable and renames them over the destination.
+    /// Verifies the bytes, makes them durable and renames them over the destination. A temp file that cannot be
+    /// synced is discarded with its checkpoint (``UntrustworthyWork``): the next call starts over.
     func finish(_ checkpoint: DownloadCheckpoint, in session: Session) async throws -> TransferCompletion {
         let (file, probe) = (session.file, session.probe)
         guard checkpoint.isComplete else {
             throw ObjectStorageError.invalidResponse("the download ended with parts missing")
         }
         let verification = try self.verify(checkpoint, file: file, probe: probe, multipart: session.multipart)
-        try file.sync()
+        do {
+            try file.sync()
+        } catch {
+            throw UntrustworthyWork(underlying: error)
+        }
         try file.commit(to: self.paths.destination)
         if let checkpointPath = self.paths.checkpoint {
             try? self.store.remove(at: checkpointPath)

@@ -85,6 +85,10 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
         restarts: inout Int,
         reporter: TransferProgressReporter
     ) async throws {
+        if let untrustworthy = error as? UntrustworthyWork {
+            await discard(checkpoint, in: session)
+            throw untrustworthy.underlying
+        }
         var failure = strategy.failure(error, restarts: restarts)
         if case .restart = failure, Task.isCancelled { failure = .keep }
         switch failure {

@@ -111,6 +111,16 @@ enum TransferFailure {
     case keep
 }
 
+/// Thrown by a strategy when a round's work can no longer be trusted, whatever ``TransferStrategy/failure(_:restarts:)``
+/// would make of `underlying`: the core discards the round with its checkpoint, as for ``TransferFailure/discard``,
+/// and throws `underlying`, which is what the caller sees.
+///
+/// A failed `fsync` of a download's temp file is one: Linux may drop the pages it could not write and report success
+/// to the next `fsync`, so the bytes a resumed run would re-read from the page cache are not known to be on disk.
+struct UntrustworthyWork: Error {
+    var underlying: any Error
+}
+
 /// What a finished transfer learned about the object, beside what its checkpoint records.
 struct TransferCompletion: Sendable {
     var etag: String?
