@@ -12,12 +12,12 @@ import ObjectStorageTransport
 /// ``ObjectStorageClient/resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)`` move
 /// a file: one type, with the same defaults, for both directions.
 ///
-/// The defaults suit most transfers: 8 MiB parts, 4 at a time, integrity checked, **no checkpoint**.
+/// The defaults suit most transfers: 8 MiB parts, 8 at a time, integrity checked, **no checkpoint**.
 ///
 /// ```swift
 /// var options = TransferOptions()
 /// options.enableCheckpoint = true      // a failed, cancelled or killed call resumes when called again
-/// options.concurrency = 8
+/// options.concurrency = 16
 /// let up = try await client.uploadFile(from: "/data/db.tar", bucket: "backups", key: "db.tar", options: options)
 /// let down = try await client.resumableDownload(bucket: "backups", key: "db.tar", to: "/restore/db.tar",
 ///                                               options: options)
@@ -37,8 +37,8 @@ import ObjectStorageTransport
 public struct TransferOptions: Sendable, Hashable {
     /// The default part size: 8 MiB.
     package static let defaultPartSize: Int64 = 8 << 20
-    /// The default number of parts in flight: 4.
-    package static let defaultConcurrency = 4
+    /// The default number of parts in flight: 8.
+    package static let defaultConcurrency = 8
     /// The largest accepted ``concurrency``: 128.
     package static let maximumConcurrency = 128
     /// The most parts a transfer is cut into; ``partSize`` is raised to respect it.
@@ -50,7 +50,7 @@ public struct TransferOptions: Sendable, Hashable {
     /// raise it so a transfer has at most 10,000 parts (a part size aligned to 1 MiB that fits the file).
     /// A resumed transfer keeps the part size of the run that created its checkpoint.
     public var partSize: Int64 = TransferOptions.defaultPartSize
-    /// How many parts are transferred at the same time, `1...128` (4 by default). With a checkpoint, a part keeps its slot until the checkpoint recording it is durable,
+    /// How many parts are transferred at the same time, `1...128` (8 by default). With a checkpoint, a part keeps its slot until the checkpoint recording it is durable,
     /// so a killed process loses at most this many parts.
     public var concurrency: Int = TransferOptions.defaultConcurrency
     /// Records every finished part in a crash-safe, locked checkpoint so a failed, cancelled or killed
@@ -80,7 +80,7 @@ public struct TransferOptions: Sendable, Hashable {
     /// its own. At least 1 KiB/s. It applies on top of the transport's `bandwidthLimit`, which every transfer and
     /// request of a client shares: the lower of the two governs. Bytes move in pieces of up to 64 KiB, and a
     /// connection held back longer than the transport's read-idle timeout (60 s by default) is closed: keep
-    /// ``concurrency`` × 64 KiB well below what the limit moves in that time (at 64 KiB/s, 4 parts wait about 4 s).
+    /// ``concurrency`` × 64 KiB well below what the limit moves in that time (at 64 KiB/s, 8 parts wait about 8 s).
     /// A server-side copy moves no bytes through the client and ignores it.
     public var bandwidthLimit: Int64?
 
@@ -88,12 +88,12 @@ public struct TransferOptions: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - partSize: The part size in bytes (8 MiB by default).
-    ///   - concurrency: The parts in flight, `1...128` (4 by default).
+    ///   - concurrency: The parts in flight, `1...128` (8 by default).
     ///   - enableCheckpoint: Whether the transfer is resumable through a checkpoint.
     ///   - checkpointFilePath: The checkpoint file, `nil` for the default.
     public init(
         partSize: Int64 = 8 << 20,
-        concurrency: Int = 4,
+        concurrency: Int = 8,
         enableCheckpoint: Bool = false,
         checkpointFilePath: String? = nil
     ) {

@@ -14,7 +14,10 @@ struct TransferFlags: ParsableArguments, Sendable {
     @Option(help: "The part size in bytes, or with a K, M or G suffix (1024-based), e.g. 8M.")
     var partSize: ByteCount?
 
-    @Option(help: "How many parts to transfer at once (1–\(TransferOptions.maximumConcurrency)).")
+    @Option(
+        help:
+            "How many parts to transfer at once (1–\(TransferOptions.maximumConcurrency); default \(TransferOptions.defaultConcurrency))."
+    )
     var concurrency: Int?
 
     @Flag(
