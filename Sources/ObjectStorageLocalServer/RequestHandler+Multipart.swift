@@ -131,8 +131,8 @@ extension RequestHandler {
             partsCount: parts.count,
             partSizes: parts.map(\.size),
             dataFiles: nil,
-            // Checked against the parts before the upload was taken.
-            obsChecksum: context.request.header(OBSChecksumHeader.crc64) != nil ? completed.crc64 : nil
+            // Checked against the parts before the upload was taken: this check passes, and says whether one was sent.
+            obsChecksum: try OBSChecksum.check(context, computed: completed.crc64)
         )
         do {
             try store.commit(bucket, metadata: metadata, blob: blob)
