@@ -20,7 +20,12 @@ enum Integrity {
 
     /// The CRC-64/XZ an answer reports (``crc64Headers``), if any.
     static func reportedCRC64(in headers: HTTPHeaders) -> UInt64? {
-        crc64Headers.lazy.compactMap { headers.first(name: $0) }.first.flatMap { UInt64($0.filter { $0 != " " }) }
+        crc64Headers.lazy.compactMap { headers.first(name: $0) }.first.flatMap(decimalCRC64)
+    }
+
+    /// A CRC-64 written in decimal, as OSS and OBS write it (spaces ignored); `nil` when it is not one.
+    static func decimalCRC64(_ text: String) -> UInt64? {
+        UInt64(text.filter { $0 != " " })
     }
 
     /// Compares a transferred CRC with the service's header value.
@@ -29,7 +34,7 @@ enum Integrity {
         reported: String?,
         operation: String
     ) throws(ObjectStorageError) {
-        guard let reported, let expected = UInt64(reported.filter { $0 != " " }) else { return }
+        guard let reported, let expected = decimalCRC64(reported) else { return }
         guard expected == computed else {
             throw .integrityMismatch(
                 checksum: "CRC-64/XZ",

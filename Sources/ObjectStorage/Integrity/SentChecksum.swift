@@ -59,7 +59,7 @@ struct SentChecksum: Sendable, Hashable {
         func reported(in headers: HTTPHeaders) -> UInt64? {
             switch self {
             case .s3CRC64NVME: return S3Checksum.fullObjectValue(in: headers)
-            case .obsCRC64: return headers.first(name: self.header).flatMap { UInt64($0.filter { $0 != " " }) }
+            case .obsCRC64: return headers.first(name: self.header).flatMap(Integrity.decimalCRC64)
             }
         }
 

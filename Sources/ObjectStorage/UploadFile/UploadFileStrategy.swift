@@ -99,6 +99,14 @@ struct UploadFileStrategy: TransferStrategy {
 
     var sentChecksum: SentChecksum.Kind? { Self.sentChecksum(client: client, request: request) }
 
+    /// The checksum to send for a part or the completion, whose CRC-64 the checkpoint records with `polynomial`:
+    /// `nil` when the upload sends none, the CRC is unknown, or it was taken with another polynomial than the
+    /// checksum's.
+    private func sentChecksum(_ crc: UInt64?, polynomial: CRC64.Polynomial) -> SentChecksum? {
+        guard let kind = sentChecksum, let crc, polynomial == kind.polynomial else { return nil }
+        return SentChecksum(kind: kind, value: crc)
+    }
+
     /// The digests a part (or a single PUT's body) is read for before it is sent: its MD5 for `Content-MD5`, its
     /// CRC-64 for the checksum sent; `nil` when neither is sent.
     private func digest(of range: Range<Int64>) throws -> FileRegionDigest? {
@@ -115,7 +123,8 @@ struct UploadFileStrategy: TransferStrategy {
     /// service checked and reported back.
     static func verification(of response: ObjectWriteResult, sent: SentChecksum?) -> TransferResult.Verification {
         if let crc64 = response.crc64 { return .crc64(crc64) }
-        if let sent, response.crc64nvme == sent.value { return sent.kind.verification(sent.value) }
+        // OBS's value comes back as `crc64` above; S3's in its own header.
+        if let sent, sent.kind == .s3CRC64NVME, response.crc64nvme == sent.value { return .crc64NVME(sent.value) }
         return .none(reason: "the service reports no CRC-64")
     }
 
@@ -211,6 +220,7 @@ struct UploadFileStrategy: TransferStrategy {
         var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty, attributes: attributes)
         let digest = try digest(of: 0..<source.size)
         put.contentMD5 = digest?.md5Base64
+        // The digest was taken with the checksum's polynomial (`digest(of:)`).
         if let kind = sentChecksum, let crc = digest?.crc64 { put.checksum = SentChecksum(kind: kind, value: crc) }
         let reporter = TransferProgressReporter(totalBytes: source.size, resumedBytes: 0, handler: progress)
         reporter.begin()
@@ -246,13 +256,9 @@ struct UploadFileStrategy: TransferStrategy {
             )
         }
         var checksum: (object: SentChecksum, parts: [Int: UInt64])?
-        if let kind = sentChecksum, finished.partCRC64Polynomial == kind.polynomial,
-            let object = finished.combinedCRC64()
-        {
+        if let object = sentChecksum(finished.combinedCRC64(), polynomial: finished.partCRC64Polynomial) {
             let parts = finished.parts.compactMap { part in part.crc64.map { (part.number, $0) } }
-            checksum = (
-                SentChecksum(kind: kind, value: object), Dictionary(parts, uniquingKeysWith: { first, _ in first })
-            )
+            checksum = (object, Dictionary(parts, uniquingKeysWith: { first, _ in first }))
         }
         var completion = try await client.completeUpload(
             finished,
@@ -305,10 +311,7 @@ struct UploadFileStrategy: TransferStrategy {
         let range = checkpoint.range(ofPart: number)
         let size = range.upperBound - range.lowerBound
         let digest = try digest(of: range)
-        var checksum: SentChecksum?
-        if let kind = sentChecksum, checkpoint.partCRC64Polynomial == kind.polynomial, let crc = digest?.crc64 {
-            checksum = SentChecksum(kind: kind, value: crc)
-        }
+        let checksum = sentChecksum(digest?.crc64, polynomial: checkpoint.partCRC64Polynomial)
         // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back.
         let counter = UploadProgressCounter(reporter: reporter)
         let response = try await counter.send(client: client, path: sourcePath, range: range, logger: logger) {
