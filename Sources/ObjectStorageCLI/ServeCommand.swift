@@ -191,7 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
                             ? "objstore: signatures are not checked; to point objstore at this server, paste one line:"
                             : "objstore: to point objstore at this server, paste one line (or all three):"
                     )
-                    printError(exports.lines.joined(separator: "\n"))
+                    for line in exports.lines { printError(line) }
                 }
                 try await group.waitForAll()
             }

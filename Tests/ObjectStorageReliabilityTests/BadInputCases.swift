@@ -230,6 +230,10 @@ extension BadInputCase {
         .api("S3 bucket 'ab' (too short)", .storage(.invalidArgument, mentions: "3 to 63")) { context in
             try await context.client(.s3).createBucket(bucket: "ab")
         },
+        // The message quotes the name with its right-to-left override escaped, so it cannot reorder the message.
+        .api("S3 bucket with U+202E", .storage(.invalidArgument, mentions: #"'ab\u{202E}c'"#)) { context in
+            try await context.client(.s3).createBucket(bucket: "ab\u{202E}c")
+        },
         .api("S3 bucket 'My_Bucket'", .storage(.invalidArgument, mentions: "lowercase")) { context in
             try await context.client(.s3).createBucket(bucket: "My_Bucket")
         },

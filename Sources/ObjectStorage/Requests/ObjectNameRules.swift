@@ -133,7 +133,9 @@ package enum ObjectNameRules {
         }
     }
 
-    /// A name as shown in messages: quoted, control characters escaped, at most 64 characters.
+    /// A name as shown in messages: quoted, at most 64 characters, with C0 and C1 control characters, DEL and
+    /// bidirectional formatting characters escaped (`\n`, `\u{1B}`, `\u{202E}`), so that a message printed to a
+    /// terminal or a log cannot be broken or reordered by the name in it.
     static func display(_ name: String) -> String {
         var text = ""
         var count = 0
@@ -142,10 +144,18 @@ package enum ObjectNameRules {
                 text += "…"
                 break
             }
-            text += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+            text += Self.isShownEscaped(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
             count += 1
         }
         return "'\(text)'"
+    }
+
+    /// Whether ``display(_:)`` escapes `scalar`: it controls a terminal or the direction of the text around it.
+    private static func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// Whether `name` is four dot-separated decimal numbers of 0...255.

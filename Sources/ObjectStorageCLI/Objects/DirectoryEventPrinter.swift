@@ -67,25 +67,12 @@ struct EventPrinter: Sendable {
         case .skipped:
             if output.level != .errors {
                 printError(
-                    "\(command): skipped '\(Self.visible(event.name))': \(CLIError.sentence(reason ?? "no reason given"))"
+                    "\(command): skipped '\(event.name)': \(CLIError.sentence(reason ?? "no reason given"))"
                 )
             }
         case .failed:
             printError("\(command): failed: \(url ?? local): \(CLIError.sentence(reason ?? "no reason given"))")
         }
-    }
-
-    /// A name with its control characters escaped (`\t`, `\u{1B}`), so it cannot disturb the terminal.
-    static func visible(_ name: String) -> String {
-        var result = ""
-        for scalar in name.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                result += scalar.escaped(asASCII: true)
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     /// Prints the job's summary line on standard error, unless told to be silent.

@@ -114,7 +114,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 if json {
                     try JSONOutput.print(ListedBucket(name: bucket.name, creationDate: created, region: bucket.region))
                 } else {
-                    print("\(Self.pad(created ?? "-", 20)) \(bucket.name)")
+                    printLine("\(Self.pad(created ?? "-", 20)) \(bucket.name)")
                 }
             }
         }
@@ -124,7 +124,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         if json {
             try JSONOutput.print(ListedPrefix(prefix: prefix))
         } else {
-            print("\(String(repeating: " ", count: 20)) \(Self.pad("PRE", 12)) \(prefix)")
+            printLine("\(String(repeating: " ", count: 20)) \(Self.pad("PRE", 12)) \(prefix)")
         }
     }
 
@@ -141,7 +141,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 )
             )
         } else {
-            print("\(Self.pad(modified ?? "-", 20)) \(Self.pad(String(object.size), 12)) \(object.key)")
+            printLine("\(Self.pad(modified ?? "-", 20)) \(Self.pad(String(object.size), 12)) \(object.key)")
         }
     }
 
@@ -157,7 +157,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 )
             )
         } else {
-            print("\(Self.pad(initiated ?? "-", 20)) \(upload.uploadID) \(upload.key)")
+            printLine("\(Self.pad(initiated ?? "-", 20)) \(upload.uploadID) \(upload.key)")
         }
     }
 

@@ -27,7 +27,7 @@ struct OutputFlags: ParsableArguments, Sendable {
 
     /// Prints a line that reports what was done (`upload: a to oss://b/a`), unless told to be silent.
     func report(_ line: String) {
-        if level == .normal { print(line) }
+        if level == .normal { printLine(line) }
     }
 }
 

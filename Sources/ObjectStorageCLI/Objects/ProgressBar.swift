@@ -157,7 +157,7 @@ final class ProgressBar: Sendable {
             defer { state.drawn = false }
             return state.drawn
         }
-        Self.write((drawn ? "\n" : "") + text + "\n")
+        Self.write((drawn ? "\n" : "") + TerminalText.escaped(text) + "\n")
     }
 
     /// `download [#######-----------]  1.5 MiB / 3.0 MiB  50%  12.3 MB/s  ETA 0:02`, or without the bar

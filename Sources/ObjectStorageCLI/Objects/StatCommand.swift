@@ -77,10 +77,10 @@ private struct ObjectStat: Encodable {
             ("CRC64", crc64),
         ]
         for case let (name, value?) in rows {
-            print("\(name): \(value)")
+            printLine("\(name): \(value)")
         }
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            print("Metadata: \(name): \(value)")
+            printLine("Metadata: \(name): \(value)")
         }
     }
 }
