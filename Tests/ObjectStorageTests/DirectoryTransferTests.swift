@@ -420,6 +420,55 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("keys 'a' and 'a/b' cannot both be files: one is skipped, with the reason, whichever is in the way")
+    func fileAndDirectoryOfOneName() async throws {
+        let fileFirst = temporaryPath("file-first")
+        let directoryFirst = temporaryPath("directory-first")
+        defer {
+            try? FileManager.default.removeItem(atPath: fileFirst)
+            try? FileManager.default.removeItem(atPath: directoryFirst)
+        }
+        try await withClient(.s3) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            for (key, bytes) in [("k/a", [1, 2]), ("k/a/b", [3, 4, 5]), ("k/c", [6])] as [(String, [UInt8])] {
+                try await client.putObject(.init(bucket: Self.bucket, key: key, body: .bytes(bytes)))
+            }
+            var options = Self.options(.s3)
+            options.concurrency = 1
+            func download(to directory: String) async throws -> (DirectoryTransferSummary, [DirectoryTransferEvent]) {
+                let events = EventLog()
+                let summary = try await client.downloadDirectory(
+                    bucket: Self.bucket,
+                    prefix: "k/",
+                    to: directory,
+                    options: options,
+                    events: events.handler
+                )
+                return (summary, events.all.filter { $0.action == .skipped })
+            }
+
+            // In key order, one at a time: 'a' lands as a file, so 'a/b' has no directory to go to.
+            for run in 1...2 {
+                let (summary, skipped) = try await download(to: fileFirst)
+                #expect(summary.failed == 0, "run \(run)")
+                #expect(summary.skipped == 1, "run \(run)")
+                #expect(skipped.map(\.name) == ["a/b"])
+                #expect(skipped.first?.reason?.contains("not a directory") == true)
+            }
+            #expect(FileManager.default.contents(atPath: fileFirst + "/a") == Data([1, 2]))
+            #expect(FileManager.default.contents(atPath: fileFirst + "/c") == Data([6]))
+
+            // A directory 'a' already there: the object 'a' is the one skipped.
+            try FileManager.default.createDirectory(atPath: directoryFirst + "/a", withIntermediateDirectories: true)
+            let (summary, skipped) = try await download(to: directoryFirst)
+            #expect(summary.failed == 0)
+            #expect(summary.transferred == 2)
+            #expect(skipped.map(\.name) == ["a"])
+            #expect(skipped.first?.reason?.contains("is a directory") == true)
+            #expect(FileManager.default.contents(atPath: directoryFirst + "/a/b") == Data([3, 4, 5]))
+        }
+    }
+
     @Test("followed symbolic links: a link to a file uploads its target, a loop back up is skipped and reported")
     func followedLinksAndLoops() async throws {
         let dialect = ClientDialect.obs

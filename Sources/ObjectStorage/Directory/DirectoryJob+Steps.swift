@@ -207,15 +207,14 @@ extension DirectoryJob {
         }
         if let error = outcome.error {
             if Task.isCancelled || error is CancellationError || Self.failsEveryObject(error) { throw error }
-            if self.direction == .upload, let path = outcome.path, access(path, F_OK) != 0 {
-                // Gone since the walk found it: nothing to upload, and nothing a rerun would retry.
+            if let reason = self.reasonARerunFailsToo(outcome, error) {
                 self.report(
                     .skipped,
                     name: outcome.name,
                     key: outcome.key,
-                    path: path,
+                    path: outcome.path,
                     size: outcome.size,
-                    reason: "vanished during the job",
+                    reason: reason,
                     &state
                 )
                 return
@@ -258,6 +257,26 @@ extension DirectoryJob {
             reason: nil,
             &state
         )
+    }
+
+    /// Why a failed object would fail again on every rerun, when that is so; such an object is reported as skipped.
+    ///
+    /// - An upload's file vanished since the walk found it: there is nothing to upload.
+    /// - A download's path is refused (`unsafePath`): a file or a symbolic link stands where the key needs a directory,
+    ///   as a download of the keys `a` and `a/b` leaves one of them, whichever lands first.
+    /// - A download's path is a directory: the same collision the other way round.
+    func reasonARerunFailsToo(_ outcome: Outcome, _ error: any Error) -> String? {
+        guard let path = outcome.path else { return nil }
+        switch self.direction {
+        case .upload:
+            return access(path, F_OK) != 0 ? "vanished during the job" : nil
+        case .download:
+            if let error = error as? ObjectStorageError, error.code == .unsafePath { return error.message }
+            guard LocalPaths.isDirectory(path) else { return nil }
+            return "'\(path)' is a directory, which holds the files of keys that continue this one"
+        case .copy:
+            return nil
+        }
     }
 
     /// Whether an error would fail every other object too (the bucket is missing, the credentials are refused, the

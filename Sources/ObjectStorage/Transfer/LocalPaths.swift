@@ -144,6 +144,11 @@ package enum LocalPaths {
         }
     }
 
+    /// Whether `path` is a directory (not a symbolic link to one).
+    package static func isDirectory(_ path: String) -> Bool {
+        Self.kind(of: path) == .directory
+    }
+
     private enum Kind {
         case directory, missing, other
     }
