@@ -274,6 +274,58 @@ struct DirectoryTransferTests {
         }
     }
 
+    @Test("a download's rerun trusts its manifest only for files still in place: deleted or truncated ones come again")
+    func manifestResumesDownloadsOfFilesStillInPlace() async throws {
+        let dialect = ClientDialect.s3
+        let (root, files) = try Self.makeTree(dialect)
+        let restored = temporaryPath("restored")
+        let manifest = temporaryPath("download.manifest")
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: restored)
+            try? FileManager.default.removeItem(atPath: manifest)
+        }
+        let faults = FaultInjector()
+        try await withClient(dialect, faults: faults) { client, _ in
+            try await client.createBucket(bucket: Self.bucket)
+            _ = try await client.uploadDirectory(root, bucket: Self.bucket, options: Self.options(dialect))
+            faults.add(
+                FaultRule(
+                    operations: [.getObject],
+                    key: "many/7.bin",
+                    fault: .error(status: 403, code: "AccessDenied", message: "denied for the test")
+                )
+            )
+            var options = Self.options(dialect)
+            options.manifestPath = manifest
+            let first = try await client.downloadDirectory(bucket: Self.bucket, to: restored, options: options)
+            #expect(first.failed == 1)
+            #expect(FileManager.default.fileExists(atPath: manifest))
+
+            // Between the runs, one file is deleted and one cut short; the manifest still lists both.
+            try FileManager.default.removeItem(atPath: restored + "/many/3.bin")
+            let truncated = try FileHandle(forWritingTo: URL(fileURLWithPath: restored + "/a/b/c.txt"))
+            try truncated.truncate(atOffset: 100)
+            try truncated.close()
+
+            faults.removeAll()
+            let events = EventLog()
+            let second = try await client.downloadDirectory(
+                bucket: Self.bucket,
+                to: restored,
+                options: options,
+                events: events.handler
+            )
+            #expect(second.failed == 0)
+            #expect(
+                Set(events.all.filter { $0.action == .downloaded }.map(\.name))
+                    == ["many/7.bin", "many/3.bin", "a/b/c.txt"]
+            )
+            #expect(second.finishedEarlier == files.count - 3)
+            #expect(try Self.readTree(restored) == files)
+        }
+    }
+
     @Test("checksum finds a change that keeps the size and the modification time")
     func checksumComparison() async throws {
         let dialect = ClientDialect.s3

@@ -338,11 +338,6 @@ struct DirectoryJob: Sendable {
             return self.finishUnchanged(source.name, size: source.size, &state)
         }
         let stamp = self.direction == .upload ? String(source.modificationNanoseconds) : source.etag ?? ""
-        if let record = journal?.finishedRecord(for: source.name), record.size == source.size, !stamp.isEmpty,
-            record.stamp == stamp
-        {
-            return self.finishEarlier(source.name, size: source.size, &state)
-        }
         let key: String?
         let path: String?
         do throws(ObjectStorageError) {
@@ -381,6 +376,11 @@ struct DirectoryJob: Sendable {
             )
             return nil
         }
+        if let record = journal?.finishedRecord(for: source.name), record.size == source.size, !stamp.isEmpty,
+            record.stamp == stamp, self.isStillInPlace(path: path, size: record.size)
+        {
+            return self.finishEarlier(source.name, size: source.size, &state)
+        }
         return try self.planned(
             source: source,
             key: key,
@@ -390,6 +390,16 @@ struct DirectoryJob: Sendable {
             journal: journal,
             &state
         )
+    }
+
+    /// Whether what an earlier run recorded is still where it put it: for a download, a regular file of the
+    /// recorded size at its path (one `lstat`), so that a rerun after the files were deleted or truncated fetches
+    /// them again. An upload's or a copy's object is trusted: checking would cost a request per object.
+    private func isStillInPlace(path: String?, size: Int64) -> Bool {
+        guard self.direction == .download else { return true }
+        guard let path else { return false }
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && Int64(info.st_size) == size
     }
 
     /// The local file and MD5 to compare before transferring, with ``DirectoryTransferOptions/Comparison/checksum``
