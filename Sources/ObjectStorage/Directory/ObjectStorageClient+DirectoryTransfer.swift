@@ -83,8 +83,9 @@ extension ObjectStorageClient {
     /// or change meaning as a path (`../`, an absolute path, a backslash, a control character, an empty
     /// component) is skipped and reported, never written; so is a key whose path crosses a symbolic link, and one
     /// of two keys that a file system cannot hold together (`a` and `a/b`: whichever finds the other's file or
-    /// directory in its way). Keys ending in `/` (directory markers) are ignored. Each file appears at its path only once complete
-    /// (written beside it, then renamed) and gets the object's `Last-Modified` as its modification time.
+    /// directory in its way). Keys ending in `/` (directory markers) are ignored. Each file appears at its path
+    /// only once complete (written beside it, then renamed) and gets the object's `Last-Modified` as its
+    /// modification time.
     /// Small objects are one GET each, with `If-Match` on the listed ETag; the job flushes them to disk with
     /// one `syncfs` before each manifest sync and at the end.
     ///
