@@ -360,7 +360,11 @@ struct DirectoryTransferTests {
     func missingBucketStopsTheJob() async throws {
         let dialect = ClientDialect.s3
         let (root, _) = try Self.makeTree(.ossV4)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let parent = temporaryPath("never-written")
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: parent)
+        }
         try await withClient(dialect) { client, _ in
             let events = EventLog()
             await #expect {
@@ -374,6 +378,15 @@ struct DirectoryTransferTests {
                 (error as? ServiceError)?.code == .noSuchBucket
             }
             #expect(events.all.filter { $0.action == .failed }.isEmpty)
+
+            // A download creates its directory, and removes it again when the job fails before writing anything.
+            let target = parent + "/inner"
+            await #expect {
+                _ = try await client.downloadDirectory(bucket: "missing-bucket", to: target)
+            } throws: { error in
+                (error as? ServiceError)?.code == .noSuchBucket
+            }
+            #expect(!FileManager.default.fileExists(atPath: target))
         }
     }
 

@@ -92,7 +92,8 @@ extension ObjectStorageClient {
     /// - Parameters:
     ///   - bucket: The bucket.
     ///   - prefix: The keys to download (`""` for the whole bucket); end it with `/` for a "folder".
-    ///   - directory: The local directory, created when missing.
+    ///   - directory: The local directory, created when missing (and removed again, if still empty, when the job
+    ///     throws).
     ///   - options: Which objects move and how.
     ///   - logger: The logger (the client's when `nil`).
     ///   - events: Called for each object downloaded, skipped, failed or deleted.
@@ -109,12 +110,14 @@ extension ObjectStorageClient {
         progress: DirectoryTransferProgressHandler? = nil
     ) async throws -> DirectoryTransferSummary {
         try Self.validate(options, bucket: bucket)
+        let existed = access(directory, F_OK) == 0
+        let absolute = try Self.absoluteDirectory(directory, creating: !options.isDryRun)
         let job = DirectoryJob(
             client: self,
             direction: .download,
             bucket: bucket,
             prefix: prefix,
-            directory: try Self.absoluteDirectory(directory, creating: !options.isDryRun),
+            directory: absolute,
             copySource: nil,
             attributes: UploadAttributes(),
             options: options,
@@ -122,7 +125,13 @@ extension ObjectStorageClient {
             events: events,
             progress: progress
         )
-        return try await job.run()
+        do {
+            return try await job.run()
+        } catch {
+            // A missing bucket or refused credentials leave no empty directory behind (rmdir removes only an empty one).
+            if !existed { _ = rmdir(absolute) }
+            throw error
+        }
     }
 
     /// Copies the objects under a prefix to another prefix, in the same bucket or another: `cp -r URL/ URL/`, or
