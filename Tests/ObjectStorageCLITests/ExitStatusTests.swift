@@ -61,7 +61,12 @@ struct ExitStatusTests {
             mentions: "--endpoint"
         ),
         Case(arguments: ["presign", "ftp://b/k"], environment: oss, status: 64, mentions: "ftp://b/k"),
-        Case(arguments: ["presign", "oss://bucket-only"], environment: oss, status: 64, mentions: "no object key"),
+        Case(
+            arguments: ["presign", "oss://bucket-only"],
+            environment: oss,
+            status: 64,
+            mentions: "names a bucket, not an object"
+        ),
         Case(
             arguments: ["sign", "s3://b/k", "--payload-hash", "xyz"],
             environment: oss,
@@ -121,6 +126,25 @@ struct ExitStatusTests {
         Case(arguments: ["cat", "oss://b/k", "--range", "+5-9"], environment: oss, status: 64, mentions: "--range"),
         Case(arguments: ["cat", "oss://b/k", "--range", "5-+9"], environment: oss, status: 64, mentions: "--range"),
         Case(arguments: ["ls"], environment: [:], status: 64, mentions: "objstore ls oss://"),
+        // A bucket, a prefix or a directory where one object was expected: the message says what to add.
+        Case(
+            arguments: ["cp", "oss://b/photos/", "/tmp/x"],
+            environment: oss,
+            status: 64,
+            mentions: "names a prefix, not an object; add --recursive (-r)"
+        ),
+        Case(
+            arguments: ["cp", "oss://b", "/tmp/x"],
+            environment: oss,
+            status: 64,
+            mentions: "names a bucket, not an object; add --recursive (-r)"
+        ),
+        Case(
+            arguments: ["cp", "/", "oss://b/root/"],
+            environment: oss,
+            status: 64,
+            mentions: "'/' is a directory; add --recursive (-r)"
+        ),
         Case(arguments: ["ls", "--recursive"], environment: oss, status: 64, mentions: "--recursive"),
         Case(arguments: ["presign", "oss://b/k"], environment: [:], status: 77, mentions: "OSS_ACCESS_KEY_ID"),
         Case(arguments: ["presign", "s3://b/k"], environment: [:], status: 77, mentions: "AWS_ACCESS_KEY_ID"),

@@ -193,14 +193,18 @@ struct ObjectsCommandTests {
     static let usageCases: [UsageCase] = [
         UsageCase(arguments: ["ls", "s3://b", "--bogus"], status: 64, mentions: "--bogus"),
         UsageCase(arguments: ["ls", "ftp://b"], status: 64, mentions: "ftp://b"),
-        UsageCase(arguments: ["stat", "oss://b"], status: 64, mentions: "no object key"),
+        UsageCase(arguments: ["stat", "oss://b"], status: 64, mentions: "names a bucket, not an object"),
         UsageCase(arguments: ["cat", "oss://b/k", "--range", "9-2"], status: 64, mentions: "--range"),
         UsageCase(arguments: ["cat", "oss://b/k", "--range", "x"], status: 64, mentions: "--range"),
         UsageCase(arguments: ["ls", "s3://b", "--signature", "v1"], status: 64, mentions: "--signature"),
         UsageCase(arguments: ["ls", "s3://b", "--endpoint", "http://h/path"], status: 64, mentions: "--endpoint"),
         UsageCase(arguments: ["mb", "s3://b/key"], status: 64, mentions: "names an object"),
         UsageCase(arguments: ["rm"], status: 64, mentions: "<urls>"),
-        UsageCase(arguments: ["rm", "s3://b"], status: 64, mentions: "no object key"),
+        UsageCase(
+            arguments: ["rm", "s3://b"],
+            status: 64,
+            mentions: "names a bucket, not an object; add --recursive (-r) to delete every object in it, or use rb"
+        ),
         UsageCase(arguments: ["rm", "s3://b/k", "--older-than", "7d"], status: 64, mentions: "--incomplete"),
         UsageCase(
             arguments: ["rm", "s3://b", "--incomplete", "--older-than", "7x"],

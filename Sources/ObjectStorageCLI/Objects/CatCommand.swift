@@ -34,7 +34,7 @@ struct CatCommand: AsyncParsableCommand, Sendable {
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        let location = try RemoteArgument.object(url)
+        let location = try RemoteLocation.object(url)
         let byteRange = try range.map(Self.parseRange)
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: location.provider)

@@ -188,7 +188,9 @@ struct CopyPlan: Sendable {
             guard fileManager.fileExists(atPath: source, isDirectory: &isDirectory) else {
                 throw CLIError(status: .notFound, message: "cp: '\(source)': no such file")
             }
-            guard !isDirectory.boolValue else { throw .usage("cp: '\(source)' is a directory") }
+            guard !isDirectory.boolValue else {
+                throw .usage("cp: '\(source)' is a directory; add --recursive (-r) to copy every file under it")
+            }
             guard fileManager.isReadableFile(atPath: source) else {
                 throw .invalidInput("cp: '\(source)': permission denied")
             }
@@ -216,7 +218,10 @@ struct CopyPlan: Sendable {
     /// The key of a remote source, which must name an object.
     private static func objectKey(_ location: ObjectURL, _ text: String) throws(CLIError) -> String {
         guard let key = location.key, !key.hasSuffix("/") else {
-            throw .usage("cp: '\(text)' names no object (copying prefixes is not supported yet)")
+            let what = location.key == nil ? "a bucket" : "a prefix"
+            throw .usage(
+                "cp: '\(text)' names \(what), not an object; add --recursive (-r) to copy every object under it"
+            )
         }
         return key
     }

@@ -16,6 +16,16 @@ enum RemoteLocation {
         return location
     }
 
+    /// A remote URL that names an object. `recursiveHint` ends the message for a URL that names a bucket, when
+    /// the command takes `--recursive`.
+    static func object(_ text: String, recursiveHint: String? = nil) throws(CLIError) -> ObjectURL {
+        let location = try any(text)
+        guard location.key != nil else {
+            throw .usage("URL: '\(text)' names a bucket, not an object" + (recursiveHint.map { "; \($0)" } ?? ""))
+        }
+        return location
+    }
+
     /// A remote URL that names a bucket and nothing else.
     static func bucket(_ text: String) throws(CLIError) -> ObjectURL {
         let location = try any(text)

@@ -63,7 +63,13 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let locations = try urls.map { text throws(CLIError) in
-            try recursive || incomplete ? RemoteLocation.any(text) : RemoteArgument.object(text)
+            try recursive || incomplete
+                ? RemoteLocation.any(text)
+                : RemoteLocation.object(
+                    text,
+                    recursiveHint:
+                        "add --recursive (-r) to delete every object in it, or use rb to delete the empty bucket"
+                )
         }
         guard let provider = locations.first?.provider else { return }
         guard locations.allSatisfy({ $0.provider == provider }) else {

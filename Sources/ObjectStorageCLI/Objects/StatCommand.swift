@@ -26,7 +26,7 @@ struct StatCommand: AsyncParsableCommand, Sendable {
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        let location = try RemoteArgument.object(url)
+        let location = try RemoteLocation.object(url)
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: location.provider)
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {

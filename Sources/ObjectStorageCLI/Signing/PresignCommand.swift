@@ -30,7 +30,7 @@ struct PresignCommand: AsyncParsableCommand {
     @OptionGroup var options: SigningOptions
 
     func run() async throws {
-        let location = try RemoteArgument.object(url)
+        let location = try RemoteLocation.object(url)
         guard expires > 0 else { throw CLIError.invalidInput("--expires: must be at least 1 second, got \(expires)") }
         let context = try SigningContext(location: location, options: options)
         let credentials = try await CommandCredentials.load(for: context.provider)

@@ -47,7 +47,7 @@ struct SignCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = try RemoteArgument.object(url)
+        let location = try RemoteLocation.object(url)
         let context = try SigningContext(location: location, options: options)
         let payload = try resolvePayload(for: context.signer.version)
         let credentials = try await CommandCredentials.load(for: context.provider)
