@@ -398,8 +398,7 @@ struct DirectoryJob: Sendable {
     private func isStillInPlace(path: String?, size: Int64) -> Bool {
         guard self.direction == .download else { return true }
         guard let path else { return false }
-        var info = stat()
-        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && Int64(info.st_size) == size
+        return LocalPaths.isRegularFile(path, size: size)
     }
 
     /// The local file and MD5 to compare before transferring, with ``DirectoryTransferOptions/Comparison/checksum``

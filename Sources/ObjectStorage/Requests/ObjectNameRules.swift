@@ -133,29 +133,34 @@ package enum ObjectNameRules {
         }
     }
 
-    /// A name as shown in messages: quoted, at most 64 characters, with C0 and C1 control characters, DEL and
-    /// bidirectional formatting characters escaped (`\n`, `\u{1B}`, `\u{202E}`), so that a message printed to a
-    /// terminal or a log cannot be broken or reordered by the name in it.
+    /// A name as shown in messages: quoted, at most 64 characters, escaped by ``escapingControls(_:)``.
     static func display(_ name: String) -> String {
-        var text = ""
-        var count = 0
-        for scalar in name.unicodeScalars {
-            if count == 64 {
-                text += "…"
-                break
-            }
-            text += Self.isShownEscaped(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
-            count += 1
-        }
-        return "'\(text)'"
+        let scalars = name.unicodeScalars
+        var shown = String.UnicodeScalarView()
+        shown.append(contentsOf: scalars.prefix(64))
+        return "'\(escapingControls(String(shown)))\(scalars.count > 64 ? "…" : "")'"
     }
 
-    /// Whether ``display(_:)`` escapes `scalar`: it controls a terminal or the direction of the text around it.
-    private static func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
+    /// `text` with each C0 and C1 control character, DEL and bidirectional formatting character written as its
+    /// Swift escape (`\n`, `\u{1B}`, `\u{202E}`), every other character as it is: a name from a bucket or a
+    /// directory, printed to a terminal or a log this way, can neither break the line nor reorder or restyle it.
+    package static func escapingControls(_ text: String) -> String {
+        func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
         }
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isEscaped(scalar) {
+                result += scalar.escaped(asASCII: true)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Whether `name` is four dot-separated decimal numbers of 0...255.

@@ -135,7 +135,7 @@ package enum LocalPaths {
                 guard Self.kind(of: current) == .directory else {
                     throw ObjectStorageError.fileSystem("create the directory", path: current)
                 }
-            case .other:
+            case .regularFile, .other:
                 throw ObjectStorageError(
                     code: .unsafePath,
                     message: "'\(current)' is a symbolic link or a file, not a directory; refusing to write through it"
@@ -149,8 +149,14 @@ package enum LocalPaths {
         Self.kind(of: path) == .directory
     }
 
-    private enum Kind {
+    /// Whether `path` is a regular file (not a symbolic link to one) of `size` bytes.
+    package static func isRegularFile(_ path: String, size: Int64) -> Bool {
+        Self.kind(of: path) == .regularFile(size: size)
+    }
+
+    private enum Kind: Equatable {
         case directory, missing, other
+        case regularFile(size: Int64)
     }
 
     /// What is at `path`, without following a symbolic link (one `lstat`: `FileManager.attributesOfItem`
@@ -158,6 +164,10 @@ package enum LocalPaths {
     private static func kind(of path: String) -> Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .missing }
-        return info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .regularFile(size: Int64(info.st_size))
+        default: return .other
+        }
     }
 }
