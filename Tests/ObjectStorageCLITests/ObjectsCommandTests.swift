@@ -50,7 +50,12 @@ struct ObjectsCommandTests {
         #expect(stat["contentType"] as? String == "text/plain")
         // The MD5 of "hello, objects\n" (md5sum); OSS spells it in upper case.
         #expect((stat["etag"] as? String)?.lowercased() == "\"a667a0f645783a6750409092811575cc\"")
-        #expect(stat["lastModified"] is String)
+        // RFC 3339 in whole seconds, read here by Foundation's own parser; `ls` prints the same text.
+        let modified = try #require(stat["lastModified"] as? String)
+        let parsed = try #require(ISO8601DateFormatter().date(from: modified), "\(modified)")
+        #expect(abs(parsed.timeIntervalSinceNow) < 300)
+        #expect(modified.utf8.count == 20 && modified.hasSuffix("Z"))
+        await #expect(try cli.succeed(["ls", dialect.url("bkt/dir/sub/")]).hasPrefix(modified + " "))
         if dialect.scheme == "oss" {
             #expect(stat["crc64"] is String)
         }

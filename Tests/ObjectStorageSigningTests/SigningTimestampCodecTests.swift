@@ -44,6 +44,8 @@ struct SigningTimestampCodecTests {
             #expect(SigningTimestamp(iso8601: text) == nil, "\(text)")
         }
         #expect(SigningTimestamp(secondsSince1970: 784_111_777).iso8601(milliseconds: 7) == "1994-11-06T08:49:37.007Z")
+        #expect(SigningTimestamp(secondsSince1970: 784_111_777).iso8601WholeSeconds == "1994-11-06T08:49:37Z")
+        #expect(SigningTimestamp(secondsSince1970: -1).iso8601WholeSeconds == "1969-12-31T23:59:59Z")
     }
 
     @Test("Fields are validated before any arithmetic")
@@ -73,6 +75,7 @@ struct SigningTimestampCodecTests {
         let last = SigningTimestamp(secondsSince1970: .max)
         #expect(last.httpDate == "Fri, 31 Dec 9999 23:59:59 GMT")
         #expect(last.iso8601() == "9999-12-31T23:59:59.000Z")
+        #expect(last.iso8601WholeSeconds == "9999-12-31T23:59:59Z")
         #expect(SigningTimestamp(Date(timeIntervalSince1970: 1e300)).secondsSince1970 == 253_402_300_799)
         #expect(SigningTimestamp(Date(timeIntervalSince1970: -1e300)).secondsSince1970 == -62_135_596_800)
         #expect(SigningTimestamp(Date(timeIntervalSince1970: .nan)).secondsSince1970 == 0)

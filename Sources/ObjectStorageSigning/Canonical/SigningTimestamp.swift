@@ -21,6 +21,7 @@ package import Foundation
 /// t.dateStamp     // "20240305"          (credential scope)
 /// t.httpDate      // "Tue, 05 Mar 2024 04:05:06 GMT"  (Date)
 /// t.iso8601()     // "2024-03-05T04:05:06.000Z"  (XML timestamps)
+/// t.iso8601WholeSeconds  // "2024-03-05T04:05:06Z"  (what the CLI prints)
 /// ```
 ///
 /// Parsing is total and validated: every field must be in its calendar range (years 1...9999, a day that exists
@@ -187,6 +188,16 @@ package struct SigningTimestamp: Hashable, Sendable, Comparable {
     /// - Parameter milliseconds: The fraction to write, clamped to `0...999`.
     /// - Returns: The extended ISO 8601 text with three fractional digits.
     package func iso8601(milliseconds: Int64 = 0) -> String {
+        self.extendedISO8601(milliseconds: min(max(milliseconds, 0), 999))
+    }
+
+    /// `2024-03-05T04:05:06Z`: RFC 3339 in whole seconds, the form the CLI prints.
+    package var iso8601WholeSeconds: String {
+        self.extendedISO8601(milliseconds: nil)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]Z`, with the fraction when `milliseconds` (in `0...999`) is given.
+    private func extendedISO8601(milliseconds: Int64?) -> String {
         let fields = self.fields
         var buffer = SigningBuffer(capacity: 24)
         Self.appendTwoDigits(fields.year / 100, to: &buffer)
@@ -197,10 +208,11 @@ package struct SigningTimestamp: Hashable, Sendable, Comparable {
         Self.appendTwoDigits(fields.day, to: &buffer)
         buffer.append(UInt8(ascii: "T"))
         Self.appendTime(fields, to: &buffer, separator: UInt8(ascii: ":"))
-        let fraction = min(max(milliseconds, 0), 999)
-        buffer.append(UInt8(ascii: "."))
-        buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction / 100))
-        Self.appendTwoDigits(fraction % 100, to: &buffer)
+        if let milliseconds {
+            buffer.append(UInt8(ascii: "."))
+            buffer.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: milliseconds / 100))
+            Self.appendTwoDigits(milliseconds % 100, to: &buffer)
+        }
         buffer.append(UInt8(ascii: "Z"))
         return buffer.string
     }
