@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Logging
+import NIOCore
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
 import ObjectStorageTestSupport
+import ObjectStorageTransport
 import Synchronization
 import Testing
 
@@ -48,6 +51,18 @@ struct DirectoryTransferTests {
         try FileManager.default.createDirectory(atPath: root + "/empty-dir", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/a.txt")
         return (root, files)
+    }
+
+    /// Creates the tree's bucket and a "mirror" bucket, and uploads `root` to the tree's bucket under "photos/".
+    static func uploadPhotos(_ root: String, _ client: ObjectStorageClient, _ dialect: ClientDialect) async throws {
+        try await client.createBucket(bucket: Self.bucket)
+        try await client.createBucket(bucket: "mirror")
+        _ = try await client.uploadDirectory(
+            root,
+            bucket: Self.bucket,
+            prefix: "photos/",
+            options: Self.options(dialect)
+        )
     }
 
     /// Above the large-object threshold, so it goes through the part engine.
@@ -395,15 +410,14 @@ struct DirectoryTransferTests {
         let dialect = ClientDialect.ossV4
         let (root, files) = try Self.makeTree(dialect)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try await withClient(dialect) { client, _ in
-            try await client.createBucket(bucket: Self.bucket)
-            try await client.createBucket(bucket: "mirror")
-            _ = try await client.uploadDirectory(
-                root,
-                bucket: Self.bucket,
-                prefix: "photos/",
-                options: Self.options(dialect)
-            )
+        let sent = Mutex<[String]>([])
+        let recording: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
+            RecordingTransport(base: base) { request in
+                sent.withLock { $0.append("\(request.method) \(request.url)") }
+            }
+        }
+        try await withClient(dialect, transport: recording) { client, _ in
+            try await Self.uploadPhotos(root, client, dialect)
             var options = Self.options(dialect)
             let events = EventLog()
             let copied = try await client.copyPrefix(
@@ -416,6 +430,9 @@ struct DirectoryTransferTests {
             )
             #expect(copied.transferred == files.count)
             #expect(events.all.allSatisfy { $0.action == .copied })
+            // A small object is one CopyObject pinned to its listed ETag: only the large one's engine reads headers.
+            let heads = sent.withLock { $0 }.filter { $0.hasPrefix("HEAD ") }
+            #expect(!heads.isEmpty && heads.allSatisfy { $0.hasSuffix("/photos/z/large.bin") }, "\(heads)")
             for (name, bytes) in files {
                 let key = "backup/" + String(decoding: name, as: UTF8.self)
                 let object = try await client.getObject(.init(bucket: "mirror", key: key))
@@ -458,6 +475,70 @@ struct DirectoryTransferTests {
                 let large = try await other.getObject(.init(bucket: "elsewhere", key: "z/large.bin"))
                 #expect(try await large.body.collect(upTo: 1 << 24).bytes == files[Array("z/large.bin".utf8)])
             }
+        }
+    }
+
+    @Test(
+        "an object replaced after the listing is not moved stale: it fails, and a rerun moves the new bytes",
+        arguments: ["download", "copy"]
+    )
+    func replacedAfterListing(_ job: String) async throws {
+        let dialect = ClientDialect.s3
+        let (root, _) = try Self.makeTree(dialect)
+        let target = temporaryPath("replaced")
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: target)
+        }
+        let replacement = testBytes(321, seed: 99)
+        let replace = ReplaceBeforeFirstRequest(
+            suffix: job == "download" ? "/tree/photos/many/9.bin" : "/mirror/backup/many/9.bin"
+        )
+        try await withClient(dialect, transport: replace.transport) { client, _ in
+            try await Self.uploadPhotos(root, client, dialect)
+            replace.arm {
+                try await client.putObject(
+                    .init(bucket: Self.bucket, key: "photos/many/9.bin", body: .bytes(replacement))
+                )
+            }
+            func run(_ events: EventLog) async throws -> DirectoryTransferSummary {
+                if job == "download" {
+                    return try await client.downloadDirectory(
+                        bucket: Self.bucket,
+                        prefix: "photos/",
+                        to: target,
+                        options: Self.options(dialect),
+                        events: events.handler
+                    )
+                }
+                return try await client.copyPrefix(
+                    bucket: "mirror",
+                    prefix: "backup/",
+                    sourceBucket: Self.bucket,
+                    sourcePrefix: "photos/",
+                    options: Self.options(dialect),
+                    events: events.handler
+                )
+            }
+            func moved() async throws -> [UInt8]? {
+                if job == "download" {
+                    return FileManager.default.contents(atPath: target + "/many/9.bin").map(Array.init)
+                }
+                let object = try? await client.getObject(.init(bucket: "mirror", key: "backup/many/9.bin"))
+                return try await object?.body.collect(upTo: 1 << 20).bytes
+            }
+            let events = EventLog()
+            let first = try await run(events)
+            #expect(first.failed == 1)
+            let failed = try #require(events.all.first { $0.action == .failed })
+            #expect(failed.name == "many/9.bin")
+            #expect((failed.error as? ServiceError)?.code == .preconditionFailed)
+            #expect(try await moved() == nil)
+            #expect(!FileManager.default.fileExists(atPath: target + "/many/9.bin.partial"))
+
+            let second = try await run(EventLog())
+            #expect(second.failed == 0)
+            #expect(try await moved() == replacement)
         }
     }
 
@@ -579,6 +660,36 @@ struct DirectoryTransferTests {
 }
 
 /// Collects a directory job's events.
+/// Runs an armed action once, before the first request whose URL ends with `suffix` goes out.
+final class ReplaceBeforeFirstRequest: Sendable {
+    let suffix: String
+    private let action = Mutex<(@Sendable () async throws -> Void)?>(nil)
+
+    init(suffix: String) { self.suffix = suffix }
+
+    func arm(_ action: @escaping @Sendable () async throws -> Void) { self.action.withLock { $0 = action } }
+
+    var transport: @Sendable (any HTTPTransport) -> any HTTPTransport {
+        { base in Transport(base: base, hook: self) }
+    }
+
+    private struct Transport: HTTPTransport {
+        let base: any HTTPTransport
+        let hook: ReplaceBeforeFirstRequest
+
+        func execute(
+            _ request: TransportRequest,
+            deadline: NIODeadline,
+            logger: Logger
+        ) async throws -> TransportResponse {
+            if request.url.hasSuffix(hook.suffix), let action = hook.action.withLock({ $0.take() }) {
+                try await action()
+            }
+            return try await base.execute(request, deadline: deadline, logger: logger)
+        }
+    }
+}
+
 final class EventLog: Sendable {
     private let events = Mutex<[DirectoryTransferEvent]>([])
     var all: [DirectoryTransferEvent] { events.withLock { $0 } }

@@ -125,6 +125,20 @@ extension DirectoryJob {
             return nil
         case .copy:
             guard let key, let sourceKey = source.key, let origin = self.copySource else { return nil }
+            if origin.client == nil, !isLarge, let etag = source.etag {
+                // A small object inside one service: one CopyObject pinned to the listed ETag, as a small download
+                // is one GET pinned to it; no HeadObject of its own.
+                _ = try await self.client.copyObject(
+                    bucket: self.bucket,
+                    key: key,
+                    sourceBucket: origin.bucket,
+                    sourceKey: sourceKey,
+                    sourceIfMatch: etag,
+                    attributes: self.attributes,
+                    logger: self.logger
+                )
+                return etag
+            }
             let result: TransferResult
             if let sourceClient = origin.client {
                 result = try await self.client.resumableCopy(
