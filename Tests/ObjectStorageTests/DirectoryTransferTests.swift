@@ -7,8 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import Logging
-import NIOCore
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
@@ -673,22 +671,12 @@ final class ReplaceBeforeFirstRequest: Sendable {
     func arm(_ action: @escaping @Sendable () async throws -> Void) { self.action.withLock { $0 = action } }
 
     var transport: @Sendable (any HTTPTransport) -> any HTTPTransport {
-        { base in Transport(base: base, hook: self) }
-    }
-
-    private struct Transport: HTTPTransport {
-        let base: any HTTPTransport
-        let hook: ReplaceBeforeFirstRequest
-
-        func execute(
-            _ request: TransportRequest,
-            deadline: NIODeadline,
-            logger: Logger
-        ) async throws -> TransportResponse {
-            if request.url.hasSuffix(hook.suffix), let action = hook.action.withLock({ $0.take() }) {
-                try await action()
+        { base in
+            RecordingTransport(base: base) { request in
+                if request.url.hasSuffix(self.suffix), let action = self.action.withLock({ $0.take() }) {
+                    try await action()
+                }
             }
-            return try await base.execute(request, deadline: deadline, logger: logger)
         }
     }
 }

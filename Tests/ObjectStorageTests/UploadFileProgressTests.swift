@@ -209,13 +209,14 @@ final class FailFirstPartTransport: HTTPTransport {
     }
 }
 
-/// Passes every request through after showing it to `inspect`.
+/// Passes every request through after showing it to `inspect`, which may also act first (and fail the request by
+/// throwing).
 struct RecordingTransport: HTTPTransport {
     let base: any HTTPTransport
-    let inspect: @Sendable (TransportRequest) -> Void
+    let inspect: @Sendable (TransportRequest) async throws -> Void
 
     func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
-        inspect(request)
+        try await inspect(request)
         return try await base.execute(request, deadline: deadline, logger: logger)
     }
 }
