@@ -27,14 +27,15 @@ import Darwin
 /// Fields are percent-encoded where they hold `%`, a tab, a line break or another control character. The
 /// identity names the job (direction, directory, bucket, prefix, endpoint); a journal of another job is
 /// refused, never reused. A record costs one `write(2)` (O(1) per object, whatever the journal's length), so a
-/// killed process loses nothing it recorded; ``sync()`` makes the records durable across a power cut and runs
-/// at least every ``syncInterval`` records (``append(_:)`` says when). A last line without its `\n` is a write cut short by a crash: it is
-/// dropped (and truncated away) on load. Any other line that does not parse makes the journal invalid.
+/// killed process loses nothing it recorded; ``sync()``, or the flush that ``beginSync()`` returns, makes the
+/// records durable across a power cut, and ``append(_:)`` says when ``syncInterval`` records wait for one. A last
+/// line without its `\n` is a write cut short by a crash: it is dropped (and truncated away) on load. Any other
+/// line that does not parse makes the journal invalid.
 ///
 /// The journal is locked (``CheckpointLock``) while open, so two runs of the same job never interleave.
 ///
-/// It is not for concurrent use: one task at a time (a job's loop), which may hand it to a blocking-I/O thread
-/// for ``sync()`` while it waits for that thread.
+/// It is not for concurrent use: one task at a time (a job's loop), which may hand the flush that
+/// ``beginSync()`` returns to a blocking-I/O thread and go on appending meanwhile.
 package final class DirectoryJobJournal: @unchecked Sendable {
     /// A finished object as recorded: its name relative to the job's root, size and change stamp (a local
     /// modification time for an upload, the remote ETag for a download).
@@ -110,8 +111,9 @@ package final class DirectoryJobJournal: @unchecked Sendable {
     /// Appends a finished object: one `write(2)`.
     ///
     /// - Parameter record: The finished object.
-    /// - Returns: Whether ``syncInterval`` records now wait for ``sync()``, which the caller then runs, after making
-    ///   durable what the records describe (the downloaded files), and away from its cooperative thread.
+    /// - Returns: Whether ``syncInterval`` records now wait for a sync (``beginSync()``), which the caller then
+    ///   starts, after making durable what the records describe (the downloaded files), away from its cooperative
+    ///   thread.
     /// - Throws: ``CheckpointError`` when the journal cannot be written.
     @discardableResult
     package func append(_ record: Record) throws(CheckpointError) -> Bool {
@@ -134,8 +136,31 @@ package final class DirectoryJobJournal: @unchecked Sendable {
     ///
     /// - Throws: ``CheckpointError`` when `fsync` fails.
     package func sync() throws(CheckpointError) {
-        guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+        try self.beginSync().run()
+    }
+
+    /// Starts the count that ``append(_:)`` reports again and returns the flush of every record appended so far,
+    /// for the caller to run away from its loop, after making durable what those records describe, while later
+    /// records are appended. It must end before ``close(removing:)``.
+    ///
+    /// - Returns: The flush.
+    package func beginSync() -> PendingSync {
         self.unsynced = 0
+        return PendingSync(descriptor: self.descriptor, path: self.path)
+    }
+
+    /// The flush of the records appended before ``beginSync()``: an `fsync` of the journal, safe on any thread,
+    /// also while later records are appended.
+    package struct PendingSync: Sendable {
+        fileprivate let descriptor: Int32
+        let path: String
+
+        /// Makes the records durable.
+        ///
+        /// - Throws: ``CheckpointError`` when `fsync` fails.
+        package func run() throws(CheckpointError) {
+            guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
+        }
     }
 
     /// Closes the journal and removes it (the job is done) or keeps it, synced, for the next run.

@@ -31,6 +31,30 @@ struct DirectoryJobJournalTests {
         #expect(try !journal.append(record))
     }
 
+    @Test("a sync begun beside later appends flushes on another thread, and the count starts again when it begins")
+    func syncBesideAppends() async throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let journal = try DirectoryJobJournal(path: path, identity: "download\n/data\nbucket")
+        for index in 0..<10 { try journal.append(.init(name: "before \(index)", size: 1, stamp: "s")) }
+        let pending = journal.beginSync()
+        let flush = Task.detached { try pending.run() }
+        let due = try (1..<DirectoryJobJournal.syncInterval).map { index in
+            try journal.append(.init(name: "after \(index)", size: 2, stamp: "s"))
+        }
+        try await flush.value
+        #expect(!due.contains(true))
+        #expect(try journal.append(.init(name: "last", size: 3, stamp: "s")))
+        journal.close(removing: false)
+
+        let reopened = try DirectoryJobJournal(path: path, identity: "download\n/data\nbucket")
+        defer { reopened.close(removing: true) }
+        #expect(reopened.finished.count == 10 + DirectoryJobJournal.syncInterval)
+        #expect(reopened.finishedRecord(for: "before 9")?.size == 1)
+        #expect(reopened.finishedRecord(for: "after 255")?.size == 2)
+        #expect(reopened.finishedRecord(for: "last")?.size == 3)
+    }
+
     @Test("records survive a reopen; a line cut short by a crash is dropped and truncated away")
     func tornLastLine() throws {
         let path = Self.path()

@@ -214,7 +214,7 @@ extension DirectoryJob {
     // MARK: Recording
 
     /// Records a finished transfer: the manifest first, then the event.
-    func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) async throws {
+    func record(_ outcome: Outcome, journal: DirectoryJobJournal?, _ state: inout RunState) throws {
         if outcome.isUnchanged {
             _ = self.finishUnchanged(outcome.name, size: outcome.size, &state)
             return
@@ -246,16 +246,10 @@ extension DirectoryJob {
             )
             return
         }
-        do {
+        do throws(CheckpointError) {
             let record = DirectoryJobJournal.Record(name: outcome.name, size: outcome.size, stamp: outcome.stamp)
-            if let journal, try journal.append(record) {
-                // The files the records name become durable first; both flushes block, so on a thread of their own.
-                try await BlockingIO.run {
-                    self.syncFileSystem()
-                    try journal.sync()
-                }
-            }
-        } catch let error as CheckpointError {
+            if let journal, try journal.append(record) { state.isSyncDue = true }
+        } catch {
             throw ObjectStorageError(checkpoint: error)
         }
         if outcome.isLarge { state.finishedLarge.insert(Array(outcome.name.utf8)) }

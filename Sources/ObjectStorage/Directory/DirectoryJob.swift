@@ -146,6 +146,8 @@ struct DirectoryJob: Sendable {
         /// Local names the walk skipped: never deleted remotely as if they were missing.
         var protectedNames: Set<[UInt8]> = []
         var protectedDirectories: [[UInt8]] = []
+        /// The manifest has records waiting for a sync (``DirectoryJobJournal/append(_:)`` said so).
+        var isSyncDue = false
     }
 
     // MARK: The merge
@@ -189,12 +191,40 @@ struct DirectoryJob: Sendable {
         var sourcePage: [Entry] = []
         var destinationPage: [Entry] = []
 
-        try await withThrowingTaskGroup(of: Outcome.self) { group in
+        // A transfer's child returns its outcome; the manifest's sync, a child too, returns nil.
+        try await withThrowingTaskGroup(of: Outcome?.self) { group in
             var inFlight = 0
+            var isSyncing = false
             func reap(_ state: inout RunState) async throws {
-                guard let outcome = try await group.next() else { return }
+                guard let next = try await group.next() else { return }
+                guard let outcome = next else {
+                    isSyncing = false
+                    return
+                }
                 inFlight -= outcome.weight
-                try await self.record(outcome, journal: journal, &state)
+                try self.record(outcome, journal: journal, &state)
+            }
+            // Starts the manifest's sync when records wait for one, beside the transfers. One at a time: while the
+            // previous one runs, the loop first waits for it (recording what lands meanwhile), so a power cut loses
+            // at most the records of two intervals and of the transfers that were in flight.
+            func syncIfDue(_ state: inout RunState) async throws {
+                guard state.isSyncDue, let journal else { return }
+                while isSyncing { try await reap(&state) }
+                state.isSyncDue = false
+                let pending = journal.beginSync()
+                isSyncing = true
+                group.addTask {
+                    try await BlockingIO.run {
+                        // The files the records name become durable first.
+                        self.syncFileSystem()
+                        do throws(CheckpointError) {
+                            try pending.run()
+                        } catch {
+                            throw ObjectStorageError(checkpoint: error)
+                        }
+                    }
+                    return nil
+                }
             }
             var source = try await self.next(&sourceSide, page: &sourcePage, isSource: true, &state)
             var destination: Entry?
@@ -231,12 +261,14 @@ struct DirectoryJob: Sendable {
                 while inFlight > 0 && inFlight + weight > self.options.concurrency {
                     try await reap(&state)
                 }
+                try await syncIfDue(&state)
                 inFlight += weight
                 group.addTask { await planned.run() }
             }
             state.progress.isListingComplete = true
-            while inFlight > 0 {
+            while inFlight > 0 || isSyncing {
                 try await reap(&state)
+                try await syncIfDue(&state)
             }
         }
     }
