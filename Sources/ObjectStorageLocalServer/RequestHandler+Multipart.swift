@@ -102,6 +102,8 @@ extension RequestHandler {
             }
         }
         guard !requested.isEmpty else { throw ServerError.malformedXML("no parts") }
+        // OBS's CRC-64 as sent, once it matched the parts (nil when none was sent).
+        var obsChecksum: UInt64?
         let (taken, parts, completed) = try store.takeUploadForCompletion(
             bucket,
             key: key,
@@ -111,7 +113,7 @@ extension RequestHandler {
             // A Complete whose checksum does not match its parts fails and leaves the upload as it was.
             check: { (completed) throws(ServerError) in
                 try S3Checksum.check(context, computed: completed.crc64nvme)
-                _ = try OBSChecksum.check(context, computed: completed.crc64)
+                obsChecksum = try OBSChecksum.check(context, computed: completed.crc64)
             }
         )
         let blob = store.assemble(parts)
@@ -131,8 +133,7 @@ extension RequestHandler {
             partsCount: parts.count,
             partSizes: parts.map(\.size),
             dataFiles: nil,
-            // Checked against the parts before the upload was taken: this check passes, and says whether one was sent.
-            obsChecksum: try OBSChecksum.check(context, computed: completed.crc64)
+            obsChecksum: obsChecksum
         )
         do {
             try store.commit(bucket, metadata: metadata, blob: blob)
