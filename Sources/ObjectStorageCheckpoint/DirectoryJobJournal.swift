@@ -120,8 +120,11 @@ package final class DirectoryJobJournal: @unchecked Sendable {
         let line = "\(record.size)\t\(Self.encode(record.stamp))\t\(Self.encode(record.name))\n"
         try POSIXFile.writeAll(self.descriptor, Array(line.utf8), path: self.path)
         self.unsynced += 1
-        return self.unsynced >= Self.syncInterval
+        return self.isSyncDue
     }
+
+    /// Whether ``syncInterval`` records wait for a sync, since the journal opened or the last ``beginSync()``.
+    package var isSyncDue: Bool { self.unsynced >= Self.syncInterval }
 
     /// Records that a large object's transfer starts, so that a later run can discard its checkpoint if the
     /// object is gone by then. One `write(2)`.

@@ -248,7 +248,7 @@ extension DirectoryJob {
         }
         do throws(CheckpointError) {
             let record = DirectoryJobJournal.Record(name: outcome.name, size: outcome.size, stamp: outcome.stamp)
-            if let journal, try journal.append(record) { state.isSyncDue = true }
+            try journal?.append(record)
         } catch {
             throw ObjectStorageError(checkpoint: error)
         }

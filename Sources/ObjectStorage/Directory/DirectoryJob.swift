@@ -146,8 +146,6 @@ struct DirectoryJob: Sendable {
         /// Local names the walk skipped: never deleted remotely as if they were missing.
         var protectedNames: Set<[UInt8]> = []
         var protectedDirectories: [[UInt8]] = []
-        /// The manifest has records waiting for a sync (``DirectoryJobJournal/append(_:)`` said so).
-        var isSyncDue = false
     }
 
     // MARK: The merge
@@ -208,9 +206,8 @@ struct DirectoryJob: Sendable {
             // previous one runs, the loop first waits for it (recording what lands meanwhile), so a power cut loses
             // at most the records of two intervals and of the transfers that were in flight.
             func syncIfDue(_ state: inout RunState) async throws {
-                guard state.isSyncDue, let journal else { return }
+                guard let journal, journal.isSyncDue else { return }
                 while isSyncing { try await reap(&state) }
-                state.isSyncDue = false
                 let pending = journal.beginSync()
                 isSyncing = true
                 group.addTask {
