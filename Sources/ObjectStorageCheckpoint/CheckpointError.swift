@@ -33,6 +33,7 @@ package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertib
             case fileSystem
             case invalidCheckpoint
             case sensitiveValue
+            case unsafePath
         }
 
         private let base: Base
@@ -56,6 +57,9 @@ package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertib
         /// Checkpoint content that could carry a credential: an endpoint with a query or user info,
         /// or an `Authorization`/security-token/SSE-C key header. Refused, never written.
         package static let sensitiveValue = Code(.sensitiveValue)
+        /// A name where a transfer keeps a file, or a directory on its way, is a symbolic link, a directory, or a
+        /// file with other names (a hard link): it is refused, never followed or written through.
+        package static let unsafePath = Code(.unsafePath)
 
         /// The code's name, e.g. `checkpointLocked`.
         package var description: String {
@@ -66,6 +70,7 @@ package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertib
             case .fileSystem: return "fileSystem"
             case .invalidCheckpoint: return "invalidCheckpoint"
             case .sensitiveValue: return "sensitiveValue"
+            case .unsafePath: return "unsafePath"
             }
         }
     }

@@ -43,11 +43,17 @@ package final class CheckpointLock: Sendable {
     package let checkpointPath: String
     /// The lock file (`<checkpoint>.lock`).
     package let lockPath: String
+    /// The lock file's directory, in which it is checked and deleted by name.
+    private let directory: DirectoryHandle
+    private let name: String
     private let descriptor: Mutex<Int32>
 
-    private init(checkpointPath: String, lockPath: String, descriptor: Int32) {
+    private init(checkpointPath: String, lockPath: String, directory: DirectoryHandle, name: String, descriptor: Int32)
+    {
         self.checkpointPath = checkpointPath
         self.lockPath = lockPath
+        self.directory = directory
+        self.name = name
         self.descriptor = Mutex(descriptor)
     }
 
@@ -59,19 +65,23 @@ package final class CheckpointLock: Sendable {
     ///
     /// - Parameter checkpointPath: The checkpoint path (its directory must exist).
     /// - Returns: The held lock.
+    /// The lock file is opened in its directory's ``DirectoryHandle``: a symbolic link, a hard link or anything but
+    /// a regular file at its name is refused, so a planted link never makes the lock truncate another file.
+    ///
     /// - Throws: ``CheckpointError`` `.checkpointLocked` (with the holder's pid when known) when
     ///   another transfer holds it, `.parentDirectoryMissing` when the directory does not exist,
-    ///   `.fileSystem` for other failures.
+    ///   `.unsafePath` for a planted link, `.fileSystem` for other failures.
     package static func acquire(for checkpointPath: String) throws(CheckpointError) -> CheckpointLock {
         let lockPath = CheckpointPaths.lockFile(for: checkpointPath)
+        let directory: DirectoryHandle
+        let name: String
+        do {
+            (directory, name) = try DirectoryHandle.parentForCheckpoint(lockPath)
+        } catch  where error.code == .parentDirectoryMissing {
+            throw .parentDirectoryMissing(checkpointPath, directory: CheckpointPaths.directory(of: lockPath))
+        }
         for _ in 0..<16 {
-            let descriptor: Int32
-            switch POSIXFile.open(lockPath, flags: O_RDWR | O_CREAT, mode: 0o600) {
-            case .success(let value): descriptor = value
-            case .failure(let error) where error.value == ENOENT || error.value == ENOTDIR:
-                throw .parentDirectoryMissing(checkpointPath, directory: CheckpointPaths.directory(of: lockPath))
-            case .failure(let error): throw .fileSystem("open", path: lockPath, errno: error.value)
-            }
+            let descriptor = try directory.openExistingFile(name, flags: O_RDWR, creating: true)
             var result: Int32
             repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
             if result != 0 {
@@ -79,7 +89,7 @@ package final class CheckpointLock: Sendable {
                 POSIXFile.closeQuietly(descriptor)
                 if code == EWOULDBLOCK || code == EAGAIN {
                     var error = CheckpointError.checkpointLocked(path: checkpointPath, lockPath: lockPath)
-                    if let holder = readHolder(lockPath) { error.message += " (held by process \(holder))" }
+                    if let holder = readHolder(directory, name) { error.message += " (held by process \(holder))" }
                     throw error
                 }
                 throw .fileSystem("flock", path: lockPath, errno: code)
@@ -87,7 +97,7 @@ package final class CheckpointLock: Sendable {
             // The file may have been deleted (by a releasing holder) between our open and flock:
             // then we hold a lock nobody else can see. Start over with the file at the path now.
             guard case .success(let held) = POSIXFile.status(descriptor: descriptor),
-                case .success(let current) = POSIXFile.status(lockPath),
+                case .success(let current) = directory.status(name),
                 held.inode == current.inode, held.device == current.device
             else {
                 POSIXFile.closeQuietly(descriptor)
@@ -95,7 +105,13 @@ package final class CheckpointLock: Sendable {
             }
             let pid = Array("\(getpid())\n".utf8)
             if ftruncate(descriptor, 0) == 0 { try? POSIXFile.writeAll(descriptor, pid, path: lockPath) }
-            return CheckpointLock(checkpointPath: checkpointPath, lockPath: lockPath, descriptor: descriptor)
+            return CheckpointLock(
+                checkpointPath: checkpointPath,
+                lockPath: lockPath,
+                directory: directory,
+                name: name,
+                descriptor: descriptor
+            )
         }
         throw .checkpointLocked(path: checkpointPath, lockPath: lockPath)
     }
@@ -109,18 +125,20 @@ package final class CheckpointLock: Sendable {
             guard descriptor >= 0 else { return }
             // Delete only the file we locked (never one a later holder created).
             if case .success(let held) = POSIXFile.status(descriptor: descriptor),
-                case .success(let current) = POSIXFile.status(lockPath),
+                case .success(let current) = self.directory.status(self.name),
                 held.inode == current.inode, held.device == current.device
             {
-                _ = unlink(lockPath)
+                self.directory.remove(self.name)
             }
             POSIXFile.closeQuietly(descriptor)
             descriptor = -1
         }
     }
 
-    private static func readHolder(_ lockPath: String) -> Int32? {
-        guard case .success(let bytes) = POSIXFile.readAll(lockPath, limit: 64) else { return nil }
+    private static func readHolder(_ directory: DirectoryHandle, _ name: String) -> Int32? {
+        guard case .success(let descriptor) = directory.openRaw(name, flags: O_RDONLY | O_NONBLOCK) else { return nil }
+        defer { POSIXFile.closeQuietly(descriptor) }
+        guard case .success(let bytes) = POSIXFile.readAll(descriptor: descriptor, limit: 64) else { return nil }
         return Int32(String(decoding: bytes, as: UTF8.self).trimmingWhitespace())
     }
 }

@@ -77,7 +77,8 @@ package struct CheckpointStore: Sendable {
         let result = read(DownloadCheckpoint.self, at: path) { checkpoint in
             if let reason = checkpoint.identity.mismatch(.identityMismatch, from: expecting.identity) { return reason }
             if let reason = checkpoint.object.mismatch(.objectChanged, from: expecting.object) { return reason }
-            switch POSIXFile.status(checkpoint.tempFilePath) {
+            // Not following a link: a temp file is the transfer's own regular file, never a link to another.
+            switch POSIXFile.linkStatus(checkpoint.tempFilePath) {
             case .failure(let error):
                 return CheckpointInvalidReason(
                     code: .tempFileMissing,

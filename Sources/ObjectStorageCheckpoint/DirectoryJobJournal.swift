@@ -63,6 +63,9 @@ package final class DirectoryJobJournal: @unchecked Sendable {
     /// The large objects an earlier run started (whose checkpoints may remain), by name bytes.
     package private(set) var started: [[UInt8]: String] = [:]
     private let lock: CheckpointLock
+    /// The journal's directory, in which it is opened and removed by name (see ``DirectoryHandle``).
+    private let directory: DirectoryHandle
+    private let name: String
     private var descriptor: Int32 = -1
     private var unsynced = 0
 
@@ -73,15 +76,14 @@ package final class DirectoryJobJournal: @unchecked Sendable {
     ///   - path: The journal file; its directory must exist.
     ///   - identity: What names the job; a journal written for another identity is refused.
     /// - Throws: ``CheckpointError`` (`checkpointLocked` while another run holds it, `invalidCheckpoint` for a
-    ///   journal of another job or one that does not parse, `fileSystem`).
+    ///   journal of another job or one that does not parse, `unsafePath` for a symbolic or hard link planted at
+    ///   its name, `fileSystem`).
     package init(path: String, identity: String) throws(CheckpointError) {
         self.path = path
+        (self.directory, self.name) = try DirectoryHandle.parentForCheckpoint(path)
         self.lock = try CheckpointLock.acquire(for: path)
         // From here on, a throw runs `deinit`, which closes the file and releases the lock.
-        switch POSIXFile.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC) {
-        case .success(let descriptor): self.descriptor = descriptor
-        case .failure(let error): throw .fileSystem("open", path: path, errno: error.value)
-        }
+        self.descriptor = try self.directory.openExistingFile(self.name, flags: O_RDWR, creating: true)
         let header = Self.tag + "\t" + Self.encode(identity)
         let (records, started, validLength) = try Self.load(self.descriptor, path: path, header: header)
         if validLength == 0 {
@@ -175,8 +177,8 @@ package final class DirectoryJobJournal: @unchecked Sendable {
         POSIXFile.closeQuietly(self.descriptor)
         self.descriptor = -1
         if remove {
-            _ = unlink(self.path)
-            try? POSIXFile.syncDirectory(CheckpointPaths.directory(of: self.path))
+            self.directory.remove(self.name)
+            try? self.directory.sync()
         }
         self.lock.release()
     }

@@ -32,7 +32,7 @@ extension DownloadCheckpoint {
     @discardableResult
     package mutating func verifyCompletedParts() throws(CheckpointError) -> [Int] {
         let descriptor: Int32
-        switch POSIXFile.open(tempFilePath, flags: O_RDONLY) {
+        switch POSIXFile.open(tempFilePath, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) {
         case .success(let value): descriptor = value
         case .failure(let error): throw .fileSystem("open", path: tempFilePath, errno: error.value)
         }
@@ -73,7 +73,7 @@ extension DownloadCheckpoint {
     ///   size or other bytes, or when parts are still missing.
     package func isCompleteDownload(at path: String) -> Bool {
         guard isComplete else { return false }
-        switch POSIXFile.status(path) {
+        switch POSIXFile.linkStatus(path) {
         case .success(let info) where info.isRegularFile && info.size == expectedTempFileSize: break
         default: return false
         }

@@ -16,15 +16,17 @@ import Darwin
 
 /// The handful of POSIX calls the Checkpoint layer needs, with `EINTR` retried and failures turned
 /// into ``CheckpointError``.
-enum POSIXFile {
+package enum POSIXFile {
     /// The result of `stat`.
-    struct Status {
-        var size: Int64
-        var mtimeNanoseconds: Int64
-        var inode: UInt64
-        var device: UInt64
-        var isRegularFile: Bool
-        var isDirectory: Bool
+    package struct Status: Sendable {
+        package var size: Int64
+        package var mtimeNanoseconds: Int64
+        package var inode: UInt64
+        package var device: UInt64
+        package var isRegularFile: Bool
+        package var isDirectory: Bool
+        /// How many names the file has (hard links).
+        package var linkCount: UInt64
     }
 
     /// `strerror(code)` (see ``SystemErrorText``).
@@ -47,7 +49,8 @@ enum POSIXFile {
             inode: UInt64(info.st_ino),
             device: UInt64(info.st_dev),
             isRegularFile: type == S_IFREG,
-            isDirectory: type == S_IFDIR
+            isDirectory: type == S_IFDIR,
+            linkCount: UInt64(info.st_nlink)
         )
     }
 
@@ -55,6 +58,13 @@ enum POSIXFile {
     static func status(_ path: String) -> Result<Status, POSIXErrorNumber> {
         var info = stat()
         guard stat(path, &info) == 0 else { return .failure(POSIXErrorNumber(value: errno)) }
+        return .success(makeStatus(info))
+    }
+
+    /// `lstat(path)`: what is at `path` itself, a symbolic link not followed; `.failure(errno)` when it fails.
+    package static func linkStatus(_ path: String) -> Result<Status, POSIXErrorNumber> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .failure(POSIXErrorNumber(value: errno)) }
         return .success(makeStatus(info))
     }
 
@@ -101,14 +111,24 @@ enum POSIXFile {
         }
     }
 
-    /// Reads the whole regular file at `path`, refusing files larger than `limit` bytes.
+    /// Reads the whole regular file at `path`, refusing files larger than `limit` bytes, and a symbolic link at
+    /// `path` (`O_NOFOLLOW`: someone may have planted one beside the user's files) or anything but a regular file.
     static func readAll(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
         let descriptor: Int32
-        switch open(path, flags: O_RDONLY) {
+        // O_NONBLOCK: a FIFO at the path must not hang the open (it is refused below, as not a regular file).
+        switch open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) {
         case .success(let value): descriptor = value
-        case .failure(let error): return .failure(error.value == ENOENT ? .missing : .errno(error.value))
+        case .failure(let error) where error.value == ENOENT: return .failure(.missing)
+        case .failure(let error) where error.value == ELOOP || error.value == EMLINK: return .failure(.notRegularFile)
+        case .failure(let error): return .failure(.errno(error.value))
         }
         defer { closeQuietly(descriptor) }
+        return readAll(descriptor: descriptor, limit: limit)
+    }
+
+    /// Reads the whole regular file open at `descriptor` from its current offset, refusing files larger than
+    /// `limit` bytes and anything but a regular file.
+    static func readAll(descriptor: Int32, limit: Int) -> Result<[UInt8], ReadFailure> {
         let info: Status
         switch status(descriptor: descriptor) {
         case .success(let value): info = value
@@ -158,6 +178,6 @@ enum POSIXFile {
 }
 
 /// An `errno` value (a wrapper so it can be a `Result` failure).
-struct POSIXErrorNumber: Error {
-    var value: Int32
+package struct POSIXErrorNumber: Error {
+    package var value: Int32
 }
