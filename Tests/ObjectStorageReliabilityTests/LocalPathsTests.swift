@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorage
+import ObjectStorageCheckpoint
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import Testing
@@ -47,16 +48,40 @@ struct LocalPathsTests {
         let directory = scratch.file("out")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: outside.path)
+        let root = try DirectoryHandle.open(directory)
         let path = try LocalPaths.path(forKey: "link/sub/file.txt", under: directory)
         #expect {
-            try LocalPaths.createParentDirectories(of: path, under: directory)
+            try LocalPaths.destination(of: path, under: root, creating: true)
         } throws: { error in
             (error as? ObjectStorageError)?.code == .unsafePath
         }
         #expect(outside.listing() == ["existing.bin"])
         let fine = try LocalPaths.path(forKey: "new/deeper/file.txt", under: directory)
-        try LocalPaths.createParentDirectories(of: fine, under: directory)
+        let destination = try LocalPaths.destination(of: fine, under: root, creating: true)
+        #expect(destination.path == directory + "/new/deeper/file.txt")
         #expect(FileManager.default.fileExists(atPath: directory + "/new/deeper"))
+    }
+
+    @Test("a key whose local path would pass PATH_MAX is refused before anything is created")
+    func pathTooLong() throws {
+        let component = String(repeating: "d", count: 250)
+        let key = Array(repeating: component, count: 20).joined(separator: "/")
+        #expect {
+            _ = try LocalPaths.path(forKey: key, under: "/data/out")
+        } throws: { error in
+            let error = error as? ObjectStorageError
+            return error?.code == .unsafePath && error?.message.contains("PATH_MAX") == true
+        }
+        // The longest key that fits: components of 200 bytes and a shorter last one, `/d/` + key = the limit.
+        let budget = LocalPaths.maximumPathLength - "/d/".utf8.count
+        let full = (budget + 1) / 201
+        var parts = Array(repeating: String(repeating: "e", count: 200), count: full)
+        let rest = budget - (201 * full - 1)
+        if rest > 1 { parts.append(String(repeating: "e", count: rest - 1)) }
+        let longest = parts.joined(separator: "/")
+        #expect(longest.utf8.count == budget)
+        #expect(try LocalPaths.path(forKey: longest, under: "/d").utf8.count == LocalPaths.maximumPathLength)
+        #expect(throws: ObjectStorageError.self) { try LocalPaths.path(forKey: longest + "e", under: "/d") }
     }
 
     @Test("objstore cp --recursive downloads safe keys, skips unsafe ones, writes nothing outside")

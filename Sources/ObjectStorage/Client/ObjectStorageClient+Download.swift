@@ -8,6 +8,8 @@
 
 public import Logging
 import NIOCore
+import NIOHTTP1
+import ObjectStorageCheckpoint
 import ObjectStorageSigning
 import ObjectStorageTransport
 
@@ -28,10 +30,12 @@ import Darwin
 extension ObjectStorageClient {
     /// Downloads an object into a file.
     ///
-    /// The bytes go to a temporary file beside `path`, which is renamed over `path` only once the
-    /// whole body has arrived (and, on OSS, matched its CRC-64). A failure never leaves a partial
-    /// file and never touches an existing file at `path`. Connection failures and checksum
-    /// mismatches are retried from the start.
+    /// The bytes go to a new temporary file beside `path`, which is renamed over `path` only once the
+    /// whole body has arrived and matched the strongest digest the service offers for it (the CRC-64 of
+    /// OSS, OBS or S3 when the answer reports one, else the MD5 that a plain ETag is). A failure never
+    /// leaves a partial file and never touches an existing file at `path`; a symbolic link planted at
+    /// `path` is replaced, never followed. Connection failures and checksum mismatches are retried from
+    /// the start.
     ///
     /// - Parameters:
     ///   - request: The object, range, conditions and overrides.
@@ -46,16 +50,18 @@ extension ObjectStorageClient {
         toFile path: String,
         logger: Logger? = nil
     ) async throws -> ObjectAttributes {
-        try await self.download(request, toFile: path, through: nil, logger: logger)
+        try await self.download(request, to: try DownloadDestination(path: path), logger: logger)
     }
 
-    /// ``getObject(_:toFile:logger:)`` with the choices a directory job makes: a fixed temporary path (a
-    /// rerun after a crash overwrites, not litters) and no `fsync` of its own (the job syncs the file system
-    /// before its manifest). The file gets the object's modification time, which a later sync compares.
+    /// ``getObject(_:toFile:logger:)`` with the choices a directory job makes: a destination found under the job's
+    /// root, a fixed temporary name (a rerun after a crash replaces, not litters) with no `fsync` of its own (the
+    /// job syncs the file system before its manifest), and the size the listing gave, which the body must have.
+    /// The file gets the object's modification time, which a later sync compares.
     func download(
         _ request: GetObjectRequest,
-        toFile path: String,
-        through temporaryPath: String?,
+        to destination: DownloadDestination,
+        through temporaryName: String? = nil,
+        listedSize: Int64? = nil,
         logger: Logger?
     ) async throws -> ObjectAttributes {
         let operation = self.getOperation(request)
@@ -63,50 +69,64 @@ extension ObjectStorageClient {
         let body = try PreparedBody(nil, configuration: self.configuration)
         return try await self.withRetries(replayable: true, logger: logger) { attempt in
             let response = try await self.attempt(operation, body: body, attempt: attempt, logger: logger)
-            let object = self.getResponse(response, ranged: request.range != nil)
-            let file = try TemporaryFile(beside: path, at: temporaryPath)
+            let attributes = ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
+            var check = try ResponseBodyCheck(
+                headers: response.headers,
+                isWholeObject: request.range == nil && response.status.code == 200,
+                verifiesETag: true,
+                listedSize: listedSize,
+                operation: "GetObject"
+            )
+            let file = try TemporaryFile(beside: destination, named: temporaryName)
             do {
-                for try await chunk in object.body {
+                for try await chunk in response.body {
+                    try chunk.withUnsafeReadableBytes { (bytes) throws(ObjectStorageError) in try check.update(bytes) }
                     try file.append(chunk)
                 }
-                if temporaryPath == nil {
-                    try file.commit(to: path)
+                try check.finish()
+                if temporaryName == nil {
+                    try file.commit(to: destination.name)
                 } else {
-                    try file.commit(to: path, syncing: false, modified: object.attributes.lastModified)
+                    try file.commit(to: destination.name, syncing: false, modified: attributes.lastModified)
                 }
             } catch {
                 file.discard()
+                if Self.isCancellation(error) { throw CancellationError() }
                 throw error
             }
-            return object.attributes
+            return attributes
         }
     }
 }
 
-/// A file created next to its destination and renamed over it on success.
+/// A file created anew beside its destination, in the destination's directory, and renamed over it on success.
 final class TemporaryFile {
-    let path: String
+    private let directory: DirectoryHandle
+    private let name: String
     private var descriptor: Int32
 
-    /// Creates the file at `temporaryPath` (replacing a leftover), or at a new random name beside
-    /// `destination` when it is `nil`.
-    init(beside destination: String, at temporaryPath: String? = nil) throws(ObjectStorageError) {
-        if let temporaryPath {
-            self.path = temporaryPath
-            self.descriptor = open(self.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        } else {
-            var random = SystemRandomNumberGenerator()
-            let suffix = ByteEncoding.hex((0..<6).map { _ in UInt8.random(in: 0...255, using: &random) })
-            self.path = destination + ".download-" + suffix
-            self.descriptor = open(self.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// The file's path, for messages.
+    var path: String { self.directory.path(of: self.name) }
+
+    /// Creates the file `name` beside `destination` (replacing a leftover, or a link planted there, never writing
+    /// through it), or a new file at a random name when `name` is `nil`.
+    init(beside destination: DownloadDestination, named name: String?) throws(ObjectStorageError) {
+        self.directory = destination.directory
+        var random = SystemRandomNumberGenerator()
+        self.name =
+            name ?? destination.name + ".download-"
+            + ByteEncoding.hex((0..<6).map { _ in UInt8.random(in: 0...255, using: &random) })
+        do {
+            self.descriptor = try self.directory.createFile(self.name, flags: O_WRONLY, mode: 0o644)
+        } catch {
+            throw .downloadFile("create a temporary file", error)
         }
-        guard self.descriptor >= 0 else { throw .fileSystem("create", path: self.path, errno: errno) }
     }
 
     deinit {
         if self.descriptor >= 0 {
             _ = close(self.descriptor)
-            _ = unlink(self.path)
+            self.directory.remove(self.name)
         }
     }
 
@@ -127,8 +147,8 @@ final class TemporaryFile {
         if result != 0 { throw .fileSystem("write", path: self.path, errno: result) }
     }
 
-    /// Renames the file over `destination`, after an `fsync` unless `syncing` is `false`, giving it the
-    /// modification time `modified` when there is one.
+    /// Renames the file over `destination` (a name in the same directory), after an `fsync` unless `syncing` is
+    /// `false`, giving it the modification time `modified` when there is one.
     func commit(to destination: String, syncing: Bool = true, modified: Date? = nil) throws(ObjectStorageError) {
         if syncing {
             guard fsync(self.descriptor) == 0 else { throw .fileSystem("sync", path: self.path, errno: errno) }
@@ -141,13 +161,12 @@ final class TemporaryFile {
         let closed = close(self.descriptor)
         self.descriptor = -1
         guard closed == 0 else {
-            _ = unlink(self.path)
+            self.directory.remove(self.name)
             throw .fileSystem("close", path: self.path, errno: errno)
         }
-        guard rename(self.path, destination) == 0 else {
-            let code = errno
-            _ = unlink(self.path)
-            throw .fileSystem("rename into", path: destination, errno: code)
+        if let failure = self.directory.rename(self.name, to: destination) {
+            self.directory.remove(self.name)
+            throw .fileSystem("rename into", path: self.directory.path(of: destination), errno: failure)
         }
     }
 
@@ -155,6 +174,6 @@ final class TemporaryFile {
         guard self.descriptor >= 0 else { return }
         _ = close(self.descriptor)
         self.descriptor = -1
-        _ = unlink(self.path)
+        self.directory.remove(self.name)
     }
 }

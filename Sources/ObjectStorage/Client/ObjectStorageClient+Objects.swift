@@ -60,7 +60,7 @@ extension ObjectStorageClient {
         try request.range?.validate()
         let operation = self.getOperation(request)
         let response = try await self.execute(operation, logger: logger)
-        return self.getResponse(response, ranged: request.range != nil)
+        return try self.getResponse(response, ranged: request.range != nil)
     }
 
     func getOperation(_ request: GetObjectRequest) -> OperationRequest {
@@ -80,15 +80,17 @@ extension ObjectStorageClient {
         return operation
     }
 
-    func getResponse(_ response: TransportResponse, ranged: Bool) -> GetObjectResponse {
-        let attributes = ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
-        let checksDigest = self.configuration.isOSS && !ranged && response.status.code == 200
-        return GetObjectResponse(
-            attributes: attributes,
+    func getResponse(_ response: TransportResponse, ranged: Bool) throws(ObjectStorageError) -> GetObjectResponse {
+        GetObjectResponse(
+            attributes: ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix),
             body: ObjectBody(
                 base: response.body,
-                expectedCRC: checksDigest ? attributes.crc64 : nil,
-                operation: "GetObject"
+                check: try ResponseBodyCheck(
+                    headers: response.headers,
+                    isWholeObject: !ranged && response.status.code == 200,
+                    verifiesETag: false,
+                    operation: "GetObject"
+                )
             )
         )
     }

@@ -164,34 +164,36 @@ extension DirectoryJob {
             }
             return source.etag ?? result.etag
         case .download:
-            guard let path, let key = source.key else { return nil }
-            try LocalPaths.createParentDirectories(of: path, under: self.directory)
+            guard let path, let key = source.key, let root = self.root else { return nil }
+            let destination = try LocalPaths.destination(of: path, under: root, creating: true)
             if isLarge {
                 let result = try await self.client.resumableDownload(
                     bucket: self.bucket,
                     key: key,
-                    to: path,
+                    to: destination,
                     options: options,
                     logger: self.logger
                 )
-                if let lastModified = source.lastModified { Self.setModificationTime(path, lastModified) }
+                if let lastModified = source.lastModified { Self.setModificationTime(destination, lastModified) }
                 return result.etag
             }
             var request = GetObjectRequest(bucket: self.bucket, key: key)
             request.ifMatch = source.etag
             let attributes = try await self.client.download(
                 request,
-                toFile: path,
-                through: path + Self.partialSuffix,
+                to: destination,
+                through: destination.name + Self.partialSuffix,
+                listedSize: source.size,
                 logger: self.logger
             )
             return attributes.etag
         }
     }
 
-    static func setModificationTime(_ path: String, _ date: Date) {
+    /// Gives the file at `destination` (never what a link there points to) the modification time `date`.
+    static func setModificationTime(_ destination: DownloadDestination, _ date: Date) {
         guard var times = FileTimestamps.both(date) else { return }
-        _ = utimensat(AT_FDCWD, path, &times, 0)
+        _ = utimensat(destination.directory.descriptor, destination.name, &times, AT_SYMLINK_NOFOLLOW)
     }
 
     /// Flushes the downloaded files of a job to disk with one call (they are written without an `fsync` each).
@@ -201,11 +203,8 @@ extension DirectoryJob {
         // `syncfs` (one file system, not all of them) is declared only with _GNU_SOURCE, which the Glibc
         // module does not set.
         typealias SyncFileSystem = @convention(c) (Int32) -> Int32
-        let descriptor = open(self.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return sync() }
-        defer { _ = close(descriptor) }
-        guard let symbol = dlsym(nil, "syncfs") else { return sync() }
-        _ = unsafeBitCast(symbol, to: SyncFileSystem.self)(descriptor)
+        guard let root = self.root, let symbol = dlsym(nil, "syncfs") else { return sync() }
+        _ = unsafeBitCast(symbol, to: SyncFileSystem.self)(root.descriptor)
         #else
         sync()
         #endif
@@ -358,9 +357,11 @@ extension DirectoryJob {
                         forKey: self.prefix + name,
                         removingPrefix: self.prefix,
                         under: self.directory
-                    )
+                    ),
+                    let root = self.root,
+                    let destination = try? LocalPaths.destination(of: path, under: root, creating: false)
                 else { continue }
-                _ = try? await self.client.abandonResumableDownload(to: path, options: options, logger: self.logger)
+                _ = try? self.client.abandonResumableDownload(to: destination, options: options, logger: self.logger)
             case .copy:
                 continue
             }
@@ -423,16 +424,35 @@ extension DirectoryJob {
             }
         case .download:
             for (name, path) in extraneous {
-                if unlink(path) == 0 || errno == ENOENT {
+                switch self.deleteFile(path) {
+                case nil:
                     state.summary.deleted += 1
                     self.report(.deleted, name: name, key: nil, path: path, size: 0, reason: nil, &state)
-                } else {
+                case let reason?:
                     state.summary.failed += 1
-                    let reason = "cannot delete: \(SystemErrorText.describe(errno))"
                     self.report(.failed, name: name, key: nil, path: path, size: 0, reason: reason, &state)
                 }
             }
         }
+    }
+
+    /// Deletes a file of a download's directory, found from the job's root one real directory at a time, so that
+    /// a link in the way (planted, or swapped in since the walk) never leads the deletion outside the directory.
+    ///
+    /// - Returns: `nil` when the file is gone, else why it is not.
+    private func deleteFile(_ path: String) -> String? {
+        guard let root = self.root else { return "the job's directory is not open" }
+        let destination: DownloadDestination
+        do {
+            destination = try LocalPaths.destination(of: path, under: root, creating: false)
+        } catch  where error.code == .unsafePath {
+            return "not deleted: \(error.message)"
+        } catch {
+            var info = stat()
+            return lstat(path, &info) != 0 && errno == ENOENT ? nil : "cannot delete: \(error.message)"
+        }
+        guard let failure = destination.directory.remove(destination.name) else { return nil }
+        return "cannot delete: \(SystemErrorText.describe(failure))"
     }
 }
 

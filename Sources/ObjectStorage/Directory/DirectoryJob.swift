@@ -82,6 +82,9 @@ struct DirectoryJob: Sendable {
     let prefix: String
     /// The local directory (`""` for a copy).
     let directory: String
+    /// A download's directory, held open: every file the job writes, renames or deletes is found from it, one real
+    /// directory at a time (`nil` for an upload, a copy, or a dry run).
+    let root: DirectoryHandle?
     /// A copy's source (`nil` for an upload or a download).
     let copySource: CopySource?
     let attributes: UploadAttributes
@@ -159,8 +162,13 @@ struct DirectoryJob: Sendable {
     private func transfer(journal: DirectoryJobJournal?, state: inout RunState) async throws {
         let comparesDestination = self.options.comparison != .always || self.options.deletesExtraneous
         func localSide() throws -> Side {
+            // Links are followed only where the directory is the source: a download's destination side is never
+            // walked through a link, so nothing behind one is compared, overwritten or deleted.
             .local(
-                try LocalTree(root: self.directory, followsSymbolicLinks: self.options.followsSymbolicLinks) {
+                try LocalTree(
+                    root: self.directory,
+                    followsSymbolicLinks: self.direction == .upload && self.options.followsSymbolicLinks
+                ) {
                     self.direction == .download && $0.hasSuffix(Self.partialSuffix)
                 }
             )

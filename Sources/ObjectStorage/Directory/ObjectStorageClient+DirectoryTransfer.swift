@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
+import ObjectStorageCheckpoint
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -66,6 +67,7 @@ extension ObjectStorageClient {
             bucket: bucket,
             prefix: prefix,
             directory: try Self.absoluteDirectory(directory, creating: false),
+            root: nil,
             copySource: nil,
             attributes: attributes,
             options: options,
@@ -118,6 +120,7 @@ extension ObjectStorageClient {
             bucket: bucket,
             prefix: prefix,
             directory: absolute,
+            root: options.isDryRun ? nil : try Self.open(absolute),
             copySource: nil,
             attributes: UploadAttributes(),
             options: options,
@@ -189,6 +192,7 @@ extension ObjectStorageClient {
             bucket: bucket,
             prefix: prefix,
             directory: "",
+            root: nil,
             copySource: .init(client: source, bucket: sourceBucket, prefix: sourcePrefix),
             attributes: attributes,
             options: options,
@@ -210,6 +214,15 @@ extension ObjectStorageClient {
             throw .invalidArgument(
                 "the large-object threshold must be at least 1 byte, not \(options.largeObjectThreshold)"
             )
+        }
+    }
+
+    /// A download's directory, held open (see ``DirectoryHandle``).
+    private static func open(_ directory: String) throws(ObjectStorageError) -> DirectoryHandle {
+        do {
+            return try DirectoryHandle.open(directory)
+        } catch {
+            throw .downloadFile("open the directory", error)
         }
     }
 

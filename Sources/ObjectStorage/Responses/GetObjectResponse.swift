@@ -35,23 +35,21 @@ public struct GetObjectResponse: Sendable {
 
 /// An object's content as an async sequence of buffers, with backpressure.
 ///
-/// For a whole-object OSS read, the bytes are checked against `x-oss-hash-crc64ecma` as they pass;
-/// a mismatch is thrown by the iteration that reaches the end
+/// For a whole-object read, the bytes are checked as they pass against the CRC-64 the service reports (OSS's
+/// `x-oss-hash-crc64ecma`, OBS's when the object's upload sent one, S3's full-object CRC-64/NVME when the answer
+/// carries it); a mismatch is thrown by the iteration that reaches the end
 /// (``ObjectStorageError/Code/integrityMismatch``).
 public struct ObjectBody: AsyncSequence, Sendable {
     /// A buffer of bytes.
     public typealias Element = ByteBuffer
 
     let base: TransportResponse.Body
-    let expectedCRC: UInt64?
-    let operation: String
+    let check: ResponseBodyCheck
 
     /// The iterator.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: TransportResponse.Body.AsyncIterator
-        var crc: CRC64?
-        let expectedCRC: UInt64?
-        let operation: String
+        var check: ResponseBodyCheck?
 
         /// The next buffer, or `nil` at the end.
         ///
@@ -69,14 +67,15 @@ public struct ObjectBody: AsyncSequence, Sendable {
                 throw error
             }
             guard let chunk = next else {
-                if let expected = self.expectedCRC, let crc = self.crc {
-                    self.crc = nil
-                    try Integrity.check(computed: crc.value, reported: String(expected), operation: self.operation)
+                if var check = self.check {
+                    self.check = nil
+                    try check.finish()
                 }
                 return nil
             }
-            if self.crc != nil {
-                chunk.withUnsafeReadableBytes { self.crc?.update(bufferPointer: $0) }
+            if self.check != nil {
+                try chunk.withUnsafeReadableBytes { (bytes) throws(ObjectStorageError) in try self.check?.update(bytes)
+                }
             }
             return chunk
         }
@@ -86,12 +85,7 @@ public struct ObjectBody: AsyncSequence, Sendable {
     ///
     /// - Returns: The iterator.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(
-            base: self.base.makeAsyncIterator(),
-            crc: self.expectedCRC == nil ? nil : CRC64(),
-            expectedCRC: self.expectedCRC,
-            operation: self.operation
-        )
+        AsyncIterator(base: self.base.makeAsyncIterator(), check: self.check.isEmpty ? nil : self.check)
     }
 
     /// Reads the whole body into one buffer.

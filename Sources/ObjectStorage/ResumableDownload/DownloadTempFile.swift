@@ -8,6 +8,7 @@
 
 import CObjectStorageDirectIO
 import NIOCore
+import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
 #if canImport(Glibc)
@@ -21,8 +22,13 @@ import Darwin
 /// The preallocated file a resumable download writes its parts into (with `pwrite`, at each part's
 /// offset) before it is renamed over the destination. Shared by the part tasks: `pwrite` at
 /// disjoint offsets needs no lock.
+///
+/// It lives beside the destination, in the destination's ``DirectoryHandle``: it is created new (never through a
+/// link planted at its name), reopened only when it is a regular file of its own, and renamed by name within that
+/// directory.
 final class DownloadTempFile: Sendable {
-    let path: String
+    let directory: DirectoryHandle
+    let name: String
     let descriptor: Int32
     /// The same file opened for direct I/O (`O_DIRECT`: writes go from the caller's buffer to the disk,
     /// bypassing the page cache), or `nil` where the platform or file system has none. Offsets, lengths and
@@ -32,10 +38,14 @@ final class DownloadTempFile: Sendable {
     /// The alignment direct writes need (the largest logical block size in common use).
     static let directAlignment = 4096
 
-    private init(path: String, descriptor: Int32, direct: Bool = false) {
-        self.path = path
+    /// The file's path, for messages and the checkpoint.
+    var path: String { self.directory.path(of: self.name) }
+
+    private init(_ location: DownloadDestination, descriptor: Int32, direct: Bool = false) {
+        self.directory = location.directory
+        self.name = location.name
         self.descriptor = descriptor
-        self.directDescriptor = direct ? Self.openDirect(path) : nil
+        self.directDescriptor = direct ? Self.openDirect(location, sameFileAs: descriptor) : nil
     }
 
     deinit {
@@ -43,27 +53,41 @@ final class DownloadTempFile: Sendable {
         if let directDescriptor { _ = close(directDescriptor) }
     }
 
-    /// Opens `path` for direct writes; `nil` when the platform or file system cannot.
-    private static func openDirect(_ path: String) -> Int32? {
+    /// Opens the file at `location` for direct writes; `nil` when the platform or file system cannot, or when the
+    /// name no longer holds the file open at `descriptor`.
+    private static func openDirect(_ location: DownloadDestination, sameFileAs descriptor: Int32) -> Int32? {
         let flag = COSDirectIO_open_flag()
-        guard flag != 0 else { return nil }
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | flag)
-        return descriptor >= 0 ? descriptor : nil
+        guard flag != 0, case .success(let direct) = location.directory.openRaw(location.name, flags: O_WRONLY | flag)
+        else { return nil }
+        var opened = stat()
+        var held = stat()
+        guard fstat(direct, &opened) == 0, fstat(descriptor, &held) == 0, opened.st_ino == held.st_ino,
+            opened.st_dev == held.st_dev
+        else {
+            _ = close(direct)
+            return nil
+        }
+        return direct
     }
 
-    /// Creates (or truncates) `path`, sizes it to `size` bytes and makes that durable (the file, its size and its
-    /// directory entry): checkpoints are saved without syncing the file, and one that names a temp file a power
-    /// loss took away, or cut short, would be discarded whole on the next run.
-    static func create(_ path: String, size: Int64) throws(ObjectStorageError) -> DownloadTempFile {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw .fileSystem("create", path: path, errno: errno) }
-        let file = DownloadTempFile(path: path, descriptor: descriptor, direct: true)
+    /// Creates `location` anew (removing a leftover or anything planted at its name), sizes it to `size` bytes
+    /// and makes that durable (the file, its size and its directory entry): checkpoints are saved without syncing
+    /// the file, and one that names a temp file a power loss took away, or cut short, would be discarded whole on
+    /// the next run.
+    static func create(_ location: DownloadDestination, size: Int64) throws(ObjectStorageError) -> DownloadTempFile {
+        let descriptor: Int32
+        do {
+            descriptor = try location.directory.createFile(location.name, flags: O_RDWR, mode: 0o666)
+        } catch {
+            throw .downloadFile("create the temp file", error)
+        }
+        let file = DownloadTempFile(location, descriptor: descriptor, direct: true)
         guard ftruncate(descriptor, off_t(size)) == 0 else {
-            throw .fileSystem("preallocate", path: path, errno: errno)
+            throw .fileSystem("preallocate", path: file.path, errno: errno)
         }
         try file.reserve(size)
         try file.sync()
-        Self.syncDirectory(of: path)
+        try? location.directory.sync()
         return file
     }
 
@@ -83,18 +107,26 @@ final class DownloadTempFile: Sendable {
         #endif
     }
 
-    /// Opens an existing temp file whose size was checked by the checkpoint load.
-    static func reopen(_ path: String) throws(ObjectStorageError) -> DownloadTempFile {
-        let descriptor = open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .fileSystem("open", path: path, errno: errno) }
-        return DownloadTempFile(path: path, descriptor: descriptor, direct: true)
+    /// Opens an existing temp file whose size was checked by the checkpoint load: a regular file of its own, never
+    /// a link.
+    static func reopen(_ location: DownloadDestination) throws(ObjectStorageError) -> DownloadTempFile {
+        do {
+            let descriptor = try location.directory.openExistingFile(location.name, flags: O_RDWR)
+            return DownloadTempFile(location, descriptor: descriptor, direct: true)
+        } catch {
+            throw .downloadFile("reopen the temp file", error)
+        }
     }
 
-    /// Opens an existing file read-only (to check a destination a killed run already renamed).
-    static func openForReading(_ path: String) throws(ObjectStorageError) -> DownloadTempFile {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .fileSystem("open", path: path, errno: errno) }
-        return DownloadTempFile(path: path, descriptor: descriptor)
+    /// Opens an existing file read-only (to check a destination a killed run already renamed), never through a
+    /// link.
+    static func openForReading(_ location: DownloadDestination) throws(ObjectStorageError) -> DownloadTempFile {
+        do {
+            let descriptor = try location.directory.openExistingFile(location.name, flags: O_RDONLY)
+            return DownloadTempFile(location, descriptor: descriptor)
+        } catch {
+            throw .downloadFile("open the destination", error)
+        }
     }
 
     /// Writes all of `buffer` at `offset`.
@@ -169,39 +201,27 @@ final class DownloadTempFile: Sendable {
         return hash.finalize()
     }
 
-    /// Renames the file over `destination` and syncs the directory so the rename is durable.
+    /// Renames the file over `destination` (a name in the same directory; whatever is there, a link included, is
+    /// replaced, never followed) and syncs the directory so the rename is durable. The name must still hold this
+    /// file: one put in its place since is never renamed over the destination.
     func commit(to destination: String) throws(ObjectStorageError) {
-        guard rename(self.path, destination) == 0 else {
-            throw .fileSystem("rename into", path: destination, errno: errno)
+        var held = stat()
+        guard fstat(self.descriptor, &held) == 0, case .success(let current) = self.directory.status(self.name),
+            current.inode == UInt64(held.st_ino), current.device == UInt64(held.st_dev)
+        else {
+            throw ObjectStorageError(
+                code: .unsafePath,
+                message: "'\(self.path)' was replaced during the download; refusing to rename it over the destination"
+            )
         }
-        Self.syncDirectory(of: destination)
+        if let failure = self.directory.rename(self.name, to: destination) {
+            throw .fileSystem("rename into", path: self.directory.path(of: destination), errno: failure)
+        }
+        try? self.directory.sync()
     }
 
-    /// Deletes `path` (a missing file is fine).
-    static func remove(_ path: String) {
-        _ = unlink(path)
-    }
-
-    /// `fsync`s the directory containing `path` (best effort).
-    static func syncDirectory(of path: String) {
-        let directory = Self.directory(of: path)
-        let descriptor = open(directory, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = close(descriptor)
-    }
-
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
-    }
-
-    /// What is at `path`: nothing, a directory, or something else.
-    enum Kind { case missing, directory, other }
-
-    static func kind(of path: String) -> Kind {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
+    /// Deletes the file's name (a missing file is fine).
+    func remove() {
+        self.directory.remove(self.name)
     }
 }

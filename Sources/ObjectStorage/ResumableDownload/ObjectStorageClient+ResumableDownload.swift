@@ -70,6 +70,30 @@ extension ObjectStorageClient {
         logger: Logger? = nil,
         progress: TransferProgressHandler? = nil
     ) async throws -> TransferResult {
+        try await self.resumableDownload(
+            bucket: bucket,
+            key: key,
+            versionID: versionID,
+            range: range,
+            to: try DownloadDestination(path: destination),
+            options: options,
+            logger: logger,
+            progress: progress
+        )
+    }
+
+    /// ``resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)`` into a destination in a
+    /// directory held open (a directory job's, found under its root).
+    func resumableDownload(
+        bucket: String,
+        key: String,
+        versionID: String? = nil,
+        range: ByteRange? = nil,
+        to destination: DownloadDestination,
+        options: TransferOptions,
+        logger: Logger?,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> TransferResult {
         try ObjectNameRules.validateBucketReference(bucket)
         try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider)
         try range?.validate()
@@ -121,7 +145,7 @@ extension ObjectStorageClient {
         let download = try ResumableDownloadStrategy(
             client: self,
             source: .presigned(url: presignedURL),
-            destination: destination,
+            destination: try DownloadDestination(path: destination),
             options: ResumableDownloadOptions(transfer: options, versionID: nil, range: range),
             progress: progress,
             logger: logger
@@ -149,23 +173,29 @@ extension ObjectStorageClient {
     ) async throws -> Bool {
         let logger = self.transferLogger("AbandonResumableDownload", logger)
         return try await Self.withTransferErrors(logger: logger) { () throws -> Bool in
-            let checkpoint: String
-            let temp: String
-            do {
-                checkpoint = try CheckpointPaths.download(
-                    destination: destination,
-                    override: options.checkpointFilePath
-                )
-                temp = try CheckpointPaths.downloadTempFile(destination: destination)
-            } catch {
-                throw ObjectStorageError.invalidArgument((error as? CheckpointError)?.message ?? "\(error)")
-            }
-            let lock = try CheckpointLock.acquireForTransfer(checkpoint)
-            defer { lock.release() }
-            let found = DownloadTempFile.kind(of: temp) != .missing || DownloadTempFile.kind(of: checkpoint) != .missing
-            DownloadTempFile.remove(temp)
-            try CheckpointStore(logger: logger).remove(at: checkpoint)
-            return found
+            try self.abandonResumableDownload(
+                to: try DownloadDestination(path: destination),
+                options: options,
+                logger: logger
+            )
         }
+    }
+
+    /// ``abandonResumableDownload(to:options:logger:)`` for a destination in a directory held open (a directory
+    /// job's, found under its root).
+    func abandonResumableDownload(
+        to destination: DownloadDestination,
+        options: TransferOptions,
+        logger: Logger
+    ) throws -> Bool {
+        let checkpoint = try destination.checkpointPath(override: options.checkpointFilePath)
+        let temp = destination.sibling(CheckpointPaths.tempFileSuffix)
+        let lock = try CheckpointLock.acquireForTransfer(checkpoint)
+        defer { lock.release() }
+        let tempExists = (try? temp.directory.status(temp.name).get()) != nil
+        let checkpointExists = (try? POSIXFile.linkStatus(checkpoint).get()) != nil
+        temp.directory.remove(temp.name)
+        try CheckpointStore(logger: logger).remove(at: checkpoint)
+        return tempExists || checkpointExists
     }
 }

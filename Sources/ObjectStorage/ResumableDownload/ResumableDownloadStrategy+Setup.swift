@@ -28,35 +28,17 @@ extension ResumableDownloadStrategy {
         }
     }
 
-    /// The absolute destination, temp file and checkpoint paths.
-    static func resolvePaths(destination: String, options: ResumableDownloadOptions) throws -> Paths {
-        let absolute: String
-        let temp: String
-        do {
-            absolute = try CheckpointPaths.absolute(destination)
-            temp = try CheckpointPaths.downloadTempFile(destination: absolute)
-        } catch {
-            throw ObjectStorageError.invalidArgument("invalid destination: \(error.message)")
-        }
-        let directory = DownloadTempFile.directory(of: absolute)
-        guard DownloadTempFile.kind(of: directory) == .directory else {
-            throw ObjectStorageError.invalidArgument("the destination's directory \(directory) does not exist")
-        }
-        guard DownloadTempFile.kind(of: absolute) != .directory else {
-            throw ObjectStorageError.invalidArgument("the destination \(absolute) is a directory")
-        }
+    /// The destination, its temp file beside it and the checkpoint path.
+    static func resolvePaths(destination: DownloadDestination, options: ResumableDownloadOptions) throws -> Paths {
+        let temp = destination.sibling(CheckpointPaths.tempFileSuffix)
         guard options.enableCheckpoint else {
             // Without a checkpoint nothing resumes: use a private temp file, never a paused download's.
             var random = SystemRandomNumberGenerator()
-            return Paths(destination: absolute, temp: temp + "-" + String(random.next(), radix: 36), checkpoint: nil)
+            let privateTemp = temp.sibling("-" + String(random.next(), radix: 36))
+            return Paths(destination: destination, temp: privateTemp, checkpoint: nil)
         }
-        let checkpoint: String
-        do {
-            checkpoint = try CheckpointPaths.download(destination: absolute, override: options.checkpointFilePath)
-        } catch {
-            throw ObjectStorageError.invalidArgument("invalid checkpoint path: \(error.message)")
-        }
-        return Paths(destination: absolute, temp: temp, checkpoint: checkpoint)
+        let checkpoint = try destination.checkpointPath(override: options.checkpointFilePath)
+        return Paths(destination: destination, temp: temp, checkpoint: checkpoint)
     }
 
     /// The range asked for, resolved against the object's size.
@@ -86,7 +68,7 @@ extension ResumableDownloadStrategy {
                 key: key,
                 versionId: self.options.versionID,
                 range: range,
-                destinationPath: self.paths.destination
+                destinationPath: self.paths.destination.path
             )
         case .presigned(let url):
             let (endpoint, path) = try Self.split(presignedURL: url)
@@ -97,7 +79,7 @@ extension ResumableDownloadStrategy {
                 key: path,
                 versionId: nil,
                 range: range,
-                destinationPath: self.paths.destination
+                destinationPath: self.paths.destination.path
             )
         }
     }

@@ -32,8 +32,9 @@ struct ResumableDownloadStrategy: TransferStrategy {
     let store: CheckpointStore
 
     struct Paths: Sendable {
-        var destination: String
-        var temp: String
+        var destination: DownloadDestination
+        /// Beside the destination, in its directory.
+        var temp: DownloadDestination
         var checkpoint: String?
     }
 
@@ -53,7 +54,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
     init(
         client: ObjectStorageClient,
         source: ResumableDownloadSource,
-        destination: String,
+        destination: DownloadDestination,
         options: ResumableDownloadOptions,
         progress: TransferProgressHandler?,
         logger: Logger
@@ -78,7 +79,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         if let checkpointPath = self.paths.checkpoint {
             let expectation = DownloadCheckpoint.Expectation(identity: identity, object: probe.object)
             switch self.store.load(at: checkpointPath, expecting: expectation) {
-            case .loaded(var checkpoint) where checkpoint.tempFilePath == self.paths.temp:
+            case .loaded(var checkpoint) where checkpoint.tempFilePath == self.paths.temp.path:
                 try self.reverify(&checkpoint, at: checkpointPath)
                 self.logger.debug(
                     "resuming from the checkpoint",
@@ -92,11 +93,13 @@ struct ResumableDownloadStrategy: TransferStrategy {
             case .loaded:
                 self.logger.notice("starting over: the checkpoint names another temp file")
             case .discarded(let reason, let previous?)
-            where reason.code == .tempFileMissing && previous.tempFilePath == self.paths.temp:
+            where reason.code == .tempFileMissing && previous.tempFilePath == self.paths.temp.path:
                 if let verification = await self.completedEarlier(previous, probe: probe) {
                     self.logger.notice(
                         "the destination already holds the complete download; removed the leftover checkpoint",
-                        metadata: ["os.destination": "\(self.paths.destination)", "os.verified": "\(verification)"]
+                        metadata: [
+                            "os.destination": "\(self.paths.destination.path)", "os.verified": "\(verification)",
+                        ]
                     )
                     return .finishedEarlier(previous, Self.completion(probe, verification))
                 }
@@ -122,7 +125,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
                 identity: identity,
                 object: probe.object,
                 partSize: partSize,
-                tempFilePath: self.paths.temp
+                tempFilePath: self.paths.temp.path
             )
         } catch {
             throw ObjectStorageError.invalidArgument(error.message)
@@ -187,7 +190,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
 
     /// Deletes the temp file (the core removes the checkpoint); the destination is never touched.
     func abandon(_ checkpoint: DownloadCheckpoint, in session: Session, discarded: Bool) async {
-        DownloadTempFile.remove(session.file.path)
+        session.file.remove()
     }
 
     // MARK: - Checkpoint
@@ -200,7 +203,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         _ checkpoint: DownloadCheckpoint,
         probe: ResumableDownloadSource.Probe
     ) async -> TransferResult.Verification? {
-        guard checkpoint.isCompleteDownload(at: self.paths.destination) else { return nil }
+        guard checkpoint.isCompleteDownload(at: self.paths.destination.path) else { return nil }
         let multipart = await self.multipartETagCheck(probe, layout: checkpoint.layout, range: checkpoint.transferRange)
         do {
             let destination = try DownloadTempFile.openForReading(self.paths.destination)
@@ -208,7 +211,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         } catch {
             self.logger.notice(
                 "the destination does not verify against the checkpoint",
-                metadata: ["os.error": "\(error)", "os.destination": "\(self.paths.destination)"]
+                metadata: ["os.error": "\(error)", "os.destination": "\(self.paths.destination.path)"]
             )
             return nil
         }
@@ -274,7 +277,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         } catch {
             throw UntrustworthyWork(underlying: error)
         }
-        try file.commit(to: self.paths.destination)
+        try file.commit(to: self.paths.destination.name)
         if let checkpointPath = self.paths.checkpoint {
             try? self.store.remove(at: checkpointPath)
         }

@@ -6,11 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+package import ObjectStorageCheckpoint
 
 #if canImport(Glibc)
 import Glibc
@@ -27,20 +23,26 @@ import Darwin
 /// and a download that joined it to a directory would write outside that directory. ``path(forKey:removingPrefix:under:)``
 /// refuses such keys with ``ObjectStorageError/Code/unsafePath`` instead of "cleaning" them (a cleaned
 /// key would silently collide with another one); the caller skips the object and reports it.
-/// ``createParentDirectories(of:under:)`` then creates the directories in between and refuses to go
-/// through a symbolic link, so a link planted inside the directory cannot redirect the write either.
+/// ``destination(of:under:creating:)`` then opens the directories in between from a handle on the job's root, one
+/// at a time, refusing a symbolic link or a file on the way, so a link planted inside the directory (or swapped in
+/// after a check) cannot redirect the write, or a deletion, either.
 ///
 /// ```swift
+/// let root = try DirectoryHandle.open("/data/photos")
 /// for object in objects {
 ///     guard let path = try? LocalPaths.path(forKey: object.key, removingPrefix: "photos/", under: "/data/photos")
 ///     else { continue }  // report the skipped key
-///     try LocalPaths.createParentDirectories(of: path, under: "/data/photos")
-///     _ = try await client.resumableDownload(bucket: "media", key: object.key, to: path)
+///     let destination = try LocalPaths.destination(of: path, under: root, creating: true)
+///     _ = try await client.resumableDownload(bucket: "media", key: object.key, to: destination, options: options, logger: nil)
 /// }
 /// ```
 package enum LocalPaths {
     /// The longest file-name component accepted, in UTF-8 bytes (`NAME_MAX` on Linux and macOS).
     package static let maximumComponentLength = 255
+
+    /// The longest path accepted, in UTF-8 bytes, its terminating NUL excluded (`PATH_MAX` less one): a longer one
+    /// could be created one directory at a time, but no path-based tool (nor a rerun's checks) could then name it.
+    package static let maximumPathLength = Int(PATH_MAX) - 1
 
     /// Whether a key names a "directory marker" object (it ends with `/`): such objects have no file
     /// of their own and are skipped by a listing download, not refused.
@@ -61,8 +63,8 @@ package enum LocalPaths {
     /// - Returns: `directory/relative/key`.
     /// - Throws: ``ObjectStorageError/Code/unsafePath`` for a key whose remainder is empty, absolute
     ///   (`/`), contains a NUL, a backslash, a control character, an empty, `.` or `..` component, or a
-    ///   component longer than ``maximumComponentLength`` bytes; ``ObjectStorageError/Code/invalidArgument``
-    ///   for an empty directory.
+    ///   component longer than ``maximumComponentLength`` bytes, or a path longer than ``maximumPathLength`` bytes;
+    ///   ``ObjectStorageError/Code/invalidArgument`` for an empty directory.
     package static func path(
         forKey key: String,
         removingPrefix prefix: String = "",
@@ -94,53 +96,45 @@ package enum LocalPaths {
             }
         }
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        return base + "/" + components.joined(separator: "/")
+        let path = base + "/" + components.joined(separator: "/")
+        guard path.utf8.count <= self.maximumPathLength else {
+            throw refuse(
+                "would be the local path of \(path.utf8.count) bytes, longer than the system's limit of "
+                    + "\(self.maximumPathLength) (PATH_MAX)"
+            )
+        }
+        return path
     }
 
-    /// Creates the directories between `directory` and `path`'s parent, refusing to pass through
-    /// anything that is not a real directory (a symbolic link, a file).
+    /// Opens the directories between the job's root and `path`'s parent, one at a time from `root` (creating them
+    /// when asked), each a real directory: a symbolic link or a file on the way is refused, never followed.
     ///
     /// - Parameters:
-    ///   - path: A path returned by ``path(forKey:removingPrefix:under:)`` for the same `directory`.
-    ///   - directory: The local directory, which must exist.
-    /// - Throws: ``ObjectStorageError/Code/unsafePath`` when a component is a symbolic link or a file, or
-    ///   `path` is not under `directory`; ``ObjectStorageError/Code/fileSystem`` when a directory cannot
-    ///   be created.
-    package static func createParentDirectories(of path: String, under directory: String) throws(ObjectStorageError) {
-        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+    ///   - path: A path returned by ``path(forKey:removingPrefix:under:)`` for the directory `root` holds open.
+    ///   - root: The job's directory.
+    ///   - creating: Whether missing directories are created.
+    /// - Returns: The file's name in its directory, held open.
+    /// - Throws: ``ObjectStorageError/Code/unsafePath`` when a component is a symbolic link or a file, or `path` is
+    ///   not under `root`; ``ObjectStorageError/Code/fileSystem`` when a directory cannot be opened or created.
+    package static func destination(
+        of path: String,
+        under root: DirectoryHandle,
+        creating: Bool
+    ) throws(ObjectStorageError) -> DownloadDestination {
+        let base = root.path.hasSuffix("/") ? String(root.path.dropLast()) : root.path
         guard path.hasPrefix(base + "/") else {
-            throw ObjectStorageError(code: .unsafePath, message: "'\(path)' is not under '\(directory)'")
+            throw ObjectStorageError(code: .unsafePath, message: "'\(path)' is not under '\(root.path)'")
         }
-        guard Self.kind(of: base) == .directory else {
-            throw ObjectStorageError.fileSystem("use the directory", path: directory)
+        var components = path.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard let name = components.popLast(), !name.isEmpty else {
+            throw ObjectStorageError(code: .unsafePath, message: "'\(path)' names no file under '\(root.path)'")
         }
-        var components = path.dropFirst(base.count + 1).split(separator: "/")
-        guard !components.isEmpty else { return }
-        components.removeLast()
-        var current = base
-        for component in components {
-            current += "/" + component
-            switch Self.kind(of: current) {
-            case .directory:
-                continue
-            case .missing:
-                do {
-                    try FileManager.default.createDirectory(atPath: current, withIntermediateDirectories: false)
-                } catch {
-                    // Another download of the same job may have just created it: only a real directory will do.
-                    guard Self.kind(of: current) == .directory else {
-                        throw ObjectStorageError.fileSystem("create the directory", path: current)
-                    }
-                }
-                guard Self.kind(of: current) == .directory else {
-                    throw ObjectStorageError.fileSystem("create the directory", path: current)
-                }
-            case .regularFile, .other:
-                throw ObjectStorageError(
-                    code: .unsafePath,
-                    message: "'\(current)' is a symbolic link or a file, not a directory; refusing to write through it"
-                )
-            }
+        do {
+            return DownloadDestination(directory: try root.descend(components, creating: creating), name: String(name))
+        } catch  where error.code == .unsafePath {
+            throw ObjectStorageError(code: .unsafePath, message: error.message)
+        } catch {
+            throw .downloadFile("open the directory of '\(path)'", error)
         }
     }
 

@@ -32,6 +32,8 @@ extension ObjectStorageError {
             self.init(code: .checkpointLocked, message: error.message)
         case .invalidPath, .parentDirectoryMissing:
             self.init(code: .invalidArgument, message: error.message)
+        case .unsafePath:
+            self.init(code: .unsafePath, message: error.message)
         default:
             self.init(code: .checkpointFailed, message: error.message)
         }
@@ -40,7 +42,8 @@ extension ObjectStorageError {
 
 extension CheckpointLock {
     /// Takes a transfer's checkpoint lock, failing as both directions do: ``ObjectStorageError/Code/checkpointLocked``
-    /// while another transfer (in this process or another) holds it, ``ObjectStorageError/Code/fileSystem``
+    /// while another transfer (in this process or another) holds it, ``ObjectStorageError/Code/unsafePath`` when a
+    /// link or a file with other names stands at the lock's name, ``ObjectStorageError/Code/fileSystem``
     /// when the lock file cannot be created.
     ///
     /// - Parameter path: The checkpoint path.
@@ -50,7 +53,10 @@ extension CheckpointLock {
             return try CheckpointLock.acquire(for: path)
         } catch {
             if error.code == .checkpointLocked { throw ObjectStorageError(checkpoint: error) }
-            throw .fileSystem("lock the checkpoint", path: path, cause: error)
+            var failure = ObjectStorageError.fileSystem("lock the checkpoint", path: path, cause: error)
+            // A link or a second name planted at the lock's name stays what it is.
+            if error.code == .unsafePath { failure.code = .unsafePath }
+            throw failure
         }
     }
 }

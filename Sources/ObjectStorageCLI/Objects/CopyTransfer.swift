@@ -78,7 +78,15 @@ enum CopyTransfer {
     ) async throws {
         var options = flags.options
         if options.enableCheckpoint && options.checkpointFilePath == nil {
-            options.checkpointFilePath = defaultCheckpointPath(from: source, to: destination, client: client)
+            do {
+                options.checkpointFilePath = try defaultCheckpointPath(from: source, to: destination, client: client)
+            } catch {
+                // No place of the user's own for it: the copy runs without one, rather than in a shared directory.
+                options.enableCheckpoint = false
+                if bar.output != .errors {
+                    printError("cp: warning: no checkpoint: \(error.message); a rerun will start over")
+                }
+            }
         }
         let result = try await reporting(bar) {
             if let sourceClient {
@@ -107,13 +115,13 @@ enum CopyTransfer {
     }
 
     /// Where a copy keeps its checkpoint without `--checkpoint-file`: a copy has no local file to put it beside,
-    /// so in the temporary directory, named after the endpoint, the source and the destination, so that the same
-    /// command finds it again.
+    /// so in the user's cache (``CacheDirectory``), named after the endpoint, the source and the destination, so
+    /// that the same command finds it again.
     static func defaultCheckpointPath(
         from source: ObjectURL,
         to destination: ObjectURL,
         client: ObjectStorageClient
-    )
+    ) throws(CLIError)
         -> String
     {
         let configuration = client.configuration
@@ -122,7 +130,7 @@ enum CopyTransfer {
             source.bucket, source.key ?? "", destination.bucket, destination.key ?? "",
         ].joined(separator: "\u{0}")
         let name = "objstore-copy-" + ByteEncoding.hex(Hashing.SHA256.hash(identity)).prefix(32) + ".ccp"
-        return FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        return try CacheDirectory.path("copies", otherwise: "--checkpoint-file") + "/" + name
     }
 
     /// Runs a transfer, ending the bar's line if it fails or is interrupted.

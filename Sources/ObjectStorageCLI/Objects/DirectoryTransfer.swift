@@ -193,22 +193,14 @@ struct DirectoryTransfer: Sendable {
         return key.hasSuffix("/") ? key : key + "/"
     }
 
-    /// `$XDG_CACHE_HOME/objstore/jobs/<hash of the job>.manifest` (`~/.cache` without the variable), created
-    /// when missing.
+    /// `$XDG_CACHE_HOME/objstore/jobs/<hash of the job>.manifest` (see ``CacheDirectory``).
     static func defaultManifest(identity: String) throws(CLIError) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let cache =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.cache")
-        let directory = cache + "/objstore/jobs"
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return try CacheDirectory.path("jobs", otherwise: "--manifest") + "/" + JobFileName.hash(identity)
+                + ".manifest"
         } catch {
-            throw .invalidInput(
-                "no manifest: cannot create '\(directory)' (set XDG_CACHE_HOME or --manifest)"
-            )
+            throw .invalidInput("no manifest: \(error.message)")
         }
-        return directory + "/" + JobFileName.hash(identity) + ".manifest"
     }
 
     private static func finish(
