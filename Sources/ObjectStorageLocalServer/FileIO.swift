@@ -45,8 +45,10 @@ enum FileIO {
         return pool
     }()
 
+    /// Opens `path` for writing, creating or truncating it; a symbolic link there is refused (`ELOOP`), never
+    /// followed, so a link planted in the data directory cannot make the server write elsewhere.
     static func openForWriting(_ path: String) throws -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw Failure(operation: "open", path: path, errorNumber: errno) }
         return fd
     }
@@ -61,7 +63,7 @@ enum FileIO {
     /// has no direct I/O (the caller then opens it normally). Writes must then be whole aligned blocks.
     static func openForDirectWriting(_ path: String) -> Int32? {
         guard directIOFlag != 0 else { return nil }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | directIOFlag, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | directIOFlag, 0o644)
         return fd >= 0 ? fd : nil
     }
 

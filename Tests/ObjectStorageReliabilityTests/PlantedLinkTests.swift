@@ -176,6 +176,76 @@ struct PlantedLinkTests {
         await fixture.stop()
     }
 
+    @Test("a copy's checkpoint or its lock planted as a link is never written through")
+    func copyCheckpoint() async throws {
+        let fixture = try await ServerFixture.start()
+        do {
+            let client = try fixture.client(.oss)
+            let bytes = generatedBytes(count: 600 << 10) { UInt8(truncatingIfNeeded: $0 &* 5) }
+            try await client.putObject(PutObjectRequest(bucket: "bkt", key: "big", body: .bytes(bytes)))
+            var options = Self.checkpointed
+            options.forceMultipart = true
+            let place = try Place()
+            options.checkpointFilePath = place.scratch.file("copy.ccp")
+            try place.plant("copy.ccp")
+            _ = try await client.resumableCopy(
+                bucket: "bkt",
+                key: "copied",
+                sourceBucket: "bkt",
+                sourceKey: "big",
+                options: options
+            )
+            #expect(place.victimIsIntact)
+            try place.plant("copy.ccp.lock")
+            await #expect(
+                performing: {
+                    try await client.resumableCopy(
+                        bucket: "bkt",
+                        key: "copied-again",
+                        sourceBucket: "bkt",
+                        sourceKey: "big",
+                        options: options
+                    )
+                },
+                throws: Self.isUnsafePath
+            )
+            #expect(place.victimIsIntact)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    @Test("objstore cp URL FILE with a link planted at FILE.part exits 0 and leaves the file outside alone")
+    func commandLineDownload() async throws {
+        let fixture = try await ServerFixture.start()
+        do {
+            let place = try Place()
+            try place.plant("big.part")
+            let result = try await CLIProcess.run(
+                ["cp", "s3://bkt/obj", place.scratch.file("big"), "--endpoint", fixture.endpoint],
+                environment: CLIProcess.isolatedEnvironment(TestSecrets.s3Environment)
+            )
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(place.victimIsIntact)
+            #expect(place.holds(place.scratch.file("big"), ServerFixture.objectBytes))
+
+            try place.plant("big.dcp.lock")
+            let refused = try await CLIProcess.run(
+                ["cp", "s3://bkt/obj", place.scratch.file("big"), "--endpoint", fixture.endpoint],
+                environment: CLIProcess.isolatedEnvironment(TestSecrets.s3Environment)
+            )
+            #expect(refused.status != 0)
+            #expect(refused.standardError.contains("is a symbolic link"), "\(refused.standardError)")
+            #expect(place.victimIsIntact)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
     // MARK: Directory jobs
 
     @Test("a directory download replaces links planted at its temporary names and never writes through them")
