@@ -11,18 +11,23 @@ package import NIOCore
 import NIOHTTP1
 
 extension RetryPolicy {
-    /// Runs `operation` until it succeeds, fails in a way the policy does not retry, or the attempts run out.
+    /// The one retry loop: runs `operation` until it succeeds, fails in a way `classify` does not retry, or the
+    /// attempts run out.
     ///
-    /// Each failure thrown by `operation` is classified with ``decision(for:)``; between attempts the loop sleeps
-    /// on `clock` with `try await`, so cancelling the task ends the wait at once. The operation receives the
-    /// attempt number (1-based) so it can rebuild and re-sign its request. The last error is rethrown unchanged,
-    /// except that a ``TransportError`` after retries gets ``TransportError/attempts`` filled in when it has none.
+    /// Each failure thrown by `operation` is classified by `classify`; between attempts the loop sleeps on `clock`
+    /// with `try await`, so cancelling the task ends the wait at once. The operation receives the attempt number
+    /// (1-based, counting every attempt) so it can rebuild and re-sign its request. With `keptBytes`, an attempt
+    /// that moved at least ``progressResetBytes`` that the next attempt keeps restores the budget of
+    /// ``maxAttempts``. The last error is rethrown unchanged, except that a ``TransportError`` after retries gets
+    /// ``TransportError/attempts`` and ``TransportError/elapsed`` filled in when it has none.
     ///
     /// - Parameters:
     ///   - clock: The clock to sleep on (inject a recording clock in tests).
     ///   - deadline: An overall deadline: no retry is started if its delay would end after it.
     ///   - logger: The logger for `retrying` debug lines (attempt, delay, reason).
     ///   - generator: The source of jitter.
+    ///   - keptBytes: How many bytes the request has moved that a next attempt keeps, or `nil`.
+    ///   - classify: Whether a failure is worth another attempt.
     ///   - operation: One attempt.
     /// - Returns: What the successful attempt returns.
     /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
@@ -31,20 +36,32 @@ extension RetryPolicy {
         deadline: NIODeadline? = nil,
         logger: Logger,
         using generator: inout some RandomNumberGenerator,
+        keptBytes: (() -> Int64)? = nil,
+        classify: (any Error) -> RetryDecision,
         _ operation: (_ attempt: Int) async throws -> Result
     ) async throws -> Result {
+        let started = ContinuousClock.now
         var attempt = 1
+        // Attempts since the budget was last restored, this one included.
+        var spent = 1
         while true {
+            let keptBefore = keptBytes?() ?? 0
             do {
                 return try await operation(attempt)
             } catch {
-                let decision = self.decision(for: .error(error))
-                guard decision.shouldRetry, attempt < self.maxAttempts else {
-                    throw Self.counting(error, attempts: attempt)
+                let decision = Self.isCancellation(error) ? .doNotRetry : classify(error)
+                if decision.shouldRetry, self.maxAttempts > 1, let threshold = self.progressResetBytes,
+                    let kept = keptBytes?(), kept - keptBefore >= threshold
+                {
+                    spent = 0
                 }
-                let delay = self.delay(forRetry: attempt - 1, decision: decision, using: &generator)
+                let elapsed = ContinuousClock.now - started
+                guard decision.shouldRetry, spent < self.maxAttempts else {
+                    throw Self.counting(error, attempts: attempt, elapsed: elapsed)
+                }
+                let delay = self.delay(forRetry: spent == 0 ? 0 : spent - 1, decision: decision, using: &generator)
                 if let deadline, NIODeadline.now() + TimeAmount(delay) >= deadline {
-                    throw Self.counting(error, attempts: attempt)
+                    throw Self.counting(error, attempts: attempt, elapsed: elapsed)
                 }
                 logger.debug(
                     "retrying",
@@ -55,6 +72,7 @@ extension RetryPolicy {
                 )
                 try await clock.sleep(for: delay)
                 attempt += 1
+                spent += 1
             }
         }
     }
@@ -65,6 +83,8 @@ extension RetryPolicy {
     ///   - clock: The clock to sleep on.
     ///   - deadline: An overall deadline: no retry is started if its delay would end after it.
     ///   - logger: The logger for `retrying` debug lines.
+    ///   - keptBytes: How many bytes the request has moved that a next attempt keeps, or `nil`.
+    ///   - classify: Whether a failure is worth another attempt.
     ///   - operation: One attempt, given its 1-based number.
     /// - Returns: What the successful attempt returns.
     /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
@@ -72,18 +92,30 @@ extension RetryPolicy {
         clock: some Clock<Duration> = ContinuousClock(),
         deadline: NIODeadline? = nil,
         logger: Logger,
+        keptBytes: (() -> Int64)? = nil,
+        classify: (any Error) -> RetryDecision,
         _ operation: (_ attempt: Int) async throws -> Result
     ) async throws -> Result {
         var generator = SystemRandomNumberGenerator()
-        return try await self.run(clock: clock, deadline: deadline, logger: logger, using: &generator, operation)
+        return try await self.run(
+            clock: clock,
+            deadline: deadline,
+            logger: logger,
+            using: &generator,
+            keptBytes: keptBytes,
+            classify: classify,
+            operation
+        )
     }
 
-    /// `error` with its attempt count filled in, when it is a ``TransportError`` without one and was retried.
-    static func counting(_ error: any Error, attempts: Int) -> any Error {
+    /// `error` with its attempt count and elapsed time filled in, when it is a ``TransportError`` without them and
+    /// was retried.
+    static func counting(_ error: any Error, attempts: Int, elapsed: Duration) -> any Error {
         guard attempts > 1, var transportError = error as? TransportError, transportError.attempts == nil else {
             return error
         }
         transportError.attempts = attempts
+        transportError.elapsed = elapsed
         return transportError
     }
 

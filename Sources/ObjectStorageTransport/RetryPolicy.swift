@@ -10,10 +10,11 @@ package import NIOHTTP1
 
 /// When and how often to retry: attempts, full-jitter exponential backoff with a cap, and `Retry-After`.
 ///
-/// Retryable: transient connection failures (refused, reset, closed mid-exchange, connect/read/write
-/// timeouts, a per-attempt deadline), the statuses 408, 429 and 5xx, and what the client itself knows to be
-/// worth another attempt (a `RequestTimeTooSkewed` answer once the clock is corrected, a checksum mismatch on a
-/// body it can send again). A cancelled task is never retried.
+/// The policy is the mechanism; what is worth another attempt is decided by the client, in one place: transient
+/// connection failures (refused, reset, closed mid-exchange, connect/read/write timeouts, a per-attempt deadline,
+/// a body below the minimum transfer rate), the statuses 408, 429 and 5xx, and what the client itself knows to be
+/// worth another attempt (a `RequestTimeTooSkewed` answer once the clock is corrected, a body the service refused
+/// as damaged on the way, a checksum mismatch on a body it can send again). A cancelled task is never retried.
 ///
 /// ```swift
 /// var policy = RetryPolicy.exponentialJitter(maxAttempts: 5)
@@ -28,8 +29,15 @@ public struct RetryPolicy: Sendable {
     public var maxDelay: Duration
     /// The most a server's `Retry-After` is honoured for; longer values are cut to this.
     public var maxRetryAfter: Duration
-    /// A hook consulted before the defaults: return a decision to override them, or `nil` to keep them.
-    package var classifier: (@Sendable (RetryFailure) -> RetryDecision?)?
+    /// Whether a request whose body the service refused as damaged on the way (`BadDigest`: its bytes do not match
+    /// the digest sent with them) is sent again, its body read again from its source with a fresh digest, within
+    /// ``maxAttempts``.
+    package var resendsDamagedBodies = true
+    /// An attempt that moved at least this many bytes that the next attempt keeps (a download resumed from the byte
+    /// reached) gives the request a fresh budget of ``maxAttempts``; `nil`: never. Only such progress counts, so a
+    /// peer that sends a few bytes per attempt (a stall) still runs out of attempts; the client's timeout bounds
+    /// the whole.
+    package var progressResetBytes: Int64? = 64 << 10
 
     /// Creates a policy.
     ///
@@ -38,19 +46,16 @@ public struct RetryPolicy: Sendable {
     ///   - baseDelay: The backoff base (default 200 ms).
     ///   - maxDelay: The backoff cap (default 20 s).
     ///   - maxRetryAfter: The longest `Retry-After` honoured (default 60 s).
-    ///   - classifier: An optional hook that overrides the default classification.
     package init(
         maxAttempts: Int = 3,
         baseDelay: Duration = .milliseconds(200),
         maxDelay: Duration = .seconds(20),
-        maxRetryAfter: Duration = .seconds(60),
-        classifier: (@Sendable (RetryFailure) -> RetryDecision?)? = nil
+        maxRetryAfter: Duration = .seconds(60)
     ) {
         self.maxAttempts = Swift.max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
-        self.classifier = classifier
     }
 
     /// Full-jitter exponential backoff: the delay before retry `n` (0-based) is uniform in
@@ -121,32 +126,6 @@ public struct RetryPolicy: Sendable {
         return self.backoffDelay(forRetry: retry, using: &generator)
     }
 
-    /// Classifies a failed attempt: the ``classifier`` first, then the defaults. Cancellation is never retried.
-    ///
-    /// - Parameter failure: What went wrong.
-    /// - Returns: Whether to retry, and after how long if the server said so.
-    package func decision(for failure: RetryFailure) -> RetryDecision {
-        if case .error(let error) = failure, Self.isCancellation(error) {
-            return .doNotRetry
-        }
-        if let decision = self.classifier?(failure) {
-            return decision
-        }
-        switch failure {
-        case .status(let status, let headers):
-            guard Self.isRetryableStatus(status) else { return .doNotRetry }
-            if let value = headers.first(name: "Retry-After"), let delay = RetryAfter.parse(value) {
-                return .retry(after: delay)
-            }
-            return .retry
-        case .error(let error):
-            if let error = error as? TransportError {
-                return error.code.isTransient || error.code == .deadlineExceeded ? .retry : .doNotRetry
-            }
-            return .doNotRetry
-        }
-    }
-
     /// Whether a status is retryable by default: 408, 429 or 5xx.
     ///
     /// - Parameter status: The response status.
@@ -155,7 +134,8 @@ public struct RetryPolicy: Sendable {
         status.code == 408 || status.code == 429 || (500...599).contains(status.code)
     }
 
-    static func isCancellation(_ error: any Error) -> Bool {
+    /// Whether `error` is a cancellation (never retried).
+    package static func isCancellation(_ error: any Error) -> Bool {
         if error is CancellationError { return true }
         if let error = error as? TransportError, error.code == .cancelled { return true }
         return false
@@ -169,14 +149,6 @@ public struct RetryPolicy: Sendable {
         let (sum, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
         return overflow2 ? Int64.max : sum
     }
-}
-
-/// What went wrong in one attempt, as given to ``RetryPolicy/classifier``.
-package enum RetryFailure: Sendable {
-    /// The server answered with this status and these headers (the body is not available to the classifier).
-    case status(HTTPResponseStatus, HTTPHeaders)
-    /// The attempt threw this error (a ``TransportError``, or the caller's own error thrown from an operation).
-    case error(any Error)
 }
 
 /// Whether to retry a failed attempt.

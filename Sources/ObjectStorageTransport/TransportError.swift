@@ -162,6 +162,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public var statusCode: Int?
     /// How many attempts were made, when the error ends a retry loop.
     public var attempts: Int?
+    /// How long the attempts took together, from the first one's start, when the error ends a retry loop.
+    public var elapsed: Duration?
     /// The lower-level error, when there is one (an AsyncHTTPClient, NIO or TLS error).
     public var underlying: (any Error)?
 
@@ -187,7 +189,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// `code: METHOD host/path: message [status N] [after N attempts]`.
+    /// `code: METHOD host/path: message [status N] [after N attempts in T]`.
     public var description: String {
         var text = "\(self.code)"
         if let method = self.method, let host = self.host {
@@ -195,7 +197,26 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         }
         text += ": \(self.message)"
         if let statusCode = self.statusCode { text += " (status \(statusCode))" }
-        if let attempts = self.attempts { text += " (after \(attempts) attempt\(attempts == 1 ? "" : "s"))" }
+        if let attempts = self.attempts { text += " (\(Self.retries(attempts: attempts, elapsed: self.elapsed)))" }
+        return text
+    }
+
+    /// `after 3 attempts in 3 min 1 s`: how a retry loop ended, for messages.
+    ///
+    /// - Parameters:
+    ///   - attempts: How many attempts were made.
+    ///   - elapsed: How long they took, if known.
+    /// - Returns: The phrase.
+    public static func retries(attempts: Int, elapsed: Duration?) -> String {
+        var text = "after \(attempts) attempt\(attempts == 1 ? "" : "s")"
+        if let elapsed {
+            let seconds = Int64(elapsed.components.seconds)
+            if seconds >= 60 {
+                text += " in \(seconds / 60) min \(seconds % 60) s"
+            } else if seconds >= 1 {
+                text += " in \(seconds) s"
+            }
+        }
         return text
     }
 }
@@ -208,5 +229,13 @@ extension TransportError {
         if copy.host == nil { copy.host = context.host }
         if copy.path == nil { copy.path = context.path }
         return copy
+    }
+}
+
+extension TransportError {
+    /// Whether the failed exchange is worth another attempt: a transient connection failure (see
+    /// ``Code/isTransient``) or a per-attempt deadline.
+    package var retryDecision: RetryDecision {
+        self.code.isTransient || self.code == .deadlineExceeded ? .retry : .doNotRetry
     }
 }

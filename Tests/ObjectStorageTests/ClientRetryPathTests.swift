@@ -40,28 +40,4 @@ struct ClientRetryPathTests {
             #expect(try await body.collect(upTo: 1 << 20).bytes == content)
         }
     }
-
-    @Test("the policy's classifier sees a service answer as its status")
-    func classifierSeesTheStatus() async throws {
-        let faults = FaultInjector()
-        let configure: (inout ObjectStorageClient.Configuration) -> Void = { configuration in
-            configuration.retry.classifier = { failure in
-                if case .status(let status, _) = failure, status == .forbidden { return .retry }
-                return nil
-            }
-        }
-        try await withClient(.s3, faults: faults, configure: configure) { client, _ in
-            try await client.createBucket(bucket: "classified")
-            try await client.putObject(PutObjectRequest(bucket: "classified", key: "k", body: .bytes([1, 2, 3])))
-            faults.add(
-                FaultRule(
-                    operations: [.getObject],
-                    trigger: .first(1),
-                    fault: .error(status: 403, code: "AccessDenied", message: "not yet")
-                )
-            )
-            let body = try await client.getObject(GetObjectRequest(bucket: "classified", key: "k")).body
-            #expect(try await body.collect(upTo: 100).bytes == [1, 2, 3])
-        }
-    }
 }

@@ -136,7 +136,13 @@ struct UploadFileChecksumTests {
     @Test("a part the service keeps refusing fails the upload with BadDigest and stores nothing")
     func partRefusedEveryTime() async throws {
         let content = testBytes(2 * (5 << 20) + 3, seed: 75)
-        try await withClient(.s3, transport: EveryPartDamagingTransport.init(base:)) { client, _ in
+        let damaging = Mutex<EveryPartDamagingTransport?>(nil)
+        let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
+            let wrapped = EveryPartDamagingTransport(base: base)
+            damaging.withLock { $0 = wrapped }
+            return wrapped
+        }
+        try await withClient(.s3, transport: transport) { client, _ in
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)
@@ -149,6 +155,9 @@ struct UploadFileChecksumTests {
                 )
             }
             #expect(error?.code == .badDigest)
+            // The policy's 3 attempts for the first part, within the one retry loop (there used to be a loop of
+            // 3 around it: 9 sends).
+            #expect(damaging.withLock { $0?.uploadParts.withLock { $0 } } == testRetry.maxAttempts)
             await #expect(throws: ServiceError.self) { try await client.headObject(bucket: "crc", key: "k") }
         }
     }
@@ -223,13 +232,20 @@ struct UploadFileChecksumTests {
 }
 
 /// Flips the first byte of every UploadPart body, as a path that damages every part would.
-struct EveryPartDamagingTransport: HTTPTransport {
+final class EveryPartDamagingTransport: HTTPTransport {
     let base: any HTTPTransport
+
+    init(base: any HTTPTransport) {
+        self.base = base
+    }
+    /// The UploadPart requests sent, each damaged.
+    let uploadParts = Mutex(0)
 
     func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
         guard request.method == .PUT, request.url.contains("partNumber="), let body = request.body else {
             return try await base.execute(request, deadline: deadline, logger: logger)
         }
+        self.uploadParts.withLock { $0 += 1 }
         var altered = request
         altered.body = .stream(FirstPartDamagingTransport.FirstByteFlipped(base: body), length: body.length)
         return try await base.execute(altered, deadline: deadline, logger: logger)

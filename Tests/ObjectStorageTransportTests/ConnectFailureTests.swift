@@ -60,7 +60,8 @@ struct ConnectFailureTests {
         let outcome = try await Self.withOwnTransport { transport in
             // The SDK's client configuration and the client's default policy (3 attempts).
             await Self.outcome {
-                try await RetryPolicy.exponentialJitter(maxAttempts: 3).run(logger: logger) { _ in
+                try await RetryPolicy.exponentialJitter(maxAttempts: 3).run(logger: logger, classify: transportDecision)
+                { _ in
                     attempts.withLock { $0 += 1 }
                     return try await transport.execute(request, timeout: .seconds(60), logger: logger)
                 }
@@ -100,7 +101,8 @@ struct ConnectFailureTests {
         let request = TransportRequest(url: "http://127.0.0.1:\(refusing.port)/bucket/key")
         let outcome = try await Self.withOwnTransport { transport in
             await Self.outcome {
-                try await RetryPolicy.exponentialJitter(maxAttempts: 3).run(logger: logger) { _ in
+                try await RetryPolicy.exponentialJitter(maxAttempts: 3).run(logger: logger, classify: transportDecision)
+                { _ in
                     attempts.withLock { $0 += 1 }
                     return try await transport.execute(request, timeout: .seconds(60), logger: logger)
                 }
@@ -283,7 +285,7 @@ struct ConnectFailureTests {
         #expect(translated.code == failure.code)
         #expect(translated.host == "127.0.0.1:9000" && translated.path == "/bucket/key")
         #expect(!translated.message.contains("X-Amz-Signature"))
-        #expect(RetryPolicy().decision(for: .error(translated)).shouldRetry == failure.retried)
+        #expect(translated.retryDecision.shouldRetry == failure.retried)
     }
 
     /// The resolver's own answer for a name that does not exist (a real `getaddrinfo`, no connection).
@@ -296,6 +298,6 @@ struct ConnectFailureTests {
         let translated = TransportError.translating(unknown, context: context)
         #expect(translated.code == .hostNotFound)
         #expect(translated.message.hasPrefix("cannot resolve the host name 'no-such-host.invalid' ("))
-        #expect(RetryPolicy().decision(for: .error(translated)) == .doNotRetry)
+        #expect(translated.retryDecision == .doNotRetry)
     }
 }

@@ -64,11 +64,7 @@ extension ObjectStorageClient {
         listedSize: Int64? = nil,
         logger: Logger?
     ) async throws -> ObjectAttributes {
-        let operation = self.getOperation(request)
-        let logger = self.operationLogger(operation, logger)
-        let body = try PreparedBody(nil, configuration: self.configuration)
-        return try await self.withRetries(replayable: true, logger: logger) { attempt in
-            let response = try await self.attempt(operation, body: body, attempt: attempt, logger: logger)
+        try await self.send(self.getOperation(request), logger: logger) { response in
             let attributes = ObjectAttributes(headers: response.headers, prefix: self.configuration.headerPrefix)
             var check = try ResponseBodyCheck(
                 headers: response.headers,

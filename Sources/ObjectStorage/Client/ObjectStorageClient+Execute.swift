@@ -18,90 +18,70 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// One service call before signing: what every operation builds.
-struct OperationRequest: Sendable {
-    /// The S3-style operation name, for logs and errors (`GetObject`).
-    var name: String
-    var method: HTTPMethod
-    var bucket: String?
-    var key: String?
-    var query: [QueryParameter] = []
-    var headers: [HTTPHeader] = []
-    var body: UploadBody? = nil
-
-    mutating func header(_ name: String, _ value: String?) {
-        guard let value else { return }
-        self.headers.append(HTTPHeader(name: name, value: value))
-    }
-
-    mutating func query(_ name: String, _ value: String?) {
-        guard let value else { return }
-        self.query.append(QueryParameter(name: name, value: value))
-    }
-}
-
 extension ObjectStorageClient {
-    /// Sends `operation` with retries and returns the first successful (2xx) response.
+    /// The one request path: every request the client sends, wrapped or sent as is, goes through here.
     ///
-    /// Each attempt fetches credentials and signs with the corrected time. A non-2xx answer is
-    /// thrown as a ``ServiceError``.
-    func execute(
+    /// Each attempt builds its request (`prepare` adjusts a copy of `operation` for it: a part's body read again
+    /// with its digest, a range resumed from the byte reached), fetches credentials, signs with the corrected
+    /// clock (a presigned URL is sent as it is), sends, turns a non-2xx answer into a ``ServiceError``, checks the
+    /// checksum the service echoes or reports of what was sent, and hands the answer to `read` — inside the
+    /// attempt, so an answer cut off mid-body is retried like any other transient failure.
+    ///
+    /// Failures are classified in one place (``RetryClassifier``) and retried under the configured policy: its
+    /// backoff and `Retry-After`, within `maxAttempts`, no retry starting after the client's timeout. A one-shot
+    /// stream body without `prepare` is sent once. With `keptBytes`, an attempt that moved at least the policy's
+    /// `progressResetBytes` that the next one keeps restores the budget.
+    ///
+    /// - Parameters:
+    ///   - operation: The request.
+    ///   - logger: The logger (the client's when `nil`).
+    ///   - retries: `false` to send once (a caller that retries a larger whole, such as a streamed copy's pair).
+    ///   - checksUploadCRC: Whether OSS's CRC-64 of an uploaded body is compared with what was sent.
+    ///   - keptBytes: How many bytes the request has moved that a next attempt keeps.
+    ///   - prepare: Adjusts the request for attempt `n` (1-based); called once per attempt, before signing.
+    ///   - read: Reads the 2xx answer of an attempt.
+    /// - Returns: What `read` returns for the successful attempt.
+    /// - Throws: ``ServiceError``, ``/ObjectStorageTransport/TransportError`` (with its attempts and time),
+    ///   ``ObjectStorageError``, what `prepare` or `read` throw, `CancellationError`.
+    func send<Result>(
         _ operation: OperationRequest,
         logger: Logger?,
-        checksUploadCRC: Bool = true
-    ) async throws -> TransportResponse {
-        let logger = self.operationLogger(operation, logger)
-        let prepared = try PreparedBody(operation.body, configuration: self.configuration, checksCRC: checksUploadCRC)
-        return try await self.withRetries(replayable: prepared.isReplayable, logger: logger) { attempt in
-            try await self.attempt(operation, body: prepared, attempt: attempt, logger: logger)
-        }
-    }
-
-    /// Sends `operation` and reads its XML answer inside the retry loop, so an answer cut off
-    /// mid-body is retried like any other transient failure (reading it after ``execute(_:logger:checksUploadCRC:)``
-    /// returned would put the body outside the retries).
-    func executeXML(
-        _ operation: OperationRequest,
-        logger: Logger?,
-        checksUploadCRC: Bool = true
-    ) async throws -> (headers: HTTPHeaders, root: XMLNode) {
-        let logger = self.operationLogger(operation, logger)
-        let prepared = try PreparedBody(operation.body, configuration: self.configuration, checksCRC: checksUploadCRC)
-        return try await self.withRetries(replayable: prepared.isReplayable, logger: logger) { attempt in
-            let response = try await self.attempt(operation, body: prepared, attempt: attempt, logger: logger)
-            return (response.headers, try await response.xml(operation: operation.name))
-        }
-    }
-
-    /// Runs `body` under the configured policy, with the client's classification of its errors: the one retry
-    /// path of every request, whatever the transport (a transport sends one attempt).
-    ///
-    /// The policy's classifier sees a service's answer as ``RetryFailure/status(_:_:)`` (its status and
-    /// `Retry-After`), then as ``RetryFailure/error(_:)`` carrying the ``ServiceError``; any other failure as
-    /// ``RetryFailure/error(_:)``. Where it returns `nil`, the client's defaults apply.
-    func withRetries<Result>(
-        replayable: Bool,
-        logger: Logger,
-        _ body: (_ attempt: Int) async throws -> Result
+        retries: Bool = true,
+        checksUploadCRC: Bool = true,
+        keptBytes: (@Sendable () -> Int64)? = nil,
+        prepare: ((inout OperationRequest, _ attempt: Int) async throws -> Void)? = nil,
+        read: (TransportResponse) async throws -> Result
     ) async throws -> Result {
+        let logger = self.operationLogger(operation, logger)
+        let fixedBody =
+            prepare == nil
+            ? try PreparedBody(operation.body, configuration: self.configuration, checksCRC: checksUploadCRC) : nil
         var policy = self.configuration.retry
-        if !replayable { policy.maxAttempts = 1 }
-        let userClassifier = policy.classifier
-        policy.classifier = { failure in
-            guard case .error(let error) = failure else { return userClassifier?(failure) }
-            switch error {
-            case let error as ServiceError:
-                return userClassifier?(.status(error.status, error.retryHeaders)) ?? userClassifier?(failure)
-                    ?? error.retryDecision
-            case let error as ObjectStorageError:
-                return userClassifier?(failure) ?? (error.code == .integrityMismatch ? .retry : .doNotRetry)
-            default:
-                return userClassifier?(failure)
-            }
-        }
+        if !retries || !(fixedBody?.isReplayable ?? true) { policy.maxAttempts = 1 }
         let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
         do {
-            return try await policy.run(deadline: deadline, logger: logger, body)
+            return try await policy.run(
+                deadline: deadline,
+                logger: logger,
+                keptBytes: keptBytes,
+                classify: { [policy] error in RetryClassifier.decision(for: error, policy: policy) },
+                { attempt in
+                    var request = operation
+                    let body: PreparedBody
+                    if let prepare {
+                        try await prepare(&request, attempt)
+                        body = try PreparedBody(
+                            request.body,
+                            configuration: self.configuration,
+                            checksCRC: checksUploadCRC
+                        )
+                    } else {
+                        body = try fixedBody ?? PreparedBody(nil, configuration: self.configuration)
+                    }
+                    let response = try await self.attempt(request, body: body, attempt: attempt, logger: logger)
+                    return try await read(response)
+                }
+            )
         } catch {
             // Cancellation has one shape everywhere, operations and transfers alike.
             if Self.isCancellation(error) { throw CancellationError() }
@@ -110,8 +90,31 @@ extension ObjectStorageClient {
         }
     }
 
-    /// One attempt: credentials, signature, send, status check, upload checksum check.
-    func attempt(
+    /// Sends `operation` through the request path and returns its 2xx answer, whose body the caller reads (outside
+    /// the retries).
+    func execute(
+        _ operation: OperationRequest,
+        logger: Logger?,
+        checksUploadCRC: Bool = true
+    ) async throws -> TransportResponse {
+        try await self.send(operation, logger: logger, checksUploadCRC: checksUploadCRC) { $0 }
+    }
+
+    /// Sends `operation` and reads its XML answer inside the retries, so an answer cut off mid-body is retried like
+    /// any other transient failure.
+    func executeXML(
+        _ operation: OperationRequest,
+        logger: Logger?,
+        checksUploadCRC: Bool = true
+    ) async throws -> (headers: HTTPHeaders, root: XMLNode) {
+        try await self.send(operation, logger: logger, checksUploadCRC: checksUploadCRC) { response in
+            (response.headers, try await response.xml(operation: operation.name))
+        }
+    }
+
+    /// One attempt: credentials, signature, send, status check, and the checks of what the service reports of the
+    /// uploaded bytes.
+    private func attempt(
         _ operation: OperationRequest,
         body: PreparedBody,
         attempt: Int,
@@ -127,13 +130,23 @@ extension ObjectStorageClient {
         var attemptLogger = logger
         attemptLogger[metadataKey: "os.attempt"] = "\(attempt)"
         let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
-        var response = try await self.transport.execute(request, deadline: deadline, logger: attemptLogger)
-        // Whatever the transport, a body that ends short of its Content-Length throws rather than ending.
-        response.body = response.body.checkingLength(
-            method: request.method,
-            status: response.status,
-            headers: response.headers
-        )
+        var response: TransportResponse
+        if let consumer = operation.consumer {
+            response = try await self.transport.execute(
+                request,
+                deadline: deadline,
+                logger: attemptLogger,
+                consumer: consumer
+            )
+        } else {
+            response = try await self.transport.execute(request, deadline: deadline, logger: attemptLogger)
+            // Whatever the transport, a body that ends short of its Content-Length throws rather than ending.
+            response.body = response.body.checkingLength(
+                method: request.method,
+                status: response.status,
+                headers: response.headers
+            )
+        }
         attemptLogger.debug("response", metadata: ["http.status": "\(response.status.code)"])
         guard (200..<300).contains(response.status.code) else {
             throw await self.serviceError(for: operation, response: response, offsetUsed: offset, logger: attemptLogger)
@@ -145,6 +158,7 @@ extension ObjectStorageClient {
                 operation: operation.name
             )
         }
+        try operation.sentChecksum?.check(response.headers, operation: operation.name)
         return response
     }
 
@@ -155,8 +169,15 @@ extension ObjectStorageClient {
         offset: Int64,
         logger: Logger
     ) async throws -> (TransportRequest, (@Sendable () -> UInt64)?) {
-        try self.validateNames(of: operation)
         let (transportBody, uploadCRC) = body.makeAttemptBody()
+        if let url = operation.presignedURL {
+            var headers = HTTPHeaders()
+            for header in operation.headers { headers.add(name: header.name, value: header.value) }
+            return (
+                TransportRequest(method: operation.method, url: url, headers: headers, body: transportBody), uploadCRC
+            )
+        }
+        try self.validateNames(of: operation)
         let signingRequest = SigningRequest(
             method: operation.method.rawValue,
             endpoint: self.configuration.endpoint,
@@ -226,7 +247,7 @@ extension ObjectStorageClient {
             status: Int(response.status.code),
             headers: response.headers,
             body: body,
-            isBucketRequest: operation.key == nil
+            isBucketRequest: operation.key == nil && operation.presignedURL == nil
         )
         let isSkewed = error.code == .requestTimeTooSkewed
         let isBodilessForbidden = operation.method == .HEAD && error.statusCode == 403 && body.isEmpty
@@ -252,88 +273,5 @@ extension ObjectStorageClient {
             ]
         )
         return error
-    }
-}
-
-/// A request body made ready for repeated attempts: its length resolved, its checksum computed
-/// once when it is in memory.
-struct PreparedBody: Sendable {
-    let body: UploadBody?
-    let inMemoryCRC: UInt64?
-    let sha256: PayloadHash?
-    let tracksCRC: Bool
-
-    init(_ body: UploadBody?, configuration: ObjectStorageClient.Configuration, checksCRC: Bool = true) throws {
-        let resolved = try body?.resolved()
-        self.body = resolved
-        self.tracksCRC = checksCRC && configuration.isOSS && resolved != nil
-        if let bytes = resolved?.inMemoryBytes {
-            self.inMemoryCRC = self.tracksCRC ? CRC64.checksum(bytes.readableBytesView) : nil
-            self.sha256 = configuration.signatureVersion == .sigV4 ? .sha256(of: bytes.readableBytesView) : nil
-        } else {
-            self.inMemoryCRC = nil
-            self.sha256 = resolved == nil && configuration.signatureVersion == .sigV4 ? .emptySHA256 : nil
-        }
-    }
-
-    var isReplayable: Bool { self.body?.isReplayable ?? true }
-
-    func payloadHash(for version: SignatureVersion) -> PayloadHash {
-        version == .sigV4 ? (self.sha256 ?? .unsigned) : .unsigned
-    }
-
-    /// The body for one attempt, and how to read the CRC of what it sent.
-    func makeAttemptBody() -> (TransportRequest.Body?, (@Sendable () -> UInt64)?) {
-        guard let body = self.body else { return (nil, nil) }
-        switch body.storage {
-        case .bytes(let buffer):
-            guard let crc = self.inMemoryCRC else { return (.bytes(buffer), nil) }
-            let read: @Sendable () -> UInt64 = { crc }
-            return (.bytes(buffer), read)
-        case .file(let path, let offset, let length):
-            let file = TransportRequest.Body.file(path: path, offset: offset, length: length ?? 0)
-            return self.tracking(file, length: length ?? 0)
-        case .stream(let stream):
-            return self.tracking(stream, length: stream.length)
-        }
-    }
-
-    private func tracking(
-        _ body: TransportRequest.Body,
-        length: Int64?
-    ) -> (TransportRequest.Body?, (@Sendable () -> UInt64)?) {
-        guard self.tracksCRC else { return (body, nil) }
-        let accumulator = CRC64Accumulator()
-        let wrapped = TransportRequest.Body.stream(
-            ChecksummingSequence(base: body, observe: accumulator.update),
-            length: length
-        )
-        return (wrapped, { accumulator.value })
-    }
-}
-
-extension ServiceError {
-    /// How the client's retry classifier treats this error.
-    var retryDecision: RetryDecision {
-        if self.correctedClock { return .retry(after: .zero) }
-        if self.code == .requestTimeTooSkewed { return .doNotRetry }
-        let retryableCodes: Set<Code> = [.internalError, .slowDown, "ServiceUnavailable", "RequestTimeout"]
-        if RetryPolicy.isRetryableStatus(self.status) || retryableCodes.contains(self.code) {
-            if let retryAfter = self.retryAfter, let delay = RetryAfter.parse(retryAfter) {
-                return .retry(after: delay)
-            }
-            return .retry
-        }
-        return .doNotRetry
-    }
-
-    /// The answer's status.
-    var status: HTTPResponseStatus { HTTPResponseStatus(statusCode: self.statusCode) }
-
-    /// The answer's headers a retry decision reads (`Retry-After`).
-    var retryHeaders: HTTPHeaders {
-        var headers = HTTPHeaders()
-        if let retryAfter = self.retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
-        return headers
     }
 }

@@ -25,6 +25,16 @@ extension ObjectStorageClient {
     /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``/ObjectStorageTransport/TransportError``.
     @discardableResult
     public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> ObjectWriteResult {
+        try await self.putObject(request, logger: logger, prepare: nil)
+    }
+
+    /// ``putObject(_:logger:)`` whose body `prepare` builds afresh for each attempt (an upload that counts its
+    /// bytes as they are read from the file).
+    func putObject(
+        _ request: PutObjectRequest,
+        logger: Logger?,
+        prepare: ((inout OperationRequest, _ attempt: Int) async throws -> Void)?
+    ) async throws -> ObjectWriteResult {
         var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
         try self.add(request.attributes, to: &operation)
         if let md5 = request.contentMD5 {
@@ -37,15 +47,15 @@ extension ObjectStorageClient {
             }
             operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(bytes.readableBytesView)))
         }
-        request.checksum?.add(to: &operation)
+        operation.carry(request.checksum)
         operation.body = request.body
-        let response = try await self.execute(operation, logger: logger)
-        try request.checksum?.check(response.headers, operation: "PutObject")
-        return ObjectWriteResult(
-            headers: response.headers,
-            prefix: self.configuration.headerPrefix,
-            etag: response.headers.first(name: "ETag")
-        )
+        return try await self.send(operation, logger: logger, prepare: prepare) { response in
+            ObjectWriteResult(
+                headers: response.headers,
+                prefix: self.configuration.headerPrefix,
+                etag: response.headers.first(name: "ETag")
+            )
+        }
     }
 
     /// Downloads an object as a stream.

@@ -9,6 +9,7 @@
 import NIOCore
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
+import Synchronization
 
 /// A copy from another endpoint or account, streamed through this process: each part is a ranged GET of the
 /// source pinned to its ETag (`If-Match`), never the whole object in memory or on disk.
@@ -62,8 +63,9 @@ extension ResumableCopyStrategy {
 
     /// Reads `range` of the source (pinned to `etag`) and sends its bytes as part `number` while they arrive.
     ///
-    /// The GET and the UploadPart are retried together under the client's policy: a streamed body cannot be sent
-    /// twice, so each attempt reads the range anew.
+    /// The GET and the UploadPart are one request of the request path: a streamed body cannot be sent twice, so
+    /// each attempt of the UploadPart reads the range anew (one GET, not retried on its own), and checks what it
+    /// sent against what the destination reports.
     ///
     /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when the part's ETag is an MD5 other than the bytes'
     ///   (after the retries); ``ObjectStorageError/Code/invalidResponse`` when the source answers with another
@@ -79,43 +81,56 @@ extension ResumableCopyStrategy {
         get.versionID = request.sourceVersionID
         get.range = .bytes(range.lowerBound...(range.upperBound - 1))
         get.ifMatch = etag
-        return try await client.withRetries(replayable: true, logger: logger) { _ in
-            let response = try await sourceClient.getObject(get, logger: logger)
-            guard response.attributes.contentLength == size else {
-                throw ObjectStorageError.invalidResponse(
-                    "GetObject of the copy source answered \(response.attributes.contentLength.map(String.init) ?? "no") "
-                        + "Content-Length for a range of \(size) bytes"
-                )
+        let operation = try client.uploadPartOperation(
+            bucket: request.bucket,
+            key: request.key,
+            uploadID: checkpoint.uploadId,
+            partNumber: number,
+            body: .empty,
+            contentMD5: nil,
+            checksum: nil
+        )
+        // The digest of the bytes the current attempt sends.
+        let current = Mutex(PartDigest())
+        return try await client.send(
+            operation,
+            logger: logger,
+            prepare: { [sourceClient, logger] operation, _ in
+                let source = try await sourceClient.send(sourceClient.getOperation(get), logger: logger, retries: false)
+                {
+                    try sourceClient.getResponse($0, ranged: true)
+                }
+                guard source.attributes.contentLength == size else {
+                    throw ObjectStorageError.invalidResponse(
+                        "GetObject of the copy source answered \(source.attributes.contentLength.map(String.init) ?? "no") "
+                            + "Content-Length for a range of \(size) bytes"
+                    )
+                }
+                let digest = PartDigest()
+                current.withLock { $0 = digest }
+                operation.body = .stream(ChecksummingSequence(base: source.body, observe: digest.update), length: size)
+            },
+            read: { response in
+                let part = try ObjectStorageClient.completedPart(number, from: response)
+                let sent = current.withLock { $0 }.value
+                guard sent.count == size else {
+                    throw ObjectStorageError.invalidResponse(
+                        "GetObject of the copy source returned \(sent.count) bytes for a range of \(size)"
+                    )
+                }
+                if request.options.verifyIntegrity, ETagDigest.encryption(in: response.headers) == nil,
+                    let stored = ETagDigest.md5(part.etag), stored != sent.md5
+                {
+                    throw ObjectStorageError.integrityMismatch(
+                        checksum: "MD5",
+                        expected: sent.md5,
+                        actual: stored,
+                        operation: "UploadPart \(number)"
+                    )
+                }
+                return (part, sent)
             }
-            let digest = PartDigest()
-            let body = ChecksummingSequence(base: response.body, observe: digest.update)
-            let (part, headers) = try await client.uploadPartAnswer(
-                bucket: request.bucket,
-                key: request.key,
-                uploadID: checkpoint.uploadId,
-                partNumber: number,
-                body: .stream(body, length: size),
-                contentMD5: nil,
-                logger: logger
-            )
-            let sent = digest.value
-            guard sent.count == size else {
-                throw ObjectStorageError.invalidResponse(
-                    "GetObject of the copy source returned \(sent.count) bytes for a range of \(size)"
-                )
-            }
-            if request.options.verifyIntegrity, ETagDigest.encryption(in: headers) == nil,
-                let stored = ETagDigest.md5(part.etag), stored != sent.md5
-            {
-                throw ObjectStorageError.integrityMismatch(
-                    checksum: "MD5",
-                    expected: sent.md5,
-                    actual: stored,
-                    operation: "UploadPart \(number)"
-                )
-            }
-            return (part, sent)
-        }
+        )
     }
 
     /// Completes a streamed copy: the CRC-64 of every byte read (combined from the parts) must equal the

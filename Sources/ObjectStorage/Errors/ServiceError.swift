@@ -103,9 +103,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     /// Every child of the `<Error>` document by element name (`Key`, `BucketName`, `Resource`...).
     public var details: [String: String]
     /// The response's `Retry-After`, if any.
-    var retryAfter: String?
+    package var retryAfter: String?
     /// Set when the client corrected its clock from this answer, so a retry can succeed.
-    var correctedClock = false
+    package var correctedClock = false
 
     /// Creates an error.
     ///

@@ -84,32 +84,30 @@ extension ObjectStorageClient {
         contentMD5: String? = nil,
         logger: Logger? = nil
     ) async throws -> CompletedPart {
-        try await self.uploadPartAnswer(
+        let operation = try self.uploadPartOperation(
             bucket: bucket,
             key: key,
             uploadID: uploadID,
             partNumber: partNumber,
             body: body,
             contentMD5: contentMD5,
-            logger: logger
-        ).part
+            checksum: nil
+        )
+        return try await self.send(operation, logger: logger) { try Self.completedPart(partNumber, from: $0) }
     }
 
-    /// ``uploadPart(bucket:key:uploadID:partNumber:body:contentMD5:logger:)``, with the answer's headers, which say
-    /// whether the service encrypts the part (its ETag is then not the MD5 of its bytes); `checksum` is sent for the
-    /// service to check against the bytes (``SentChecksum``).
-    func uploadPartAnswer(
+    /// The UploadPart request of part `partNumber`.
+    func uploadPartOperation(
         bucket: String,
         key: String,
         uploadID: String,
         partNumber: Int,
         body: UploadBody,
         contentMD5: String?,
-        checksum: SentChecksum? = nil,
-        logger: Logger?
-    ) async throws -> (part: CompletedPart, headers: HTTPHeaders) {
+        checksum: SentChecksum?
+    ) throws(ObjectStorageError) -> OperationRequest {
         guard (1...10_000).contains(partNumber) else {
-            throw ObjectStorageError.invalidArgument("part number \(partNumber) is outside 1...10000")
+            throw .invalidArgument("part number \(partNumber) is outside 1...10000")
         }
         var operation = OperationRequest(name: "UploadPart", method: .PUT, bucket: bucket, key: key)
         operation.query = [
@@ -117,19 +115,22 @@ extension ObjectStorageClient {
             QueryParameter(name: "uploadId", value: uploadID),
         ]
         operation.header("Content-MD5", contentMD5)
-        checksum?.add(to: &operation)
+        operation.carry(checksum)
         operation.body = body
-        let response = try await self.execute(operation, logger: logger)
+        return operation
+    }
+
+    /// The part an UploadPart answer describes.
+    static func completedPart(
+        _ partNumber: Int,
+        from response: TransportResponse
+    ) throws(ObjectStorageError)
+        -> CompletedPart
+    {
         guard let etag = response.headers.first(name: "ETag") else {
-            throw ObjectStorageError.invalidResponse("UploadPart: no ETag in the answer")
+            throw .invalidResponse("UploadPart: no ETag in the answer")
         }
-        try checksum?.check(response.headers, operation: "UploadPart \(partNumber)")
-        let part = CompletedPart(
-            partNumber: partNumber,
-            etag: etag,
-            crc64: Integrity.reportedCRC64(in: response.headers)
-        )
-        return (part, response.headers)
+        return CompletedPart(partNumber: partNumber, etag: etag, crc64: Integrity.reportedCRC64(in: response.headers))
     }
 
     /// Completes a multipart upload.
@@ -194,6 +195,7 @@ extension ObjectStorageClient {
         operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         operation.header("Content-Type", "application/xml")
         if let checksum {
+            // Only the header: the answer's checksum is checked below, from where each service puts it.
             checksum.object.add(to: &operation)
             if checksum.object.kind == .s3CRC64NVME { operation.header(S3ChecksumHeader.type, "FULL_OBJECT") }
         }

@@ -19,7 +19,8 @@ import ObjectStorageTransport
 /// `Content-Range` are checked before a byte is written (``PartWriter``). With the default transport the body is
 /// taken on the network event loop as it arrives, with no hop to a task per buffer (that hop, and the thread
 /// switch behind it, cost a third of the CPU of a download), and written with direct I/O. A connection that drops
-/// mid-part is resumed from the byte reached, with a fresh retry budget whenever the failed attempt made progress.
+/// mid-part is resumed from the byte reached, with a fresh retry budget whenever the failed attempt moved the
+/// retry policy's `progressResetBytes` (64 KiB by default).
 struct PartFetcher: Sendable {
     let client: ObjectStorageClient
     let source: ResumableDownloadSource
@@ -54,56 +55,37 @@ struct PartFetcher: Sendable {
         )
         var logger = self.logger
         logger[metadataKey: "os.part"] = "\(index)"
-        while true {
-            let before = writer.position
-            do {
-                try await self.client.withRetries(replayable: true, logger: logger) { attempt in
-                    try await self.attempt(writer, attempt: attempt, logger: logger)
-                }
-                try await writer.finish()
-                if let partMD5s = self.partMD5s, let md5 = writer.md5 { partMD5s.record(md5, ofPart: index) }
-                return (index, writer.crc64)
-            } catch {
-                // Progress was made before the budget ran out: keep going from the byte reached.
-                guard writer.position > before, Self.isResumable(error) else {
-                    await writer.abandon()
-                    throw error
-                }
-                logger.debug("resuming the part", metadata: ["os.offset": "\(writer.position)"])
-            }
-        }
-    }
-
-    private static func isResumable(_ error: any Error) -> Bool {
-        switch error {
-        case let error as TransportError: return error.code.isTransient
-        case let error as ServiceError: return error.retryDecision.shouldRetry
-        default: return false
-        }
-    }
-
-    /// One GET from the writer's position to the part's end.
-    private func attempt(_ writer: PartWriter, attempt: Int, logger: Logger) async throws {
-        let range = "bytes=\(writer.position)-\(writer.range.upperBound - 1)"
+        let end = writer.range.upperBound
         do {
-            try await self.client.consumeDownloadGET(
-                self.source,
-                range: range,
-                ifMatch: self.ifMatch,
-                versionID: self.versionID,
-                attempt: attempt,
-                consumer: writer,
-                logger: logger
+            // One request path: each attempt asks for the part from the byte reached, so an attempt that moved
+            // bytes (kept in the file) restores the retry budget by the policy.
+            try await self.client.send(
+                self.source.get(range: nil, ifMatch: self.ifMatch, versionID: self.versionID),
+                logger: logger,
+                keptBytes: { writer.position },
+                prepare: { operation, _ in
+                    operation.header("Range", "bytes=\(writer.position)-\(end - 1)")
+                    operation.consumer = writer
+                },
+                read: { _ in
+                    let position = writer.position
+                    guard position == end else {
+                        throw TransportError(
+                            code: .connectionClosed,
+                            message: "the body ended at offset \(position) of a part ending at \(end)"
+                        )
+                    }
+                }
             )
+            try await writer.finish()
+            if let partMD5s = self.partMD5s, let md5 = writer.md5 { partMD5s.record(md5, ofPart: index) }
+            return (index, writer.crc64)
         } catch let error as ServiceError where error.statusCode == 412 {
+            await writer.abandon()
             throw ObjectChangedSignal(reason: "If-Match \(self.object.etag) failed (412)")
-        }
-        let position = writer.position
-        guard position == writer.range.upperBound else {
-            throw TransportError(
-                code: .connectionClosed,
-                message: "the body ended at offset \(position) of a part ending at \(writer.range.upperBound)"
-            )
+        } catch {
+            await writer.abandon()
+            throw error
         }
     }
 }

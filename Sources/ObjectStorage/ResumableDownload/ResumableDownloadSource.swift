@@ -70,98 +70,20 @@ extension String {
     }
 }
 
-extension ObjectStorageClient {
-    /// Sends one ranged GET of `source` (no retries; non-2xx answers are thrown as ``ServiceError``).
-    func sendDownloadGET(
-        _ source: ResumableDownloadSource,
-        range: String?,
-        ifMatch: String?,
-        versionID: String?,
-        attempt: Int,
-        logger: Logger
-    ) async throws -> TransportResponse {
-        switch source {
+extension ResumableDownloadSource {
+    /// The GET of this source, with `range`, pinned by `ifMatch` and (for an object) `versionID`: an operation of the
+    /// client's, or the presigned URL sent as it is.
+    func get(range: String?, ifMatch: String?, versionID: String?) -> OperationRequest {
+        var operation: OperationRequest
+        switch self {
         case .object(let bucket, let key):
-            var operation = OperationRequest(name: "GetObject", method: .GET, bucket: bucket, key: key)
-            operation.header("Range", range)
-            operation.header("If-Match", ifMatch)
+            operation = OperationRequest(name: "GetObject", method: .GET, bucket: bucket, key: key)
             operation.query("versionId", versionID)
-            let body = try PreparedBody(nil, configuration: self.configuration)
-            return try await self.attempt(operation, body: body, attempt: attempt, logger: logger)
         case .presigned(let url):
-            var headers = HTTPHeaders()
-            if let range { headers.add(name: "Range", value: range) }
-            if let ifMatch { headers.add(name: "If-Match", value: ifMatch) }
-            let request = TransportRequest(method: .GET, url: url, headers: headers)
-            let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
-            let response = try await self.transport.execute(request, deadline: deadline, logger: logger)
-            guard (200..<300).contains(response.status.code) else {
-                let operation = OperationRequest(name: "GetObject", method: .GET, bucket: nil, key: "")
-                throw await self.serviceError(for: operation, response: response, offsetUsed: 0, logger: logger)
-            }
-            return response
+            operation = .presignedGET(url)
         }
-    }
-}
-
-extension ObjectStorageClient {
-    /// Sends one ranged GET of `source`, handing the body to `consumer` (on the transport's network thread when
-    /// it can; no retries). Returns once the body has ended; non-2xx answers are thrown as ``ServiceError``.
-    func consumeDownloadGET(
-        _ source: ResumableDownloadSource,
-        range: String,
-        ifMatch: String?,
-        versionID: String?,
-        attempt: Int,
-        consumer: some ResponseBodyConsumer,
-        logger: Logger
-    ) async throws {
-        var attemptLogger = logger
-        attemptLogger[metadataKey: "os.attempt"] = "\(attempt)"
-        let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
-        switch source {
-        case .object(let bucket, let key):
-            var operation = OperationRequest(name: "GetObject", method: .GET, bucket: bucket, key: key)
-            operation.header("Range", range)
-            operation.header("If-Match", ifMatch)
-            operation.query("versionId", versionID)
-            let offset = self.clock.offsetMilliseconds
-            let body = try PreparedBody(nil, configuration: self.configuration)
-            let (request, _) = try await self.makeTransportRequest(
-                operation,
-                body: body,
-                offset: offset,
-                logger: logger
-            )
-            let response = try await self.transport.execute(
-                request,
-                deadline: deadline,
-                logger: attemptLogger,
-                consumer: consumer
-            )
-            guard (200..<300).contains(response.status.code) else {
-                throw await self.serviceError(
-                    for: operation,
-                    response: response,
-                    offsetUsed: offset,
-                    logger: attemptLogger
-                )
-            }
-        case .presigned(let url):
-            var headers = HTTPHeaders()
-            headers.add(name: "Range", value: range)
-            if let ifMatch { headers.add(name: "If-Match", value: ifMatch) }
-            let request = TransportRequest(method: .GET, url: url, headers: headers)
-            let response = try await self.transport.execute(
-                request,
-                deadline: deadline,
-                logger: attemptLogger,
-                consumer: consumer
-            )
-            guard (200..<300).contains(response.status.code) else {
-                let operation = OperationRequest(name: "GetObject", method: .GET, bucket: nil, key: "")
-                throw await self.serviceError(for: operation, response: response, offsetUsed: 0, logger: logger)
-            }
-        }
+        operation.header("Range", range)
+        operation.header("If-Match", ifMatch)
+        return operation
     }
 }

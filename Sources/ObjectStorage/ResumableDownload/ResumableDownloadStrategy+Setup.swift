@@ -122,16 +122,9 @@ extension ResumableDownloadStrategy {
             }
             return Self.probe(size: length, headers: response.headers, ignoresRange: false)
         case .presigned:
-            return try await self.client.withRetries(replayable: true, logger: self.logger) { attempt in
-                do {
-                    let response = try await self.client.sendDownloadGET(
-                        self.source,
-                        range: "bytes=0-0",
-                        ifMatch: nil,
-                        versionID: nil,
-                        attempt: attempt,
-                        logger: self.logger
-                    )
+            do {
+                let first = self.source.get(range: "bytes=0-0", ifMatch: nil, versionID: nil)
+                return try await self.client.send(first, logger: self.logger) { response in
                     if response.status.code == 206 {
                         _ = try? await response.body.collect(upTo: 1 << 10)
                         guard let range = response.headers.first(name: "Content-Range").flatMap(ContentRange.init),
@@ -146,16 +139,11 @@ extension ResumableDownloadStrategy {
                         throw ObjectStorageError.invalidResponse("the probe's 200 has no Content-Length")
                     }
                     return Self.probe(size: length, headers: response.headers, ignoresRange: length > 1)
-                } catch let error as ServiceError where error.statusCode == 416 {
-                    // An empty object has no byte 0: ask again without Range.
-                    let response = try await self.client.sendDownloadGET(
-                        self.source,
-                        range: nil,
-                        ifMatch: nil,
-                        versionID: nil,
-                        attempt: attempt,
-                        logger: self.logger
-                    )
+                }
+            } catch let error as ServiceError where error.statusCode == 416 {
+                // An empty object has no byte 0: ask again without Range.
+                let whole = self.source.get(range: nil, ifMatch: nil, versionID: nil)
+                return try await self.client.send(whole, logger: self.logger) { response in
                     let length = response.headers.first(name: "Content-Length").flatMap { Int64($0) } ?? 0
                     if length == 0 { _ = try? await response.body.collect(upTo: 1 << 10) }
                     return Self.probe(size: length, headers: response.headers, ignoresRange: false)

@@ -225,11 +225,16 @@ struct UploadFileStrategy: TransferStrategy {
         let reporter = TransferProgressReporter(totalBytes: source.size, resumedBytes: 0, handler: progress)
         reporter.begin()
         let counter = UploadProgressCounter(reporter: reporter)
-        let response = try await counter.send(client: client, path: sourcePath, range: 0..<source.size, logger: logger)
-        {
-            var attempt = put
-            attempt.body = $0
-            return try await client.putObject(attempt, logger: logger)
+        let response: ObjectWriteResult
+        do {
+            response = try await client.putObject(
+                put,
+                logger: logger,
+                prepare: counter.prepare(path: sourcePath, range: 0..<source.size)
+            )
+        } catch {
+            counter.rewind()
+            throw error
         }
         reporter.finish()
         return TransferResult(
@@ -273,13 +278,7 @@ struct UploadFileStrategy: TransferStrategy {
         return completion
     }
 
-    /// How many times a part is read from the file and sent when the service refuses it as damaged on the way
-    /// (`BadDigest`: its bytes do not match the `Content-MD5` or CRC-64/NVME sent with them), before the refusal is
-    /// thrown. Each attempt reads the part and its digest again, so a flipped bit in transit heals.
-    static let damagedPartAttempts = 3
-
-    /// Sends one part from its file region, again when the service refuses it as damaged
-    /// (``damagedPartAttempts``).
+    /// Sends one part from its file region (see ``sendPart(_:of:reporter:)``).
     ///
     /// - Returns: The part's record for the checkpoint.
     func transfer(
@@ -288,18 +287,7 @@ struct UploadFileStrategy: TransferStrategy {
         in session: Void,
         reporter: TransferProgressReporter
     ) async throws -> UploadCheckpoint.UploadedPart {
-        var attempt = 1
-        while true {
-            do {
-                return try await sendPart(number, of: checkpoint, reporter: reporter)
-            } catch let error as ServiceError where error.code == .badDigest && attempt < Self.damagedPartAttempts {
-                attempt += 1
-                logger.notice(
-                    "the service refused part \(number) as damaged on the way (BadDigest); reading it again",
-                    metadata: ["os.part": "\(number)", "os.attempt": "\(attempt)"]
-                )
-            }
-        }
+        try await sendPart(number, of: checkpoint, reporter: reporter)
     }
 
     /// Reads part `number`'s digests, sends it, and checks what the service reports.
@@ -312,19 +300,30 @@ struct UploadFileStrategy: TransferStrategy {
         let size = range.upperBound - range.lowerBound
         let digest = try digest(of: range)
         let checksum = sentChecksum(digest?.crc64, polynomial: checkpoint.partCRC64Polynomial)
-        // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back.
+        // Progress moves as the part's bytes are read for sending; a failed attempt's bytes are taken back. Each
+        // attempt reads the part from the file again, so a part the service refused as damaged on the way
+        // (BadDigest) is sent again under the retry policy.
         let counter = UploadProgressCounter(reporter: reporter)
-        let response = try await counter.send(client: client, path: sourcePath, range: range, logger: logger) {
-            try await client.uploadPartAnswer(
+        let response: CompletedPart
+        do {
+            let operation = try client.uploadPartOperation(
                 bucket: request.bucket,
                 key: request.key,
                 uploadID: checkpoint.uploadId,
                 partNumber: number,
-                body: $0,
+                body: counter.body(path: sourcePath, range: range),
                 contentMD5: digest?.md5Base64,
-                checksum: checksum,
-                logger: logger
-            ).part
+                checksum: checksum
+            )
+            response = try await client.send(
+                operation,
+                logger: logger,
+                prepare: counter.prepare(path: sourcePath, range: range),
+                read: { try ObjectStorageClient.completedPart(number, from: $0) }
+            )
+        } catch {
+            counter.rewind()
+            throw error
         }
         if let reported = response.crc64, let hashed = digest?.crc64, checkpoint.partCRC64Polynomial == .xz,
             reported != hashed

@@ -13,8 +13,9 @@ import Synchronization
 /// Counts the bytes of one upload request (a part, or a single PUT) as they are sent, so progress moves
 /// within a part instead of one whole part at a time.
 ///
-/// Each attempt sends a fresh ``body(path:range:)``; ``rewind()`` takes back what a failed attempt
-/// counted (the reporter keeps its high-water mark, so reports still never go backwards).
+/// Each attempt of the request path sends a fresh ``body(path:range:)``, built by the request's `prepare` hook,
+/// which first calls ``rewind()`` to take back what a failed attempt counted (the reporter keeps its high-water
+/// mark, so reports still never go backwards); the caller rewinds once more when the request fails.
 final class UploadProgressCounter: Sendable {
     /// The size of the pieces a part is sent in (with `sendfile` over plain http) or read in (otherwise), and so
     /// the step of the progress within a part.
@@ -30,7 +31,7 @@ final class UploadProgressCounter: Sendable {
     /// A body over `range` of the file at `path` that counts its pieces as they are sent (or read for sending).
     ///
     /// It is a file body, so the transport may send it with `sendfile`; it is wrapped as a one-shot body because
-    /// ``send(client:path:range:logger:_:)`` retries with a fresh body (and a rewound count) per attempt.
+    /// each attempt builds a fresh one (and rewinds the count).
     func body(path: String, range: Range<Int64>) -> UploadBody {
         let file = TransportRequest.Body.file(
             path: path,
@@ -42,28 +43,18 @@ final class UploadProgressCounter: Sendable {
         return UploadBody(storage: .stream(file))
     }
 
-    /// Runs `send` under the client's retry policy, each attempt with a fresh counting body.
-    func send<Result: Sendable>(
-        client: ObjectStorageClient,
-        path: String,
-        range: Range<Int64>,
-        logger: Logger,
-        _ send: (UploadBody) async throws -> Result
-    ) async throws -> Result {
-        try await client.withRetries(replayable: true, logger: logger) { _ in
-            self.rewind()
-            do {
-                return try await send(self.body(path: path, range: range))
-            } catch {
-                self.rewind()
-                throw error
-            }
-        }
-    }
-
     private func add(_ count: Int) {
         self.counted.add(Int64(count), ordering: .relaxed)
         self.reporter.add(Int64(count))
+    }
+
+    /// The request path's `prepare` hook for an attempt that sends `range` of `path`: takes back what an earlier
+    /// attempt counted and gives the request a fresh counting body.
+    func prepare(path: String, range: Range<Int64>) -> (inout OperationRequest, Int) async throws -> Void {
+        { operation, _ in
+            self.rewind()
+            operation.body = self.body(path: path, range: range)
+        }
     }
 
     /// Takes back the bytes counted by an attempt that did not succeed.

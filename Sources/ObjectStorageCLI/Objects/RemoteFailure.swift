@@ -63,7 +63,9 @@ enum RemoteFailure {
         var context: [String] = []
         if let method = error.method, let host = error.host { context.append("\(method) \(host)\(error.path ?? "")") }
         if let statusCode = error.statusCode { context.append("HTTP \(statusCode)") }
-        if let attempts = error.attempts { context.append("after \(attempts) attempt\(attempts == 1 ? "" : "s")") }
+        if let attempts = error.attempts {
+            context.append(TransportError.retries(attempts: attempts, elapsed: error.elapsed))
+        }
         var text = error.message
         while let last = text.last, ".!".contains(last) { text.removeLast() }
         if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
