@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 package import Logging
-package import NIOCore
+import NIOCore
 import NIOHTTP1
 
 extension RetryPolicy {
@@ -17,13 +17,14 @@ extension RetryPolicy {
     /// Each failure thrown by `operation` is classified by `classify`; between attempts the loop sleeps on `clock`
     /// with `try await`, so cancelling the task ends the wait at once. The operation receives the attempt number
     /// (1-based, counting every attempt) so it can rebuild and re-sign its request. With `keptBytes`, an attempt
-    /// that moved at least ``progressResetBytes`` that the next attempt keeps restores the budget of
-    /// ``maxAttempts``. The last error is rethrown unchanged, except that a ``TransportError`` after retries gets
-    /// ``TransportError/attempts`` and ``TransportError/elapsed`` filled in when it has none.
+    /// that moved at least ``progressResetBytes`` that the next attempt keeps restores the budget: ``maxAttempts``
+    /// more, and `timeLimit` from then. The last error is rethrown unchanged, except that a ``TransportError`` after
+    /// retries gets ``TransportError/attempts`` and ``TransportError/elapsed`` filled in when it has none.
     ///
     /// - Parameters:
     ///   - clock: The clock to sleep on (inject a recording clock in tests).
-    ///   - deadline: An overall deadline: no retry is started if its delay would end after it.
+    ///   - timeLimit: No retry starts if its delay would end later than this after the budget began (the first
+    ///     attempt, or the last that restored the budget).
     ///   - logger: The logger for `retrying` debug lines (attempt, delay, reason).
     ///   - generator: The source of jitter.
     ///   - keptBytes: How many bytes the request has moved that a next attempt keeps, or `nil`.
@@ -33,7 +34,7 @@ extension RetryPolicy {
     /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
     package func run<Result>(
         clock: some Clock<Duration> = ContinuousClock(),
-        deadline: NIODeadline? = nil,
+        timeLimit: Duration? = nil,
         logger: Logger,
         using generator: inout some RandomNumberGenerator,
         keptBytes: (() -> Int64)? = nil,
@@ -42,8 +43,9 @@ extension RetryPolicy {
     ) async throws -> Result {
         let started = ContinuousClock.now
         var attempt = 1
-        // Attempts since the budget was last restored, this one included.
+        // Attempts since the budget was last restored, this one included, and when that was.
         var spent = 1
+        var budgetStarted = started
         while true {
             let keptBefore = keptBytes?() ?? 0
             do {
@@ -54,13 +56,14 @@ extension RetryPolicy {
                     let kept = keptBytes?(), kept - keptBefore >= threshold
                 {
                     spent = 0
+                    budgetStarted = ContinuousClock.now
                 }
                 let elapsed = ContinuousClock.now - started
                 guard decision.shouldRetry, spent < self.maxAttempts else {
                     throw Self.counting(error, attempts: attempt, elapsed: elapsed)
                 }
                 let delay = self.delay(forRetry: spent == 0 ? 0 : spent - 1, decision: decision, using: &generator)
-                if let deadline, NIODeadline.now() + TimeAmount(delay) >= deadline {
+                if let timeLimit, ContinuousClock.now + delay >= budgetStarted + timeLimit {
                     throw Self.counting(error, attempts: attempt, elapsed: elapsed)
                 }
                 logger.debug(
@@ -81,7 +84,7 @@ extension RetryPolicy {
     ///
     /// - Parameters:
     ///   - clock: The clock to sleep on.
-    ///   - deadline: An overall deadline: no retry is started if its delay would end after it.
+    ///   - timeLimit: No retry starts if its delay would end later than this after the budget began.
     ///   - logger: The logger for `retrying` debug lines.
     ///   - keptBytes: How many bytes the request has moved that a next attempt keeps, or `nil`.
     ///   - classify: Whether a failure is worth another attempt.
@@ -90,7 +93,7 @@ extension RetryPolicy {
     /// - Throws: The last attempt's error, or `CancellationError` when cancelled while waiting.
     package func run<Result>(
         clock: some Clock<Duration> = ContinuousClock(),
-        deadline: NIODeadline? = nil,
+        timeLimit: Duration? = nil,
         logger: Logger,
         keptBytes: (() -> Int64)? = nil,
         classify: (any Error) -> RetryDecision,
@@ -99,7 +102,7 @@ extension RetryPolicy {
         var generator = SystemRandomNumberGenerator()
         return try await self.run(
             clock: clock,
-            deadline: deadline,
+            timeLimit: timeLimit,
             logger: logger,
             using: &generator,
             keptBytes: keptBytes,

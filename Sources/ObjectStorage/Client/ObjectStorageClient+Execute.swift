@@ -28,9 +28,10 @@ extension ObjectStorageClient {
     /// attempt, so an answer cut off mid-body is retried like any other transient failure.
     ///
     /// Failures are classified in one place (``RetryClassifier``) and retried under the configured policy: its
-    /// backoff and `Retry-After`, within `maxAttempts`, no retry starting after the client's timeout. A one-shot
-    /// stream body without `prepare` is sent once. With `keptBytes`, an attempt that moved at least the policy's
-    /// `progressResetBytes` that the next one keeps restores the budget.
+    /// backoff and `Retry-After`, within `maxAttempts`, no retry starting later than the client's timeout after
+    /// the first attempt. A one-shot stream body without `prepare` is sent once. With `keptBytes`, an attempt that
+    /// moved at least the policy's `progressResetBytes` that the next one keeps restores the budget (attempts and
+    /// time).
     ///
     /// - Parameters:
     ///   - operation: The request.
@@ -58,10 +59,9 @@ extension ObjectStorageClient {
             ? try PreparedBody(operation.body, configuration: self.configuration, checksCRC: checksUploadCRC) : nil
         var policy = self.configuration.retry
         if !retries || !(fixedBody?.isReplayable ?? true) { policy.maxAttempts = 1 }
-        let deadline = NIODeadline.now() + TimeAmount(self.configuration.timeout)
         do {
             return try await policy.run(
-                deadline: deadline,
+                timeLimit: self.configuration.timeout,
                 logger: logger,
                 keptBytes: keptBytes,
                 classify: { [policy] error in RetryClassifier.decision(for: error, policy: policy) },

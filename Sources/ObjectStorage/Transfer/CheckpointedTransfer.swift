@@ -8,7 +8,6 @@
 
 import Logging
 import ObjectStorageCheckpoint
-import ObjectStorageTransport
 
 /// The engine of every resumable transfer: one loop, driven by a ``TransferStrategy`` that knows the direction.
 ///
@@ -124,19 +123,13 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
         if let path = strategy.checkpointPath { try? CheckpointStore(logger: strategy.logger).remove(at: path) }
     }
 
-    private enum Outcome: Sendable {
-        /// A part landed.
-        case landed(Strategy.Checkpoint.Part)
-        /// A save finished: the first `generation` landed parts are durable.
-        case saved(generation: Int)
-    }
-
-    /// Moves the checkpoint's missing parts and records each in `checkpoint` as it lands.
+    /// Moves the checkpoint's missing parts with the ``DurableScheduler`` and records each in `checkpoint` as it
+    /// lands.
     ///
-    /// A new part starts only while the parts in flight plus the parts landed but not yet durable are fewer than
-    /// ``TransferStrategy/concurrency``. Saves are coalesced: one at a time, each of the latest state. Without a
-    /// checkpoint a part frees its slot as soon as it lands. Before this returns or throws, the state of every landed part is saved, so a
-    /// pause keeps every finished part.
+    /// A landed part keeps its slot until a save covers it, so a new part starts only while the parts in flight
+    /// plus those landed but not yet durable are fewer than ``TransferStrategy/concurrency``. Saves are coalesced:
+    /// one at a time, each of the latest state, on NIO's thread pool. Before this returns or throws, the state of
+    /// every landed part is saved, so a pause keeps every finished part.
     ///
     /// - Throws: The first error of a part, a record or a save; the other parts are then cancelled.
     private func transferParts(
@@ -144,52 +137,69 @@ struct CheckpointedTransfer<Strategy: TransferStrategy>: Sendable {
         session: Strategy.Session,
         reporter: TransferProgressReporter
     ) async throws {
-        let strategy = self.strategy
-        let path = strategy.checkpointPath
-        let start = checkpoint
-        var landed = 0
-        var durable = 0
-        do {
-            try await withThrowingTaskGroup(of: Outcome.self) { group in
-                var pending = start.missingParts.makeIterator()
-                var inFlight = 0
-                var saving = false
-                func startParts() {
-                    while inFlight + (landed - durable) < strategy.concurrency, let part = pending.next() {
-                        group.addTask {
-                            .landed(try await strategy.transfer(part: part, of: start, in: session, reporter: reporter))
-                        }
-                        inFlight += 1
-                    }
-                }
-                startParts()
-                while let outcome = try await group.next() {
-                    switch outcome {
-                    case .landed(let part):
-                        inFlight -= 1
-                        try checkpoint.record(part)
-                        landed += 1
-                        if path == nil { durable = landed }
-                    case .saved(let generation):
-                        saving = false
-                        durable = max(durable, generation)
-                    }
-                    if let path, !saving, landed > durable {
-                        let (generation, snapshot) = (landed, checkpoint)
-                        saving = true
-                        group.addTask {
-                            try await BlockingIO.run { try strategy.save(snapshot, in: session, to: path) }
-                            return .saved(generation: generation)
-                        }
-                    }
-                    startParts()
-                }
-            }
-        } catch {
-            if let path, landed > durable { try? strategy.save(checkpoint, in: session, to: path) }
-            throw error
+        var parts = Parts(strategy: strategy, session: session, reporter: reporter, checkpoint: checkpoint)
+        defer { checkpoint = parts.checkpoint }
+        let scheduler = DurableScheduler(
+            concurrency: strategy.concurrency,
+            holdsSlotsUntilDurable: strategy.checkpointPath != nil
+        )
+        try await scheduler.run(&parts)
+    }
+
+    /// A round's parts as ``DurableWork``: the checkpoint records them and is saved as the flush.
+    private struct Parts: DurableWork {
+        let strategy: Strategy
+        let session: Strategy.Session
+        let reporter: TransferProgressReporter
+        let start: Strategy.Checkpoint
+        var checkpoint: Strategy.Checkpoint
+        var pending: IndexingIterator<[Int]>
+        /// Parts recorded since the last save began.
+        var unsaved = 0
+
+        init(
+            strategy: Strategy,
+            session: Strategy.Session,
+            reporter: TransferProgressReporter,
+            checkpoint: Strategy.Checkpoint
+        ) {
+            self.strategy = strategy
+            self.session = session
+            self.reporter = reporter
+            self.start = checkpoint
+            self.checkpoint = checkpoint
+            self.pending = checkpoint.missingParts.makeIterator()
         }
-        if let path, landed > durable { try strategy.save(checkpoint, in: session, to: path) }
+
+        mutating func next() async throws -> ScheduledItem<Strategy.Checkpoint.Part>? {
+            guard let part = self.pending.next() else { return nil }
+            let (strategy, start, session, reporter) = (self.strategy, self.start, self.session, self.reporter)
+            return ScheduledItem(weight: 1) {
+                try await strategy.transfer(part: part, of: start, in: session, reporter: reporter)
+            }
+        }
+
+        mutating func record(_ landed: Strategy.Checkpoint.Part) throws {
+            try self.checkpoint.record(landed)
+            self.unsaved += 1
+        }
+
+        var isFlushDue: Bool { self.strategy.checkpointPath != nil && self.unsaved > 0 }
+
+        mutating func beginFlush() -> @Sendable () throws -> Void {
+            self.unsaved = 0
+            let (strategy, session, snapshot) = (self.strategy, self.session, self.checkpoint)
+            return {
+                guard let path = strategy.checkpointPath else { return }
+                try strategy.save(snapshot, in: session, to: path)
+            }
+        }
+
+        mutating func flushRemaining() throws {
+            self.unsaved = 0
+            guard let path = self.strategy.checkpointPath else { return }
+            try self.strategy.save(self.checkpoint, in: self.session, to: path)
+        }
     }
 }
 
