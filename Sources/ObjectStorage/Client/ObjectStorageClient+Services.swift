@@ -12,7 +12,7 @@ extension ObjectStorageClient.Configuration {
     /// Alibaba Cloud OSS in `region`: the public endpoint `https://oss-REGION.aliyuncs.com`, OSS V4 signing.
     ///
     /// ```swift
-    /// let client = ObjectStorageClient(.oss(region: "cn-hangzhou"))
+    /// let client = ObjectStorageClient(configuration: .oss(region: "cn-hangzhou"))
     /// ```
     ///
     /// - Parameters:
@@ -72,7 +72,7 @@ extension ObjectStorageClient.Configuration {
     /// `https://`. Credentials are read when a request is signed, not here.
     ///
     /// ```swift
-    /// let client = ObjectStorageClient(try .environment(.oss))
+    /// let client = ObjectStorageClient(configuration: try .environment(.oss))
     /// ```
     ///
     /// - Parameters:

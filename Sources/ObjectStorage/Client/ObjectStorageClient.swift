@@ -23,10 +23,7 @@ import Synchronization
 /// checksums hold). An `HTTPClient` of the application's that would do either is refused.
 ///
 /// ```swift
-/// let client = ObjectStorageClient(
-///     configuration: .init(provider: .oss, endpoint: .oss(region: "cn-hangzhou"), region: "cn-hangzhou",
-///                          credentials: .environment(.oss))
-/// )
+/// let client = ObjectStorageClient(configuration: .oss(region: "cn-hangzhou"))
 /// _ = try await client.putObject(PutObjectRequest(bucket: "b", key: "hello.txt", body: .bytes(Array("hi".utf8))))
 /// let object = try await client.getObject(GetObjectRequest(bucket: "b", key: "hello.txt"))
 /// let bytes = try await object.body.collect(upTo: 1 << 20)
