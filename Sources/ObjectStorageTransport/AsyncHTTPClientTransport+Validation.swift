@@ -24,8 +24,8 @@ extension AsyncHTTPClientTransport {
             throw TransportError(
                 code: .unsafeHTTPClient,
                 message: "cannot read the HTTPClient's configuration to check that it follows no redirect and "
-                    + "decompresses nothing; use AsyncHTTPClientTransport.shared or AsyncHTTPClientTransport("
-                    + "configuration:) instead"
+                    + "decompresses nothing; use ObjectStorageClient(configuration:) (the SDK's own HTTP client) "
+                    + "or withObjectStorageClient(configuration:transport:) instead"
             )
         }
         var unsafe: [String] = []

@@ -9,8 +9,10 @@
 package import Logging
 package import NIOCore
 
-/// Sends HTTP requests. The SDK's operations talk to the network only through this protocol, so an application
-/// can supply its own implementation (or a fake in tests).
+/// Sends HTTP requests. The SDK's operations talk to the network only through this protocol, so the package's own
+/// tests can put a fake or a recording transport in its place. It is `package`, not public: an application sends
+/// through AsyncHTTPClient, with `ObjectStorageClient(configuration:)`,
+/// `ObjectStorageClient(configuration:httpClient:)` or `withObjectStorageClient(configuration:transport:)`.
 ///
 /// The shape follows AsyncHTTPClient's `execute(_:deadline:logger:)`: the call returns when the response head
 /// arrives, and the body streams afterwards.
