@@ -173,6 +173,7 @@ public struct FaultRule: Sendable {
 
 /// Injects faults into the responses of a running ``LocalObjectServer``; rules can change at any time.
 ///
+/// <!-- snippet: given server: LocalObjectServer -->
 /// ```swift
 /// server.faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .closeConnection(afterBodyBytes: 1024)))
 /// ```

@@ -22,6 +22,10 @@ extension LocalObjectServer {
     /// own server, so tests using it run in parallel.
     ///
     /// ```swift
+    /// import ObjectStorage
+    /// import ObjectStorageLocalServer
+    /// import Testing
+    ///
     /// @Test func retriesThrottling() async throws {
     ///     try await LocalObjectServer.withRunning(dialect: .oss) { client, server in
     ///         try await client.createBucket(bucket: "test")

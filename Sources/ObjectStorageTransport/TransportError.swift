@@ -11,9 +11,10 @@
 /// Errors carry a ``Code`` to switch on, a message, and context: the method, host and path (never the query
 /// string, where presigned signatures live, and never a header, where `Authorization` lives).
 ///
+/// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
 /// do {
-///     _ = try await transport.execute(request, deadline: .now() + .seconds(30), logger: logger)
+///     _ = try await client.putObject(PutObjectRequest(bucket: "bucket", key: "key", body: .bytes([1, 2, 3])))
 /// } catch let error as TransportError where error.code == .connectionClosed {
 ///     print(error)  // "connectionClosed: PUT 127.0.0.1/bucket/key: the server closed the connection"
 /// }

@@ -16,6 +16,7 @@ extension ObjectStorageClient {
     ///
     /// Keys are requested URL-encoded (`encoding-type=url`) and decoded, so any key survives XML.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// for try await page in client.listObjectsV2(bucket: "b", prefix: "logs/", delimiter: "/") {
     ///     for object in page.contents { print(object.key, object.size) }

@@ -232,6 +232,7 @@ extension ObjectStorageClient {
     /// set, in which case it takes them from `attributes` (and a field left `nil` there is dropped, as the
     /// services do). The ACL, storage class and encryption in `attributes` apply either way.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// var attributes = UploadAttributes()
     /// attributes.storageClass = .standardIA

@@ -18,11 +18,13 @@ public import ObjectStorageTransport
 /// needs a pool larger than the number of streams it serves at once, because each streamed download holds a
 /// connection for as long as its reader takes:
 ///
+/// <!-- snippet: given configuration: ObjectStorageClient.Configuration,
+///      runApp: (ObjectStorageClient) async throws -> Void -->
 /// ```swift
 /// var transport = AsyncHTTPClientTransport.Configuration()
 /// transport.maximumConnectionsPerHost = 512
 /// try await withObjectStorageClient(configuration: configuration, transport: transport) { client in
-///     try await app.runService()  // the routes use `client`
+///     try await runApp(client)  // a web app whose routes stream objects with `client`
 /// }
 /// ```
 ///

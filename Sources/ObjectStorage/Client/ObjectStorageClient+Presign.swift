@@ -13,6 +13,7 @@ extension ObjectStorageClient {
     /// Presigns a request as a URL anyone can use until it expires, with the same endpoint,
     /// addressing and canonicalization as the client's own requests, at the clock-corrected time.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// let url = try await client.presign(bucket: "b", key: "report.pdf", expires: .seconds(3600))
     /// ```

@@ -17,6 +17,7 @@ extension ObjectStorageClient {
     /// addressing, at the clock-corrected time. Every field it carries is also a condition of the policy, so the
     /// service refuses a form whose fields were changed; the security token of temporary credentials is both.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// let form = try await client.presignPost(
     ///     bucket: "uploads", key: "user/42/${filename}", expires: .seconds(600),

@@ -56,7 +56,10 @@ public struct ObjectStorageClient: Sendable {
     /// Creates a client that sends through the application's AsyncHTTPClient `HTTPClient`, which must be
     /// configured with `redirectConfiguration: .disallow` and `decompression: .disabled`.
     ///
+    /// <!-- snippet: given configuration: ObjectStorageClient.Configuration -->
     /// ```swift
+    /// import AsyncHTTPClient
+    ///
     /// var httpConfiguration = HTTPClient.Configuration()
     /// httpConfiguration.redirectConfiguration = .disallow
     /// httpConfiguration.decompression = .disabled

@@ -37,6 +37,7 @@ extension ObjectStorageClient {
     ///   and encryption algorithm, but not its ACL.
     /// - OSS: with ``TransferOptions/verifyIntegrity``, a multipart copy's CRC-64 is compared with the source's.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// var options = TransferOptions(partSize: 64 << 20, concurrency: 8)
     /// options.enableCheckpoint = true

@@ -13,6 +13,7 @@
 /// The defaults copy everything (`cp -r`), 16 objects at once, with no manifest. A sync sets ``comparison``;
 /// a job that must survive a crash sets ``manifestPath``:
 ///
+/// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
 /// var options = DirectoryTransferOptions()
 /// options.comparison = .sizeAndModificationTime   // `sync`: only what changed moves

@@ -10,6 +10,7 @@ import ObjectStorageCheckpoint
 
 /// A failure detected by the client itself, not reported by the service.
 ///
+/// <!-- snippet: given client: ObjectStorageClient, request: GetObjectRequest -->
 /// ```swift
 /// do {
 ///     _ = try await client.getObject(request)

@@ -13,10 +13,13 @@ extension ServiceError {
     /// A server that streams objects out can answer its own client with the service's status, so a missing key
     /// is a 404 rather than a 500:
     ///
+    /// <!-- snippet: given client: ObjectStorageClient, key: String -->
     /// ```swift
+    /// import Hummingbird
+    ///
     /// do {
     ///     let object = try await client.getObject(GetObjectRequest(bucket: "b", key: key))
-    ///     …
+    ///     _ = object  // answer with object.body
     /// } catch {
     ///     throw HTTPError(.init(code: ServiceError.httpStatus(of: error) ?? 500))
     /// }

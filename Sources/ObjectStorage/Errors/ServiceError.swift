@@ -15,6 +15,7 @@ package import Foundation
 /// An error answered by the service: its status, the vendor's code and message, and the ids to quote
 /// to support.
 ///
+/// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
 /// do {
 ///     _ = try await client.getObject(GetObjectRequest(bucket: "b", key: "missing"))

@@ -14,7 +14,10 @@ extension ByteRange {
     /// `bytes=100-` (from an offset to the end) and `bytes=-500` (the last 500 bytes). The unit is matched
     /// without regard to case and spaces around the value are ignored.
     ///
+    /// <!-- snippet: given request: Request, key: String -->
     /// ```swift
+    /// import Hummingbird
+    ///
     /// var get = GetObjectRequest(bucket: "b", key: key)
     /// get.range = request.headers[.range].flatMap(ByteRange.init(httpRangeHeader:))
     /// ```

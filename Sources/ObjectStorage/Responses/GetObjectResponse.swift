@@ -13,9 +13,10 @@ import ObjectStorageTransport
 /// The answer to ``ObjectStorageClient/getObject(_:logger:)``: the headers, and the body to stream.
 ///
 /// Read the body once, soon (it holds a connection until then):
+/// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
 /// let response = try await client.getObject(GetObjectRequest(bucket: "b", key: "k"))
-/// for try await chunk in response.body { ... }
+/// for try await chunk in response.body { print(chunk.readableBytes) }
 /// ```
 @dynamicMemberLookup
 public struct GetObjectResponse: Sendable {

@@ -8,6 +8,7 @@
 
 /// Pages of a listing fetched lazily, one request per page, as the sequence is iterated.
 ///
+/// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
 /// for try await page in client.listObjectsV2(bucket: "b", prefix: "logs/") {
 ///     for object in page.contents { print(object.key, object.size) }

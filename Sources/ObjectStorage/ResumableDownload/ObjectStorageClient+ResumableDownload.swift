@@ -34,6 +34,7 @@ extension ObjectStorageClient {
     /// - **Faults**: throttling, 5xx and dropped connections are retried with the client's policy;
     ///   a part cut mid-body continues from the byte reached.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// var options = TransferOptions()
     /// options.enableCheckpoint = true

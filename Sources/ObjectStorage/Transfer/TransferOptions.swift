@@ -14,6 +14,7 @@ import ObjectStorageTransport
 ///
 /// The defaults suit most transfers: 8 MiB parts, 8 at a time, integrity checked, **no checkpoint**.
 ///
+/// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
 /// var options = TransferOptions()
 /// options.enableCheckpoint = true      // a failed, cancelled or killed call resumes when called again

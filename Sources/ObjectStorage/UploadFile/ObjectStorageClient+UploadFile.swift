@@ -37,6 +37,7 @@ extension ObjectStorageClient {
     ///   CRC-64/XZ (`x-obs-checksum-crc64ecma`) for the service to check and keep; ``TransferResult/verification``
     ///   is `.crc64` when the service reports the value back.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
     /// var options = TransferOptions()
     /// options.enableCheckpoint = true

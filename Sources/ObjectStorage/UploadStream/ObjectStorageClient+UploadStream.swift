@@ -32,8 +32,9 @@ extension ObjectStorageClient {
     /// - Progress moves as parts are acknowledged; ``TransferProgress/isTotalKnown`` is `false` until the final
     ///   report, and ``TransferProgress/totalBytes`` is meanwhile the bytes read from the stream.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient, body: some AsyncSequence<ByteBuffer, any Error> & Sendable -->
     /// ```swift
-    /// let result = try await client.uploadStream(request.body, bucket: "logs", key: "today.gz") { progress in
+    /// let result = try await client.uploadStream(body, bucket: "logs", key: "today.gz") { progress in
     ///     print("\(progress.completedBytes) bytes sent")
     /// }
     /// print(result.objectSize, result.partCount)

@@ -20,6 +20,7 @@ public import Foundation
 /// The secret and the token never appear in `description` or `debugDescription`, so a credentials
 /// value is safe to interpolate into a log line:
 ///
+/// <!-- snippet: given secret: String -->
 /// ```swift
 /// let credentials = Credentials(accessKeyID: "LTAI...", secretAccessKey: secret)
 /// print(credentials)  // Credentials(accessKeyID: LTAI..., secretAccessKey: <redacted>)

@@ -11,7 +11,10 @@
 /// The message names what was looked at (environment variable names, file paths, profile names) so
 /// a user can fix the set-up, and never contains a secret or a security token.
 ///
+/// <!-- snippet: given provider: some CredentialsProvider, logger: Logger -->
 /// ```swift
+/// import Logging
+///
 /// do {
 ///     let credentials = try await provider.credentials(logger: logger)
 /// } catch let error as CredentialsError where error.code == .notFound {

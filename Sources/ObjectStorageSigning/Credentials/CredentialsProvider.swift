@@ -14,12 +14,14 @@ public import Logging
 /// Providers are values that can be shared across tasks. Create one with a static member:
 ///
 /// ```swift
+/// import Logging
+///
 /// let provider: some CredentialsProvider = .chain(
 ///     .environment(.oss),
 ///     .profile(.alibabaCloud()),
 ///     .profile(.aliyunCLI())
 /// )
-/// let credentials = try await provider.credentials(logger: logger)
+/// let credentials = try await provider.credentials(logger: Logger(label: "credentials"))
 /// ```
 ///
 /// Expiring credentials (STS tokens) belong behind ``refreshing(_:configuration:now:randomNumberGenerator:)``,

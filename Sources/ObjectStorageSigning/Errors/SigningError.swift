@@ -12,6 +12,7 @@
 /// offending value, the allowed range). They never contain a secret, a security token or a
 /// signature.
 ///
+/// <!-- snippet: given signer: RequestSigner, request: SigningRequest, credentials: Credentials, now: Date -->
 /// ```swift
 /// do {
 ///     _ = try signer.presign(request, credentials: credentials, expires: .seconds(700_000), at: now)

@@ -15,6 +15,7 @@ public import Foundation
 /// Signs requests and presigns URLs for one signature scheme. Pure and deterministic: the signing
 /// time is a parameter, and nothing is read from the environment.
 ///
+/// <!-- snippet: given credentials: Credentials -->
 /// ```swift
 /// let signer = RequestSigner(version: .ossV4, region: "cn-hangzhou")
 /// let request = SigningRequest(method: "GET", endpoint: .oss(region: "cn-hangzhou"),

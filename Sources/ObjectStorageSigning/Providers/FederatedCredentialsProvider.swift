@@ -15,10 +15,12 @@ public import Logging
 /// behind ``CredentialsProvider/refreshing(_:configuration:now:randomNumberGenerator:)`` to cache the
 /// token until shortly before it expires:
 ///
+/// <!-- snippet: given fetchSTSToken: @escaping @Sendable () async throws
+///      -> (accessKeyID: String, accessKeySecret: String, securityToken: String, expiration: Date) -->
 /// ```swift
 /// let provider: some CredentialsProvider = .refreshing(
 ///     .federated {
-///         let token = try await myServer.fetchSTSToken()
+///         let token = try await fetchSTSToken()  // from your app server
 ///         return Credentials(
 ///             accessKeyID: token.accessKeyID,
 ///             secretAccessKey: token.accessKeySecret,

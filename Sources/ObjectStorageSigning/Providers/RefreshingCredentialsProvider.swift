@@ -28,8 +28,9 @@ public import Foundation
 ///
 /// There is no background task: refreshes run when a caller asks for credentials.
 ///
+/// <!-- snippet: given fetchCredentials: @escaping @Sendable () async throws -> Credentials -->
 /// ```swift
-/// let provider: some CredentialsProvider = .refreshing(.federated { try await fetchSTSToken() })
+/// let provider: some CredentialsProvider = .refreshing(.federated { try await fetchCredentials() })
 /// ```
 public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// When to refresh, and how long to back off after a failed refresh.

@@ -41,6 +41,7 @@ public struct StaticCredentialsProvider: CredentialsProvider, CustomStringConver
 extension CredentialsProvider where Self == StaticCredentialsProvider {
     /// A provider that always returns the given keys.
     ///
+    /// <!-- snippet: given id: String, secret: String -->
     /// ```swift
     /// let provider: some CredentialsProvider = .static(accessKeyID: id, secretAccessKey: secret)
     /// ```
