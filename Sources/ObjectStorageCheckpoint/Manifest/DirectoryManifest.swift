@@ -14,7 +14,7 @@ import Musl
 import Darwin
 #endif
 
-/// The crash-safe manifest of a directory job: an append-only journal of the objects that are done.
+/// The crash-safe manifest of a directory job: an append-only record of the objects that are done.
 ///
 /// The file is text, one line per record, each ending in `\n`:
 ///
@@ -25,18 +25,18 @@ import Darwin
 /// ```
 ///
 /// Fields are percent-encoded where they hold `%`, a tab, a line break or another control character. The
-/// identity names the job (direction, directory, bucket, prefix, endpoint); a journal of another job is
-/// refused, never reused. A record costs one `write(2)` (O(1) per object, whatever the journal's length), so a
+/// identity names the job (direction, directory, bucket, prefix, endpoint); a manifest of another job is
+/// refused, never reused. A record costs one `write(2)` (O(1) per object, whatever the manifest's length), so a
 /// killed process loses nothing it recorded; ``sync()``, or the flush that ``beginSync()`` returns, makes the
 /// records durable across a power cut, and ``append(_:)`` says when ``syncInterval`` records wait for one. A last
 /// line without its `\n` is a write cut short by a crash: it is dropped (and truncated away) on load. Any other
-/// line that does not parse makes the journal invalid.
+/// line that does not parse makes the manifest invalid.
 ///
-/// The journal is locked (``CheckpointLock``) while open, so two runs of the same job never interleave.
+/// The manifest is locked (``CheckpointLock``) while open, so two runs of the same job never interleave.
 ///
 /// It is not for concurrent use: one task at a time (a job's loop), which may hand the flush that
 /// ``beginSync()`` returns to a blocking-I/O thread and go on appending meanwhile.
-package final class DirectoryJobJournal: @unchecked Sendable {
+package final class DirectoryManifest: @unchecked Sendable {
     /// A finished object as recorded: its name relative to the job's root, size and change stamp (a local
     /// modification time for an upload, the remote ETag for a download).
     package struct Record: Hashable, Sendable {
@@ -63,20 +63,20 @@ package final class DirectoryJobJournal: @unchecked Sendable {
     /// The large objects an earlier run started (whose checkpoints may remain), by name bytes.
     package private(set) var started: [[UInt8]: String] = [:]
     private let lock: CheckpointLock
-    /// The journal's directory, in which it is opened and removed by name (see ``DirectoryHandle``).
+    /// The manifest's directory, in which it is opened and removed by name (see ``DirectoryHandle``).
     private let directory: DirectoryHandle
     private let name: String
     private var descriptor: Int32 = -1
     private var unsynced = 0
 
-    /// Opens the journal at `path`, creating it for `identity` or loading the records of an earlier run of the
+    /// Opens the manifest at `path`, creating it for `identity` or loading the records of an earlier run of the
     /// same job.
     ///
     /// - Parameters:
-    ///   - path: The journal file; its directory must exist.
-    ///   - identity: What names the job; a journal written for another identity is refused.
+    ///   - path: The manifest file; its directory must exist.
+    ///   - identity: What names the job; a manifest written for another identity is refused.
     /// - Throws: ``CheckpointError`` (`checkpointLocked` while another run holds it, `invalidCheckpoint` for a
-    ///   journal of another job or one that does not parse, `unsafePath` for a symbolic or hard link planted at
+    ///   manifest of another job or one that does not parse, `unsafePath` for a symbolic or hard link planted at
     ///   its name, `fileSystem`).
     package init(path: String, identity: String) throws(CheckpointError) {
         self.path = path
@@ -116,7 +116,7 @@ package final class DirectoryJobJournal: @unchecked Sendable {
     /// - Returns: Whether ``syncInterval`` records now wait for a sync (``beginSync()``), which the caller then
     ///   starts, after making durable what the records describe (the downloaded files), away from its cooperative
     ///   thread.
-    /// - Throws: ``CheckpointError`` when the journal cannot be written.
+    /// - Throws: ``CheckpointError`` when the manifest cannot be written.
     @discardableResult
     package func append(_ record: Record) throws(CheckpointError) -> Bool {
         let line = "\(record.size)\t\(Self.encode(record.stamp))\t\(Self.encode(record.name))\n"
@@ -125,14 +125,14 @@ package final class DirectoryJobJournal: @unchecked Sendable {
         return self.isSyncDue
     }
 
-    /// Whether ``syncInterval`` records wait for a sync, since the journal opened or the last ``beginSync()``.
+    /// Whether ``syncInterval`` records wait for a sync, since the manifest opened or the last ``beginSync()``.
     package var isSyncDue: Bool { self.unsynced >= Self.syncInterval }
 
     /// Records that a large object's transfer starts, so that a later run can discard its checkpoint if the
     /// object is gone by then. One `write(2)`.
     ///
     /// - Parameter name: The object's name.
-    /// - Throws: ``CheckpointError`` when the journal cannot be written.
+    /// - Throws: ``CheckpointError`` when the manifest cannot be written.
     package func appendStart(_ name: String) throws(CheckpointError) {
         try POSIXFile.writeAll(self.descriptor, Array("-\t-\t\(Self.encode(name))\n".utf8), path: self.path)
     }
@@ -154,7 +154,7 @@ package final class DirectoryJobJournal: @unchecked Sendable {
         return PendingSync(descriptor: self.descriptor, path: self.path)
     }
 
-    /// The flush of the records appended before ``beginSync()``: an `fsync` of the journal, safe on any thread,
+    /// The flush of the records appended before ``beginSync()``: an `fsync` of the manifest, safe on any thread,
     /// also while later records are appended.
     package struct PendingSync: Sendable {
         fileprivate let descriptor: Int32
@@ -168,7 +168,7 @@ package final class DirectoryJobJournal: @unchecked Sendable {
         }
     }
 
-    /// Closes the journal and removes it (the job is done) or keeps it, synced, for the next run.
+    /// Closes the manifest and removes it (the job is done) or keeps it, synced, for the next run.
     ///
     /// - Parameter remove: Whether to delete the file.
     package func close(removing remove: Bool) {
@@ -185,7 +185,7 @@ package final class DirectoryJobJournal: @unchecked Sendable {
 
     // MARK: Loading
 
-    /// Reads the journal: its records and the length of its valid prefix (`0` for an empty file).
+    /// Reads the manifest: its records and the length of its valid prefix (`0` for an empty file).
     private static func load(
         _ descriptor: Int32,
         path: String,
@@ -235,7 +235,7 @@ package final class DirectoryJobJournal: @unchecked Sendable {
             lineStart = newline + 1
             validLength = lineStart
         }
-        // A header cut short by a crash is an empty journal.
+        // A header cut short by a crash is an empty manifest.
         if isHeader { return ([:], [:], 0) }
         return (records, started, validLength)
     }

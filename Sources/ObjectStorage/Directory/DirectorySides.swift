@@ -1,0 +1,114 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A directory job's local side: the regular files of a ``LocalTree``, in name order, minus the names the job's
+/// patterns leave out; the names the walk skipped come out as ``DirectorySideItem/skipped(name:path:reason:)``.
+struct LocalSide: AsyncIteratorProtocol {
+    let tree: LocalTree
+    let isFiltered: @Sendable (String) -> Bool
+
+    mutating func next() async throws -> DirectorySideItem? {
+        while let item = self.tree.next() {
+            switch item {
+            case .file(let file):
+                if self.isFiltered(file.name) { continue }
+                return .entry(
+                    DirectoryEntry(
+                        name: file.name,
+                        size: file.size,
+                        modifiedSeconds: file.modificationNanoseconds / 1_000_000_000,
+                        path: file.path,
+                        modificationNanoseconds: file.modificationNanoseconds
+                    )
+                )
+            case .skipped(let name, let path, let reason):
+                if self.isFiltered(name) { continue }
+                return .skipped(name: name, path: path, reason: reason)
+            }
+        }
+        return nil
+    }
+}
+
+/// A directory job's remote side: the objects under a prefix, page by page, in key order, named by their key minus
+/// the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out.
+struct ListingSide: AsyncIteratorProtocol {
+    var pages: PaginatedSequence<ListObjectsV2Response>.AsyncIterator
+    let prefix: String
+    let isFiltered: @Sendable (String) -> Bool
+    /// The rest of the current page, reversed, so that taking the next entry is `popLast`.
+    private var page: [DirectoryEntry] = []
+
+    init(
+        listing: PaginatedSequence<ListObjectsV2Response>,
+        prefix: String,
+        isFiltered: @escaping @Sendable (String) -> Bool
+    ) {
+        self.pages = listing.makeAsyncIterator()
+        self.prefix = prefix
+        self.isFiltered = isFiltered
+    }
+
+    mutating func next() async throws -> DirectorySideItem? {
+        while true {
+            if let entry = self.page.popLast() { return .entry(entry) }
+            guard let listed = try await self.pages.next() else { return nil }
+            let (prefix, isFiltered) = (self.prefix, self.isFiltered)
+            self.page = listed.contents.reversed().compactMap { object in
+                guard object.key.utf8.starts(with: prefix.utf8), !object.key.hasSuffix("/") else { return nil }
+                let name = String(decoding: object.key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+                guard !isFiltered(name) else { return nil }
+                return DirectoryEntry(
+                    name: name,
+                    size: object.size,
+                    modifiedSeconds: object.lastModified.map {
+                        Int64($0.timeIntervalSince1970.clamped(to: -1e12...1e12))
+                    },
+                    key: object.key,
+                    etag: object.etag,
+                    lastModified: object.lastModified
+                )
+            }
+        }
+    }
+}
+
+/// One of the two sides, whichever it is.
+enum DirectorySide: AsyncIteratorProtocol {
+    case local(LocalSide)
+    case listing(ListingSide)
+    /// Only while a side is being read: the enum then holds no copy of it, so its page is never copied.
+    case reading
+
+    mutating func next() async throws -> DirectorySideItem? {
+        switch self {
+        case .local(var side):
+            self = .reading
+            defer { self = .local(side) }
+            return try await side.next()
+        case .listing(var side):
+            self = .reading
+            defer { self = .listing(side) }
+            return try await side.next()
+        case .reading:
+            return nil
+        }
+    }
+}
+
+extension Double {
+    func clamped(to range: ClosedRange<Double>) -> Double {
+        Swift.min(Swift.max(self, range.lowerBound), range.upperBound)
+    }
+}
