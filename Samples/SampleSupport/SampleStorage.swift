@@ -31,7 +31,8 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
     /// On the embedded server, the development key pair it accepts (the samples use it to stand in for
     /// an STS token or a profile file's keys); `nil` for a real bucket.
     public var embeddedServerCredentials: Credentials?
-    /// A directory for the sample's scratch files (inside the system's temporary directory).
+    /// A directory for the sample's scratch files: `swift-object-storage-samples-<uid>` inside the system's temporary
+    /// directory, the user's own (mode 0700), kept between runs so that a paused sample resumes.
     public var scratchDirectory: String
 
     /// `embedded OSS-dialect server at http://127.0.0.1:PORT, bucket samples` or `OSS bucket B at https://...`.
@@ -58,8 +59,7 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
         _ body: (SampleStorage) async throws -> Result
     ) async throws -> Result {
         let environment = ProcessInfo.processInfo.environment
-        let scratch = FileManager.default.temporaryDirectory.path + "/swift-object-storage-samples"
-        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let scratch = try Self.privateScratchDirectory()
         let prefix = "swift-object-storage-samples/\(sample)/"
         if let remote = RemoteBucket(environment: environment) {
             let storage = SampleStorage(
@@ -129,4 +129,29 @@ private struct RemoteBucket {
         self.vendor = vendor
         self.bucket = bucket
     }
+}
+
+extension SampleStorage {
+    /// The user's own scratch directory in the system's temporary directory, created (mode 0700) when missing. A
+    /// predictable name in a shared directory is someone else's to plant first: it is used only when it is a real
+    /// directory (not a link) that this user owns and no one else may enter.
+    private static func privateScratchDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.path + "/swift-object-storage-samples-\(getuid())"
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw SampleError("cannot create the scratch directory \(path): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
+            info.st_mode & 0o077 == 0
+        else {
+            throw SampleError("refusing the scratch directory \(path): it is not a private directory of this user")
+        }
+        return path
+    }
+}
+
+/// A sample's set-up failure, as a sentence.
+struct SampleError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
