@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import ObjectStorageSigning
+package import ObjectStorageTransport
 
 extension LocalObjectServer {
     /// How a ``LocalObjectServer`` listens, stores and authenticates.
@@ -17,9 +18,9 @@ extension LocalObjectServer {
     /// ```
     ///
     /// The server binds `127.0.0.1`, answers unsigned requests in the S3 dialect, accepts virtual-hosted requests
-    /// for `BUCKET.localhost`, refuses signed requests more than 15 minutes away from its clock, and closes a
-    /// connection that sends nothing for 75 seconds while it waits for a request (`objstore serve` can change
-    /// these).
+    /// for `BUCKET.localhost`, refuses signed requests more than 15 minutes away from its clock, closes a
+    /// connection that sends nothing for 75 seconds while it waits for a request, and refuses a request body that
+    /// moves less than 1 KiB in 60 seconds of waiting (`objstore serve` can change some of these).
     public struct Configuration: Sendable {
         /// The port to bind; `0` picks a free ephemeral port, which ``LocalObjectServer/start()`` returns.
         public var port: Int
@@ -48,7 +49,20 @@ extension LocalObjectServer {
         /// A response being written is never cut short by it. The default, 75 seconds, is nginx's keep-alive
         /// timeout and longer than AsyncHTTPClient's 60-second pool idle timeout, so the server does not close
         /// a pooled connection the client is about to reuse; tests of stalled peers set a shorter one.
+        ///
+        /// Each byte that arrives restarts it, so it does not bound a body that drips: see
+        /// ``minimumRequestBodyRate``.
         package var idleTimeout = Duration.seconds(75)
+        /// The slowest request body the server reads: fewer than `bytes` bytes of body over `window` of time spent
+        /// waiting for the client, and the request is answered 400 `RequestTimeout` (S3's answer to an upload that
+        /// stops sending) in its dialect, and its connection closed; an upload refused this way stores nothing.
+        /// `nil` for no minimum.
+        ///
+        /// Only time spent waiting for the client counts, not time the server takes to store what arrived, and the
+        /// window restarts whenever the minimum has arrived. The default, 1 KiB per 60 seconds (the client's own
+        /// ``MinimumTransferRate/default``), is far below any real client, yet bounds a client that drips a byte
+        /// every few seconds to keep a connection, a descriptor and a temporary file; tests set a smaller window.
+        package var minimumRequestBodyRate: MinimumTransferRate? = .default
         /// The largest source a CopyObject copies; `nil` (the default) for each service's own limit: 1 GiB for
         /// OSS, 5 GiB for OBS and S3. A larger source is refused as the service refuses it, so a client must copy
         /// it part by part with UploadPartCopy. Tests lower it so that they need not store gigabytes.

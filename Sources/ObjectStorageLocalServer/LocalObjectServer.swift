@@ -92,12 +92,17 @@ public final class LocalObjectServer: Service, Sendable {
                     return (Int64(now.rounded(.down)), Int64((now - now.rounded(.down)) * 1000))
                 }
             )
-            let builder = HTTPServerBuilder.http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ReceiveBufferSizing()],
-                    idleTimeout: Self.timeAmount(configuration.idleTimeout)
-                )
+            let channelConfiguration = HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ReceiveBufferSizing()],
+                idleTimeout: Self.timeAmount(configuration.idleTimeout)
             )
+            let minimumBodyRate = configuration.minimumRequestBodyRate
+            let builder = HTTPServerBuilder { responder in
+                PacedHTTP1Channel(
+                    base: HTTP1Channel(responder: responder, configuration: channelConfiguration),
+                    minimumBodyRate: minimumBodyRate
+                )
+            }
             let server = try builder.buildServer(
                 configuration: ServerConfiguration(
                     address: .hostname(configuration.host, port: configuration.port),

@@ -108,6 +108,8 @@ struct RequestHandler: Sendable {
         } catch let error as UploadCutoff {
             log(context, status: nil, outcome: "closed-by-fault")
             throw error
+        } catch is RequestBodyTooSlow {
+            reply = errorReply(.requestTimeout, context: context)
         } catch {
             logger.error("request failed", metadata: ["request-id": "\(context.requestID)", "error": "\(error)"])
             reply = errorReply(.internalError(), context: context)

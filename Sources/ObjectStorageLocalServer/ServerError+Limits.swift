@@ -24,6 +24,18 @@ extension ServerError {
         )
     }
 
+    /// A request body slower than ``LocalObjectServer/Configuration/minimumRequestBodyRate``: S3's (and OSS's and
+    /// OBS's) `RequestTimeout`. The server closes the connection after answering rather than read the rest.
+    static var requestTimeout: ServerError {
+        ServerError(
+            status: 400,
+            code: "RequestTimeout",
+            message: "Your socket connection to the server was not read from or written to within the timeout "
+                + "period. Idle connections will be closed.",
+            headers: [("Connection", "close")]
+        )
+    }
+
     /// A key longer than the dialect allows: S3 and OBS `KeyTooLongError`, OSS `InvalidObjectName`.
     ///
     /// - Parameters:

@@ -10,7 +10,8 @@ import ObjectStorageLocalServer
 import Testing
 
 /// `Configuration.idleTimeout`: a peer that sends nothing (no head, half a head, a stalled body) loses its
-/// connection, and the server keeps serving everyone else.
+/// connection, and the server keeps serving everyone else. A body that keeps the timeout at bay by dripping a byte
+/// at a time is `Configuration.minimumRequestBodyRate`'s to refuse (`RequestBodyRateTests`).
 struct IdleTimeoutTests {
     static let configuration = {
         var configuration = LocalObjectServer.Configuration(storage: .memory, authentication: .anonymous)

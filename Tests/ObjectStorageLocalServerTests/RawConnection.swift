@@ -39,6 +39,41 @@ struct RawConnection {
         try await channel.channel.writeAndFlush(ByteBuffer(string: text))
     }
 
+    /// Whether the connection is still open (the server has not closed it, as far as this side has seen).
+    var isOpen: Bool { channel.channel.isActive }
+
+    /// Closes the connection from this side.
+    func close() async throws {
+        try await channel.channel.close()
+    }
+
+    /// Writes `chunks` (UTF-8) one after another, `interval` apart, as a slow client does, and returns how many were
+    /// written; it stops at the first write that fails (the connection is closed).
+    ///
+    /// The writes are paced by the connection's event loop rather than by `Task.sleep`, so that a Swift concurrency
+    /// pool kept busy by other tests cannot stretch the pauses (a pause longer than a server's timeout would change
+    /// the outcome under test).
+    func pace(_ chunks: [String], every interval: Duration) async throws -> Int {
+        let channel = self.channel.channel
+        let loop = channel.eventLoop
+        let (seconds, attoseconds) = interval.components
+        let pause = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return try await loop.flatSubmit {
+            let done = loop.makePromise(of: Int.self)
+            var written = 0
+            func writeNext() {
+                channel.writeAndFlush(ByteBuffer(string: chunks[written])).assumeIsolated().whenComplete { result in
+                    guard case .success = result else { return done.succeed(written) }
+                    written += 1
+                    guard written < chunks.count else { return done.succeed(written) }
+                    loop.assumeIsolated().scheduleTask(in: pause) { writeNext() }
+                }
+            }
+            if chunks.isEmpty { done.succeed(0) } else { writeNext() }
+            return done.futureResult
+        }.get()
+    }
+
     /// Reads until the server closes the connection or `limit` passes, then closes it.
     ///
     /// - Parameters:
