@@ -16,6 +16,16 @@ struct PostForm: Sendable {
 
     init(fields: [(name: String, value: String)]) { self.fields = fields }
 
+    /// The first field posted under a name (any case) that an earlier field already has, as posted the second
+    /// time; `nil` when every name is posted once.
+    ///
+    /// A policy condition and the stored attributes must see one value: with two, a condition checked against the
+    /// first would let the second be stored beside it.
+    var repeatedFieldName: String? {
+        var seen: Set<String> = []
+        return fields.first { !seen.insert($0.name.lowercased()).inserted }?.name
+    }
+
     /// The value of the first field named `name` (any case).
     func value(_ name: String) -> String? {
         let name = name.lowercased()

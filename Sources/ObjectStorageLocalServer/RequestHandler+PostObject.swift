@@ -13,9 +13,10 @@ import ObjectStorageSigning
 extension RequestHandler {
     /// PostObject: a browser's `multipart/form-data` upload under a signed POST policy.
     ///
-    /// The fields before `file` are read (bounded), the signature over the policy is checked in the form's scheme,
-    /// and then every condition: expiry, each `eq`/`starts-with` condition, and (S3 and OBS) that no posted field
-    /// is left out of the policy. The file is streamed to disk and refused, before anything is stored, once it
+    /// The fields before `file` are read (bounded), and each name may be posted once (compared without case), so
+    /// that the policy and the stored object see the same value. The signature over the policy is checked in the
+    /// form's scheme, and then every condition: expiry, each `eq`/`starts-with` condition, and (S3 and OBS) that
+    /// no posted field is left out of the policy. The file is streamed to disk and refused, before anything is stored, once it
     /// passes the policy's `content-length-range`. The object is recorded like a PUT, with the attributes the form
     /// posts; the reply follows `success_action_redirect` or `success_action_status` (204 by default).
     ///
@@ -42,6 +43,7 @@ extension RequestHandler {
         let form = PostForm(fields: parsed.fields.map { (name: $0.name, value: $0.value) })
         if let scheme = form.scheme { context.dialect = PostForm.dialect(of: scheme) }
         let dialect = context.dialect
+        if let repeated = form.repeatedFieldName { throw ServerError.repeatedFormField(repeated) }
         let policy = try verifier.verifyPost(form, dialect: dialect)
         guard let file = parsed.file else {
             throw ServerError.invalidArgument(

@@ -13,6 +13,17 @@ extension ServerError {
         ServerError(status: 400, code: "InvalidPolicyDocument", message: reason)
     }
 
+    /// A form that posts a field more than once (names compared without case), refused before its signature or
+    /// policy is read, in the shape of S3's answer to a form with more than one file.
+    ///
+    /// - Parameter name: The repeated field's name, as posted the second time.
+    static func repeatedFormField(_ name: String) -> ServerError {
+        .invalidArgument(
+            "POST requires exactly one value for each form field; '\(name)' appears more than once.",
+            name: name
+        )
+    }
+
     /// A policy whose expiration has passed.
     static var policyExpired: ServerError {
         .accessDenied("Invalid according to Policy: Policy expired.")

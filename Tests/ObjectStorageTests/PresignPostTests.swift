@@ -254,6 +254,57 @@ struct PresignPostTests {
         }
     }
 
+    /// `name` with each dash-separated word capitalized: `X-Amz-Meta-Role` for `x-amz-meta-role`.
+    static func capitalized(_ name: String) -> String {
+        name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
+    }
+
+    @Test(arguments: dialects)
+    func repeatedFieldIsRefusedAndNothingStored(_ dialect: ClientDialect) async throws {
+        try await withClient(dialect) { client, _ in
+            try await client.createBucket(bucket: "uploads")
+            // The policy states ["eq", "$x-…-meta-role", "viewer"]; a second field of the same name in another case
+            // would otherwise pass the condition (checked on the first) and be stored beside it.
+            let form = try await client.presignPost(
+                bucket: "uploads",
+                key: "a.txt",
+                attributes: UploadAttributes(metadata: ["role": "viewer"])
+            )
+            let field = Self.metadataPrefix(dialect) + "role"
+            #expect(form.fields.contains { $0.name == field && $0.value == "viewer" })
+            let forged = form.fields.map { ($0.name, $0.value) } + [(Self.capitalized(field), "admin")]
+            let refused = try await FormPost.post(form.url, fields: forged, file: Self.content)
+            #expect(refused.status == 400, "\(refused.text)")
+            #expect(refused.element("Code") == "InvalidArgument")
+            #expect(refused.element("ArgumentName")?.lowercased() == field)
+            await #expect(throws: ServiceError.self) {
+                _ = try await client.headObject(bucket: "uploads", key: "a.txt")
+            }
+            // The same field twice in the same case, and the policy field twice, are refused as well.
+            let twice = try await FormPost.post(
+                form.url,
+                fields: form.fields.map { ($0.name, $0.value) } + [(field, "viewer")],
+                file: Self.content
+            )
+            #expect(twice.status == 400, "\(twice.text)")
+            #expect(twice.element("Code") == "InvalidArgument")
+            let policy = try #require(form.fields.first { $0.name == "policy" })
+            let twoPolicies = try await FormPost.post(
+                form.url,
+                fields: [(policy.name, policy.value)] + form.fields.map { ($0.name, $0.value) },
+                file: Self.content
+            )
+            #expect(twoPolicies.status == 400, "\(twoPolicies.text)")
+            #expect(twoPolicies.element("ArgumentName") == "policy")
+
+            let accepted = try await FormPost.post(form, file: Self.content)
+            #expect(accepted.status == 204, "\(accepted.text)")
+            let get = try await client.getObject(GetObjectRequest(bucket: "uploads", key: "a.txt"))
+            #expect(try await get.body.collect(upTo: 1 << 20).bytes == Self.content)
+            #expect(get.attributes.metadata["role"] == "viewer")
+        }
+    }
+
     @Test(arguments: [ClientDialect.s3, .ossV4])
     func contentTypePrefixAndRedirect(_ dialect: ClientDialect) async throws {
         try await withClient(dialect) { client, _ in
