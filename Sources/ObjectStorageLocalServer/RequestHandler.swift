@@ -74,6 +74,7 @@ struct RequestHandler: Sendable {
         var transfer = TransferShaping()
         var reply: Reply
         do {
+            try Self.checkTransferEncoding(incoming)
             for fault in fired {
                 switch fault.kind {
                 case .error(let status, let code, let message, let retryAfter):
@@ -305,6 +306,22 @@ struct RequestHandler: Sendable {
             await writer.abandon()
             throw error
         }
+    }
+
+    /// Refuses a `Transfer-Encoding` other than `chunked` alone (any case), before a byte of the body is read.
+    ///
+    /// NIO's decoder unframes any list that ends in `chunked` as chunked, so `gzip, chunked` would store the gzip
+    /// bytes as the object; RFC 9112 §6.1 answers a coding the server does not understand with 501. Several
+    /// `Transfer-Encoding` lines are one list.
+    ///
+    /// - Throws: 501 `NotImplemented` naming the header, with `Connection: close` (the body is left unread).
+    static func checkTransferEncoding(_ request: IncomingRequest) throws(ServerError) {
+        guard let codings = request.header("transfer-encoding"),
+            codings.trimmingWhitespace().lowercased() != "chunked"
+        else { return }
+        var error = ServerError.headerNotImplemented("Transfer-Encoding")
+        error.headers.append(("Connection", "close"))
+        throw error
     }
 
     /// Refuses a PutObject or UploadPart whose `Content-Length` exceeds the dialect's single-PUT limit, before
