@@ -22,9 +22,6 @@ struct SignatureVerifier: Sendable {
     /// The region OSS V4 credential scopes must name.
     let ossRegion: String
 
-    /// The longest validity of a SigV4 presigned URL: seven days.
-    static let maximumPresignExpiry: Int64 = 7 * 24 * 3600
-
     /// The parts of a request every scheme canonicalizes.
     struct WireParts {
         var method: String
@@ -121,13 +118,12 @@ struct SignatureVerifier: Sendable {
             default: "AWSAccessKeyId"
             }
         let value = { (name: String) in wire.query.first { $0.name == name }?.value }
-        guard let keyID = value(keyName), let expiresText = value("Expires"), let expires = Int64(expiresText),
-            let provided = value("Signature")
-        else {
+        guard let keyID = value(keyName), let expiresText = value("Expires"), let provided = value("Signature") else {
             throw ServerError.accessDenied(
                 "Query-string authentication requires the Signature, Expires and \(keyName) parameters"
             )
         }
+        let expires = try Self.absoluteExpiry(expiresText, dialect: dialect)
         let secretKey = try secret(keyID)
         guard now <= expires else {
             throw ServerError.accessDenied(
@@ -238,7 +234,7 @@ struct SignatureVerifier: Sendable {
         var query = wire.query
         var payloadHash: String
         var requestTime: Int64?
-        var expiresIn: Int64?
+        var expiresText: String?
         let provided: String
         let credentialText: String
         if kind == .ossV4Header || kind == .awsV4Header {
@@ -273,7 +269,7 @@ struct SignatureVerifier: Sendable {
             credentialText = credential
             provided = signature
             requestTime = HTTPDate.parseBasicISO8601(date)
-            expiresIn = value(names[3]).flatMap { Int64($0) }
+            expiresText = value(names[3])
             fields["SignedHeaders"] = value(names[4])
             fields["AdditionalHeaders"] = value(names[4])
             query = wire.query.filter { $0.name != names[1] }
@@ -281,7 +277,9 @@ struct SignatureVerifier: Sendable {
                 oss
                 ? "UNSIGNED-PAYLOAD"
                 : try Self.sigV4PayloadHash(wire.header("x-amz-content-sha256"), headerSigned: false)
-            if !oss && expiresIn == nil { throw ServerError.accessDenied("X-Amz-Expires must be set") }
+            if expiresText == nil {
+                throw oss ? ServerError.missingOSSExpires : ServerError.accessDenied("X-Amz-Expires must be set")
+            }
         }
         guard let credential = V4Credential(credentialText) else { throw malformedAuthorization() }
         let secretKey = try secret(credential.keyID)
@@ -293,27 +291,14 @@ struct SignatureVerifier: Sendable {
         guard let requestTime else {
             throw ServerError.accessDenied("The request must contain a valid \(prefix)date.")
         }
-        if let expiresIn {
+        if let expiresText {
             guard requestTime <= now.addingSaturating(clockSkewLimit.components.seconds) else {
                 throw ServerError.accessDenied(
                     "Request is not valid yet",
                     details: [("RequestTime", HTTPDate.iso8601(requestTime)), ("ServerTime", HTTPDate.iso8601(now))]
                 )
             }
-            if !oss && expiresIn < 0 {
-                throw ServerError(
-                    status: 400,
-                    code: "AuthorizationQueryParametersError",
-                    message: "X-Amz-Expires must be non-negative"
-                )
-            }
-            if !oss && expiresIn > Self.maximumPresignExpiry {
-                throw ServerError(
-                    status: 400,
-                    code: "AuthorizationQueryParametersError",
-                    message: "X-Amz-Expires must be less than a week (in seconds) that is 604800"
-                )
-            }
+            let expiresIn = try Self.presignValidity(expiresText, oss: oss)
             let expiry = requestTime.addingSaturating(expiresIn)
             guard now <= expiry else {
                 throw ServerError.accessDenied(
