@@ -70,6 +70,37 @@ struct PresignPostCommandTests {
         #expect(missing.status != 0)
     }
 
+    @Test(arguments: ObjectsDialect.all)
+    func textFormEscapesControlCharactersInEveryValue(_ dialect: ObjectsDialect) async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: dialect)
+        // A newline in the key would otherwise end its line and forge a field line of its own.
+        let url = dialect.url("drop/a\nkey=evil")
+        let signing = ["--date", "2030-01-02T03:04:05Z", "--content-type", "text/plain\u{1B}[2J"]
+        let text = try await cli.succeed(["presign-post", url] + signing)
+        let json = try await cli.succeed(["presign-post", url, "--json"] + signing)
+        let form = try JSONDecoder().decode(Form.self, from: Data(json.utf8))
+        #expect(form.fields["key"] == "a\nkey=evil")
+
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.last == "")
+        let expected = [form.url] + form.fields.map { "\($0.key)=\(Self.escaped($0.value))" }
+        #expect(lines.dropLast().count == expected.count, "\(text)")
+        #expect(lines.first == form.url)
+        #expect(Set(lines.dropLast()) == Set(expected), "\(text)")
+        #expect(lines.contains("key=a\\nkey=evil"))
+        #expect(lines.contains("Content-Type=text/plain\\u{1B}[2J"))
+        #expect(!lines.contains { $0.hasPrefix("key=evil") })
+        #expect(!text.contains("\u{1B}"))
+    }
+
+    /// What the CLI prints for a value holding a newline or an escape, as `ObjectNameRules.escapingControls` writes
+    /// them (the two this test uses).
+    static func escaped(_ value: String) -> String {
+        value.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\u{1B}", with: "\\u{1B}")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")))
     func textFormForAnExactKeyAndTheHTMLForm() async throws {
         let server = try await ObjectsLocalServer.start()

@@ -20,7 +20,8 @@ struct PresignPostCommand: AsyncParsableCommand {
             URL is oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY. A URL ending in '/' (or naming only the \
             bucket) allows any key under that prefix: the form's key field is PREFIX/${filename}, which the service \
             completes with the posted file's name. Post the fields in order, then the file in a field named 'file'. \
-            Without --json or --html, prints the URL on the first line and one NAME=VALUE field per line. \
+            Without --json or --html, prints the URL on the first line and one NAME=VALUE field per line, control \
+            characters escaped (a newline in a key prints as \\n; --json gives the exact values). \
             Credentials come from the environment or profile files only.
             """
     )
@@ -106,8 +107,9 @@ struct PresignPostCommand: AsyncParsableCommand {
         } else if html {
             print(Self.htmlForm(post, contentTypePrefix: contentType?.hasSuffix("/") == true ? contentType : nil))
         } else {
-            print(post.url)
-            for field in post.fields { print("\(field.name)=\(field.value)") }
+            // One line per field: a key or content type holding a newline must not end its line and forge another.
+            printLine(post.url)
+            for field in post.fields { printLine("\(field.name)=\(field.value)") }
         }
     }
 
