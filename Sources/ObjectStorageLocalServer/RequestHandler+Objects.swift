@@ -209,10 +209,11 @@ extension RequestHandler {
 
     /// S3's `?partNumber=N` on GET and HEAD: the byte range of part N of a multipart object (part 1 of any other
     /// object is all of it), as a `Range` value; `nil` without the parameter, and in the other dialects, which do
-    /// not have it. The answer is a 206 like any range's.
+    /// not have it. The answer is a 206 like any range's. N is read as an upload's part number is: digits only (no
+    /// sign, which Swift's `Int.init` would accept), 1...10000.
     private func partRange(_ context: Context, of metadata: ObjectMetadata) throws -> String? {
         guard context.dialect.kind == .s3, let text = context.request.queryValue("partNumber") else { return nil }
-        guard let number = Int(text), (1...10_000).contains(number) else {
+        guard let number = IncomingRequest.count(text), (1...10_000).contains(number) else {
             throw ServerError.invalidArgument(
                 "Part number must be an integer between 1 and 10000, inclusive",
                 name: "partNumber",
