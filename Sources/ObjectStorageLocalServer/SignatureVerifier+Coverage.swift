@@ -98,8 +98,9 @@ extension SignatureVerifier {
     /// `oss` / `aliyun_v4_request` for OSS V4. A key derived for another service must not sign for this one.
     static func checkScope(service: String, terminator: String, kind: SignatureKind) throws(ServerError) {
         let oss = kind == .ossV4Header || kind == .ossV4Query
-        let expectedService = oss ? OSSV4Signature.defaultProduct : SigV4Signature.defaultService
-        let expectedTerminator = oss ? OSSV4Signature.scopeTerminator : SigV4Signature.scopeTerminator
+        let v4: V4Signature = oss ? .ossV4 : .sigV4
+        let expectedService = v4.defaultService
+        let expectedTerminator = v4.scopeTerminator
         guard service == expectedService else {
             throw ServerError.wrongScope(oss ? "product" : "service", service, expected: expectedService, kind: kind)
         }

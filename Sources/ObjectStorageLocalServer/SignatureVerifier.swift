@@ -202,25 +202,6 @@ struct SignatureVerifier: Sendable {
         var scope: String { "\(date)/\(region)/\(service)/\(terminator)" }
     }
 
-    /// The steps OSS V4 and SigV4 share in shape after the canonical request: string to sign, signing key
-    /// (secret, date, region, service) and signature.
-    private struct V4Scheme: Sendable {
-        var stringToSign: @Sendable (String, SigningTimestamp, String) -> String
-        var signingKey: @Sendable (String, String, String, String) -> [UInt8]
-        var signature: @Sendable ([UInt8], String) -> String
-
-        static let ossV4 = V4Scheme(
-            stringToSign: OSSV4Signature.stringToSign(canonicalRequest:timestamp:scope:),
-            signingKey: OSSV4Signature.signingKey(secret:date:region:product:),
-            signature: OSSV4Signature.signature(signingKey:stringToSign:)
-        )
-        static let sigV4 = V4Scheme(
-            stringToSign: SigV4Signature.stringToSign(canonicalRequest:timestamp:scope:),
-            signingKey: SigV4Signature.signingKey(secret:date:region:service:),
-            signature: SigV4Signature.signature(signingKey:stringToSign:)
-        )
-    }
-
     private func verifyV4(
         _ wire: WireParts,
         kind: SignatureKind,
@@ -313,36 +294,33 @@ struct SignatureVerifier: Sendable {
             try checkSkew(requestTime: requestTime, now: now)
         }
         let timestamp = SigningTimestamp(secondsSince1970: requestTime)
-        let canonical: String
+        let v4: V4Signature = oss ? .ossV4 : .sigV4
+        var listed = (fields[oss ? "AdditionalHeaders" : "SignedHeaders"] ?? "").split(separator: ";")
+            .map { String($0).lowercased() }
         if oss {
-            let additional = (fields["AdditionalHeaders"] ?? "").split(separator: ";").map { String($0).lowercased() }
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            canonical = OSSV4Signature.canonicalRequest(
-                method: wire.method,
-                bucket: wire.bucket,
-                key: wire.key,
-                query: query,
-                headers: wire.headers,
-                additionalHeaders: additional,
-                payloadHash: payloadHash
-            )
+            listed.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         } else {
-            let signed = (fields["SignedHeaders"] ?? "").split(separator: ";").map { String($0).lowercased() }
-            let unsigned = Self.unsignedHeaders(wire.headers, signedHeaders: signed)
+            let unsigned = Self.unsignedHeaders(wire.headers, signedHeaders: listed)
             guard unsigned.isEmpty else { throw ServerError.headersNotSigned(unsigned) }
-            canonical = SigV4Signature.canonicalRequest(
-                method: wire.method,
-                path: wire.path,
-                query: query,
-                headers: wire.headers,
-                signedHeaders: signed,
-                payloadHash: payloadHash
-            )
         }
-        let scheme = oss ? V4Scheme.ossV4 : V4Scheme.sigV4
-        let stringToSign = scheme.stringToSign(canonical, timestamp, credential.scope)
-        let signingKey = scheme.signingKey(secretKey, credential.date, credential.region, credential.service)
-        let expected = scheme.signature(signingKey, stringToSign)
+        let canonical = v4.canonicalRequest(
+            method: wire.method,
+            path: wire.path,
+            bucket: wire.bucket,
+            key: wire.key,
+            query: query,
+            headers: wire.headers,
+            listedHeaders: listed,
+            payloadHash: payloadHash
+        )
+        let stringToSign = v4.stringToSign(canonicalRequest: canonical, timestamp: timestamp, scope: credential.scope)
+        let signingKey = v4.signingKey(
+            secret: secretKey,
+            date: credential.date,
+            region: credential.region,
+            service: credential.service
+        )
+        let expected = v4.signature(signingKey: signingKey, stringToSign: stringToSign)
         guard constantTimeEquals(expected, provided.lowercased()) else {
             throw mismatch(
                 dialect: dialect,

@@ -39,20 +39,22 @@ struct HandSignedV4 {
             ]
         if let payloadHash { headers.append(HTTPHeader(name: "x-amz-content-sha256", value: payloadHash)) }
         let names = signed.map { $0.lowercased() }.sorted()
-        let canonical = SigV4Signature.canonicalRequest(
+        let canonical = V4Signature.sigV4.canonicalRequest(
             method: method,
             path: path,
+            bucket: nil,
+            key: nil,
             query: query,
             headers: headers,
-            signedHeaders: names,
+            listedHeaders: names,
             payloadHash: payloadHash ?? ""
         )
-        let scope = SigV4Signature.scope(date: timestamp.dateStamp, region: region, service: service)
+        let scope = V4Signature.sigV4.scope(date: timestamp.dateStamp, region: region, service: service)
         let signature = signature(canonical, timestamp: timestamp, scope: scope)
-        let authorization = SigV4Signature.authorization(
+        let authorization = V4Signature.sigV4.authorization(
             accessKeyID: credentials.accessKeyID,
             scope: scope,
-            signedHeaders: names,
+            listedHeaders: names,
             signature: signature
         )
         return headers.filter { $0.name != "host" }.map { ($0.name, $0.value) } + [("Authorization", authorization)]
@@ -68,7 +70,7 @@ struct HandSignedV4 {
         at date: Date = Date()
     ) -> String {
         let timestamp = SigningTimestamp(date)
-        let scope = SigV4Signature.scope(date: timestamp.dateStamp, region: region, service: service)
+        let scope = V4Signature.sigV4.scope(date: timestamp.dateStamp, region: region, service: service)
         let names = signed.map { $0.lowercased() }.sorted()
         let query = [
             QueryParameter(name: "X-Amz-Algorithm", value: "AWS4-HMAC-SHA256"),
@@ -77,12 +79,14 @@ struct HandSignedV4 {
             QueryParameter(name: "X-Amz-Expires", value: expires),
             QueryParameter(name: "X-Amz-SignedHeaders", value: names.joined(separator: ";")),
         ]
-        let canonical = SigV4Signature.canonicalRequest(
+        let canonical = V4Signature.sigV4.canonicalRequest(
             method: method,
             path: path,
+            bucket: nil,
+            key: nil,
             query: query,
             headers: [HTTPHeader(name: "host", value: host)],
-            signedHeaders: names,
+            listedHeaders: names,
             payloadHash: "UNSIGNED-PAYLOAD"
         )
         let signature = signature(canonical, timestamp: timestamp, scope: scope)
@@ -104,43 +108,49 @@ struct HandSignedV4 {
     ) -> String {
         let timestamp = SigningTimestamp(date)
         let region = "cn-hangzhou"
-        let scope = OSSV4Signature.scope(date: timestamp.dateStamp, region: region)
+        let oss = V4Signature.ossV4
+        let scope = oss.scope(date: timestamp.dateStamp, region: region, service: oss.defaultService)
         var query = [
-            QueryParameter(name: "x-oss-signature-version", value: OSSV4Signature.algorithm),
+            QueryParameter(name: "x-oss-signature-version", value: oss.algorithm),
             QueryParameter(name: "x-oss-date", value: timestamp.iso8601Basic),
             QueryParameter(name: "x-oss-credential", value: "\(credentials.accessKeyID)/\(scope)"),
         ]
         if let expires { query.append(QueryParameter(name: "x-oss-expires", value: expires)) }
-        let canonical = OSSV4Signature.canonicalRequest(
+        let canonical = oss.canonicalRequest(
             method: method,
+            path: "/" + bucket + "/" + key,
             bucket: bucket,
             key: key,
             query: query,
             headers: [],
-            additionalHeaders: [],
+            listedHeaders: [],
             payloadHash: "UNSIGNED-PAYLOAD"
         )
-        let stringToSign = OSSV4Signature.stringToSign(canonicalRequest: canonical, timestamp: timestamp, scope: scope)
-        let signingKey = OSSV4Signature.signingKey(
+        let stringToSign = oss.stringToSign(canonicalRequest: canonical, timestamp: timestamp, scope: scope)
+        let signingKey = oss.signingKey(
             secret: credentials.secretAccessKey,
             date: timestamp.dateStamp,
             region: region,
-            product: OSSV4Signature.defaultProduct
+            service: oss.defaultService
         )
-        let signature = OSSV4Signature.signature(signingKey: signingKey, stringToSign: stringToSign)
+        let signature = oss.signature(signingKey: signingKey, stringToSign: stringToSign)
         let all = query + [QueryParameter(name: "x-oss-signature", value: signature)]
         let encoded = all.map { "\($0.name)=\(PercentEncoding.encode($0.value ?? "", style: .component))" }
         return "/\(bucket)/\(key)?" + encoded.joined(separator: "&")
     }
 
     private func signature(_ canonical: String, timestamp: SigningTimestamp, scope: String) -> String {
-        let stringToSign = SigV4Signature.stringToSign(canonicalRequest: canonical, timestamp: timestamp, scope: scope)
-        let key = SigV4Signature.signingKey(
+        let stringToSign = V4Signature.sigV4.stringToSign(
+            canonicalRequest: canonical,
+            timestamp: timestamp,
+            scope: scope
+        )
+        let key = V4Signature.sigV4.signingKey(
             secret: credentials.secretAccessKey,
             date: timestamp.dateStamp,
             region: region,
             service: service
         )
-        return SigV4Signature.signature(signingKey: key, stringToSign: stringToSign)
+        return V4Signature.sigV4.signature(signingKey: key, stringToSign: stringToSign)
     }
 }

@@ -64,22 +64,18 @@ package struct PostFormScheme: Sendable, Hashable {
     package var v4Fields: (algorithm: String, credential: String, date: String, algorithmName: String)? {
         switch self.version.base {
         case .ossV4:
-            ("x-oss-signature-version", "x-oss-credential", "x-oss-date", OSSV4Signature.algorithm)
+            ("x-oss-signature-version", "x-oss-credential", "x-oss-date", V4Signature.ossV4.algorithm)
         case .sigV4:
-            ("x-amz-algorithm", "x-amz-credential", "x-amz-date", SigV4Signature.algorithm)
+            ("x-amz-algorithm", "x-amz-credential", "x-amz-date", V4Signature.sigV4.algorithm)
         default: nil
         }
     }
 
-    /// The V4 credential scope's terminator.
-    package var v4Terminator: String {
-        self.version.base == .ossV4 ? OSSV4Signature.scopeTerminator : SigV4Signature.scopeTerminator
-    }
+    /// The V4 credential scope's terminator (SigV4's for a scheme that is not V4).
+    package var v4Terminator: String { (self.version.v4Signature ?? .sigV4).scopeTerminator }
 
-    /// The default V4 service: `oss` or `s3`.
-    package var v4DefaultService: String {
-        self.version.base == .ossV4 ? OSSV4Signature.defaultProduct : SigV4Signature.defaultService
-    }
+    /// The default V4 service: `oss` or `s3` (SigV4's for a scheme that is not V4).
+    package var v4DefaultService: String { (self.version.v4Signature ?? .sigV4).defaultService }
 
     /// The signature of a policy.
     ///
@@ -99,16 +95,11 @@ package struct PostFormScheme: Sendable, Hashable {
     )
         -> String
     {
-        switch self.version.base {
-        case .ossV1, .obs, .awsV2:
+        guard let v4 = self.version.v4Signature else {
             return SigningMAC.hmacSHA1Base64(secret: secret, message: policy)
-        case .ossV4:
-            let key = OSSV4Signature.preparedKey(secret: secret, date: dateStamp, region: region, product: service)
-            return SigningMAC.hmacSHA256Hex(key: key.bytes, message: policy)
-        case .sigV4:
-            let key = SigV4Signature.preparedKey(secret: secret, date: dateStamp, region: region, service: service)
-            return SigningMAC.hmacSHA256Hex(key: key.bytes, message: policy)
         }
+        let key = v4.signingKey(secret: secret, date: dateStamp, region: region, service: service)
+        return v4.signature(signingKey: key, stringToSign: policy)
     }
 }
 
@@ -179,12 +170,12 @@ extension RequestSigner {
 
         var region = ""
         var service = ""
-        if let v4 = scheme.v4Fields {
+        if let v4 = scheme.v4Fields, let v4Signature = self.version.v4Signature {
             region = try self.requireRegion()
-            service = self.service ?? scheme.v4DefaultService
+            service = self.service ?? v4Signature.defaultService
             let credential =
-                credentials.accessKeyID + "/" + timestamp.dateStamp + "/" + region + "/" + service + "/"
-                + scheme.v4Terminator
+                credentials.accessKeyID + "/"
+                + v4Signature.scope(date: timestamp.dateStamp, region: region, service: service)
             for (name, value) in [
                 (v4.algorithm, v4.algorithmName), (v4.credential, credential), (v4.date, timestamp.iso8601Basic),
             ] {

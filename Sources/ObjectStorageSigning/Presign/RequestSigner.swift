@@ -74,13 +74,12 @@ public struct RequestSigner: Sendable {
         case .ossV1:
             return self.signOSSV1(request, target: target, credentials: credentials, timestamp: timestamp)
         case .ossV4:
-            let region = try self.requireRegion()
-            return self.signOSSV4(
+            return try self.signV4(
                 request,
+                as: .ossV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,
-                region: region,
                 payload: payload
             )
         case .obs, .awsV2:
@@ -92,13 +91,12 @@ public struct RequestSigner: Sendable {
                 timestamp: timestamp
             )
         case .sigV4:
-            let region = try self.requireRegion()
-            return self.signSigV4(
+            return try self.signV4(
                 request,
+                as: .sigV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,
-                region: region,
                 payload: payload
             )
         }
@@ -150,14 +148,13 @@ public struct RequestSigner: Sendable {
                 seconds: seconds
             )
         case .ossV4:
-            let region = try self.requireRegion()
-            return self.presignOSSV4(
+            return try self.presignV4(
                 request,
+                as: .ossV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,
-                seconds: seconds,
-                region: region
+                seconds: seconds
             )
         case .obs, .awsV2:
             return self.presignOBS(
@@ -169,14 +166,13 @@ public struct RequestSigner: Sendable {
                 seconds: seconds
             )
         case .sigV4:
-            let region = try self.requireRegion()
-            return self.presignSigV4(
+            return try self.presignV4(
                 request,
+                as: .sigV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,
-                seconds: seconds,
-                region: region
+                seconds: seconds
             )
         }
     }
