@@ -7,8 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
-import NIOCore
-import NIOHTTP1
 public import ObjectStorageSigning
 import ObjectStorageTransport
 
@@ -49,24 +47,9 @@ import Foundation
 /// the metadata token, the secret, the security token or a response body.
 public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// The metadata service's address, `http://100.100.100.200`.
-    package static let defaultEndpoint = "http://100.100.100.200"
+    package static let defaultEndpoint = InstanceMetadataService.alibabaCloudECSRole.defaultEndpoint
 
-    static let credentialsPath = "/latest/meta-data/ram/security-credentials/"
-    static let tokenProtocol = InstanceMetadataClient.TokenProtocol(
-        path: "/latest/api/token",
-        ttlHeader: "X-aliyun-ecs-metadata-token-ttl-seconds",
-        tokenHeader: "X-aliyun-ecs-metadata-token",
-        ttlRange: 1...21_600
-    )
-
-    /// The role's name, or `nil` to ask the metadata service for the attached role.
-    package let roleName: String?
-    /// Whether the session token is asked for, and whether it is required.
-    package let tokenMode: InstanceMetadataTokenMode
-    /// The lifetime requested for the session token (clamped to the 1 s – 6 h the service accepts).
-    package let tokenTTL: Duration
-    private let client: InstanceMetadataClient
-    private let now: @Sendable () -> Date
+    private let provider: InstanceMetadataCredentialsProvider
 
     /// Creates a provider.
     ///
@@ -75,8 +58,8 @@ public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, Custo
     ///   - endpoint: The metadata service's base URL (default ``defaultEndpoint``; override it for tests).
     ///   - tokenMode: Whether to use the hardened mode's session token (default
     ///     ``InstanceMetadataTokenMode/preferred``).
-    ///   - tokenTTL: The lifetime requested for the session token (default 5 minutes; the token is used only
-    ///     for the requests of one fetch).
+    ///   - tokenTTL: The lifetime requested for the session token (default 5 minutes, clamped to the 1 s – 6 h
+    ///     the service accepts; the token is used only for the requests of one fetch).
     ///   - timeout: How long each metadata request may take (default 5 s).
     ///   - transport: The transport to send through, or `nil` (the default) for a dedicated client with a
     ///     1 s connect timeout and no proxy.
@@ -88,7 +71,8 @@ public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, Custo
         timeout: Duration = .seconds(5),
         transport: (any HTTPTransport)? = nil
     ) {
-        self.init(
+        self.provider = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             roleName: roleName,
             endpoint: endpoint,
             tokenMode: tokenMode,
@@ -97,27 +81,6 @@ public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, Custo
             transport: transport,
             now: { Date() }
         )
-    }
-
-    init(
-        roleName: String?,
-        endpoint: String,
-        tokenMode: InstanceMetadataTokenMode,
-        tokenTTL: Duration,
-        timeout: Duration,
-        transport: (any HTTPTransport)?,
-        now: @escaping @Sendable () -> Date
-    ) {
-        self.roleName = roleName.flatMap { $0.isEmpty ? nil : $0 }
-        self.tokenMode = tokenMode
-        self.tokenTTL = tokenTTL
-        self.client = InstanceMetadataClient(
-            endpoint: endpoint,
-            source: "Alibaba Cloud ECS RAM role",
-            transport: transport,
-            timeout: timeout
-        )
-        self.now = now
     }
 
     /// Fetches the role's current credentials from the metadata service.
@@ -131,153 +94,12 @@ public struct AlibabaCloudECSRoleCredentialsProvider: CredentialsProvider, Custo
     ///   `CredentialsError.Code.incomplete` when a field is missing;
     ///   `CredentialsError.Code.expired` when the credentials have already expired.
     public func credentials(logger: Logger) async throws -> Credentials {
-        var logger = logger
-        logger[metadataKey: "metadata.host"] = "\(self.client.host)"
-        logger.debug("fetching credentials from the instance metadata service", metadata: ["provider": "\(self)"])
-
-        let outcome = try await self.client.sessionToken(
-            Self.tokenProtocol,
-            mode: self.tokenMode,
-            ttl: self.tokenTTL,
-            logger: logger
-        )
-        var headers = HTTPHeaders()
-        if case .token(let token) = outcome {
-            headers.add(name: Self.tokenProtocol.tokenHeader, value: token)
-        }
-
-        let roleName: String
-        if let configured = self.roleName {
-            roleName = configured
-        } else {
-            roleName = try await self.discoverRoleName(headers: headers, logger: logger)
-        }
-
-        let path = Self.credentialsPath + PercentEncoding.encode(roleName, style: .component)
-        let step = "fetching the credentials of role \(roleName)"
-        let response: InstanceMetadataClient.Response
-        do {
-            response = try await self.client.send(.GET, path, headers: headers, logger: logger)
-        } catch {
-            throw self.client.error(for: error, step: step, path: path)
-        }
-        guard response.status == .ok else {
-            throw self.client.error(forStatus: response.status, step: step, path: path)
-        }
-        let credentials = try self.parse(response.body, step: step)
-        logger.debug(
-            "fetched credentials from the instance metadata service",
-            metadata: [
-                "role": "\(roleName)",
-                "accessKeyID": "\(credentials.accessKeyID)",
-                "expiration": "\(credentials.expiration.map { "\($0)" } ?? "-")",
-            ]
-        )
-        return credentials
-    }
-
-    private func discoverRoleName(headers: HTTPHeaders, logger: Logger) async throws -> String {
-        let path = Self.credentialsPath
-        let step = "discovering the instance's RAM role"
-        let response: InstanceMetadataClient.Response
-        do {
-            response = try await self.client.send(.GET, path, headers: headers, logger: logger)
-        } catch {
-            throw self.client.error(for: error, step: step, path: path)
-        }
-        guard response.status == .ok else {
-            throw self.client.error(forStatus: response.status, step: step, path: path)
-        }
-        let names = response.text.split(whereSeparator: \.isNewline)
-            .map { InstanceMetadataClient.trimmed(String($0)) }
-            .filter { !$0.isEmpty }
-        guard let name = names.first else {
-            throw CredentialsError.notFound(
-                "\(self.client.source): no RAM role is attached to this instance (\(self.client.host)\(path) is empty)"
-            )
-        }
-        if names.count > 1 {
-            logger.debug("several RAM roles are listed; using the first", metadata: ["role": "\(name)"])
-        }
-        return name
-    }
-
-    private struct Document: Decodable {
-        var code: String?
-        var accessKeyID: String?
-        var accessKeySecret: String?
-        var securityToken: String?
-        var expiration: String?
-
-        enum CodingKeys: String, CodingKey {
-            case code = "Code"
-            case accessKeyID = "AccessKeyId"
-            case accessKeySecret = "AccessKeySecret"
-            case securityToken = "SecurityToken"
-            case expiration = "Expiration"
-        }
-    }
-
-    private func parse(_ body: ByteBuffer, step: String) throws -> Credentials {
-        let source = self.client.source
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: Data(body.readableBytesView))
-        } catch {
-            throw CredentialsError.refreshFailed("\(source): \(step): the response is not a credentials document")
-        }
-        if let code = document.code, code != "Success" {
-            throw CredentialsError.refreshFailed(
-                "\(source): \(step): the metadata service answered Code \(Self.printable(code)) instead of Success"
-            )
-        }
-        let missing = [
-            document.accessKeyID == nil ? "AccessKeyId" : nil,
-            document.accessKeySecret == nil ? "AccessKeySecret" : nil,
-            document.securityToken == nil ? "SecurityToken" : nil,
-            document.expiration == nil ? "Expiration" : nil,
-        ].compactMap { $0 }
-        guard missing.isEmpty, let accessKeyID = document.accessKeyID, let secret = document.accessKeySecret,
-            let token = document.securityToken, let expirationText = document.expiration
-        else {
-            throw CredentialsError.incomplete(
-                "\(source): \(step): the response lacks \(missing.joined(separator: ", "))"
-            )
-        }
-        guard let expiration = InstanceMetadataTimestamp.parse(expirationText) else {
-            throw CredentialsError.refreshFailed("\(source): \(step): the Expiration is not an RFC 3339 timestamp")
-        }
-        let now = self.now()
-        guard expiration > now else {
-            throw CredentialsError.expired("\(source): \(step): the credentials expired at \(expiration) (now \(now))")
-        }
-        let credentials = Credentials(
-            accessKeyID: accessKeyID,
-            secretAccessKey: secret,
-            securityToken: token,
-            expiration: expiration
-        )
-        if credentials.accessKeyID.isEmpty || credentials.secretAccessKey.isEmpty {
-            throw CredentialsError.incomplete("\(source): \(step): the access key id or the secret is empty")
-        }
-        return credentials
-    }
-
-    /// A short, safe rendering of a server-supplied code: identifier characters only, at most 64 of them.
-    static func printable(_ text: String) -> String {
-        let allowed = text.unicodeScalars.prefix(64).allSatisfy {
-            $0.isASCII
-                && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._-".unicodeScalars.contains($0))
-        }
-        return allowed && !text.isEmpty && text.unicodeScalars.count <= 64 ? text : "<unprintable>"
+        try await self.provider.credentials(logger: logger)
     }
 
     /// `alibabaCloudECSRole(role: NAME, endpoint: HOST, token: MODE)`; the role reads `<discovered>` when not
     /// configured.
-    public var description: String {
-        "alibabaCloudECSRole(role: \(self.roleName ?? "<discovered>"), endpoint: \(self.client.host), "
-            + "token: \(self.tokenMode))"
-    }
+    public var description: String { self.provider.description }
 }
 
 extension CredentialsProvider where Self == AlibabaCloudECSRoleCredentialsProvider {

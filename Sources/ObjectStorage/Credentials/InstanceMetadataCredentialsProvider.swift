@@ -1,0 +1,172 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Logging
+import NIOHTTP1
+import ObjectStorageSigning
+import ObjectStorageTransport
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Temporary credentials from a cloud instance's metadata service, as an ``InstanceMetadataService`` describes
+/// it; ``AlibabaCloudECSRoleCredentialsProvider`` and ``HuaweiCloudECSCredentialsProvider`` are this provider
+/// with their service.
+///
+/// Each call asks the metadata service:
+///
+/// 1. for a session token (`PUT`), unless the token mode is ``InstanceMetadataTokenMode/disabled`` (see
+///    ``InstanceMetadataTokenMode`` for the fallback when no token is issued);
+/// 2. for the role's name, when the service keeps credentials per role and none is configured;
+/// 3. for the credentials,
+///
+/// sending the token on the `GET`s. Errors are `CredentialsError` values naming the metadata host, the path and
+/// the HTTP status; an unreachable metadata service, HTTP 404 or no role at all is `CredentialsError.Code.notFound`,
+/// so a `chain(_:)` moves on. Neither errors nor log lines ever contain the metadata token, the secret, the
+/// security token or a response body.
+struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringConvertible {
+    let service: InstanceMetadataService
+    /// The role's name, or `nil` to ask the metadata service for the attached role (services with roles only).
+    let roleName: String?
+    /// Whether the session token is asked for, and whether it is required.
+    let tokenMode: InstanceMetadataTokenMode
+    /// The lifetime requested for the session token (clamped to the range the service accepts).
+    let tokenTTL: Duration
+    private let client: InstanceMetadataClient
+    private let now: @Sendable () -> Date
+
+    init(
+        service: InstanceMetadataService,
+        roleName: String?,
+        endpoint: String,
+        tokenMode: InstanceMetadataTokenMode,
+        tokenTTL: Duration,
+        timeout: Duration,
+        transport: (any HTTPTransport)?,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.service = service
+        self.roleName = roleName.flatMap { $0.isEmpty ? nil : $0 }
+        self.tokenMode = tokenMode
+        self.tokenTTL = tokenTTL
+        self.client = InstanceMetadataClient(
+            endpoint: endpoint,
+            source: service.source,
+            transport: transport,
+            timeout: timeout
+        )
+        self.now = now
+    }
+
+    /// Fetches the current credentials from the metadata service.
+    ///
+    /// - Parameter logger: A logger for diagnostics (host, path, role name and status only).
+    /// - Returns: Temporary credentials with a security token and an expiration.
+    /// - Throws: `CredentialsError`: `CredentialsError.Code.notFound` when the service is unreachable, answers
+    ///   404 or has no role attached; `CredentialsError.Code.refreshFailed` for another status or a malformed
+    ///   document; `CredentialsError.Code.incomplete` when a field is missing;
+    ///   `CredentialsError.Code.expired` when the credentials have already expired.
+    func credentials(logger: Logger) async throws -> Credentials {
+        var logger = logger
+        logger[metadataKey: "metadata.host"] = "\(self.client.host)"
+        logger.debug("fetching credentials from the instance metadata service", metadata: ["provider": "\(self)"])
+
+        let outcome = try await self.client.sessionToken(
+            self.service.tokenProtocol,
+            mode: self.tokenMode,
+            ttl: self.tokenTTL,
+            logger: logger
+        )
+        var headers = HTTPHeaders()
+        if case .token(let token) = outcome {
+            headers.add(name: self.service.tokenProtocol.tokenHeader, value: token)
+        }
+
+        var metadata: Logger.Metadata = [:]
+        let path: String
+        let step: String
+        switch self.service.location {
+        case .fixed(let fixedPath, let fixedStep):
+            (path, step) = (fixedPath, fixedStep)
+        case .role(let directory, let kind):
+            let roleName: String
+            if let configured = self.roleName {
+                roleName = configured
+            } else {
+                roleName = try await self.discoverRole(in: directory, kind: kind, headers: headers, logger: logger)
+            }
+            path = directory + PercentEncoding.encode(roleName, style: .component)
+            step = "fetching the credentials of role \(roleName)"
+            metadata["role"] = "\(roleName)"
+        }
+        let response = try await self.get(path, step: step, headers: headers, logger: logger)
+        let credentials = try InstanceMetadataDocument.credentials(
+            from: response.body,
+            format: self.service.document,
+            context: "\(self.client.source): \(step)",
+            now: self.now()
+        )
+        metadata["accessKeyID"] = "\(credentials.accessKeyID)"
+        metadata["expiration"] = "\(credentials.expiration.map { "\($0)" } ?? "-")"
+        logger.debug("fetched credentials from the instance metadata service", metadata: metadata)
+        return credentials
+    }
+
+    /// The first role `directory` lists.
+    private func discoverRole(
+        in directory: String,
+        kind: String,
+        headers: HTTPHeaders,
+        logger: Logger
+    ) async throws -> String {
+        let step = "discovering the instance's \(kind)"
+        let response = try await self.get(directory, step: step, headers: headers, logger: logger)
+        let names = response.text.split(whereSeparator: \.isNewline)
+            .map { InstanceMetadataClient.trimmed(String($0)) }
+            .filter { !$0.isEmpty }
+        guard let name = names.first else {
+            throw CredentialsError.notFound(
+                "\(self.client.source): no \(kind) is attached to this instance (\(self.client.host)\(directory) is empty)"
+            )
+        }
+        if names.count > 1 {
+            logger.debug("several \(kind)s are listed; using the first", metadata: ["role": "\(name)"])
+        }
+        return name
+    }
+
+    /// `GET path`, answered 200.
+    private func get(
+        _ path: String,
+        step: String,
+        headers: HTTPHeaders,
+        logger: Logger
+    ) async throws(CredentialsError) -> InstanceMetadataClient.Response {
+        let response: InstanceMetadataClient.Response
+        do {
+            response = try await self.client.send(.GET, path, headers: headers, logger: logger)
+        } catch {
+            throw self.client.error(for: error, step: step, path: path)
+        }
+        guard response.status == .ok else {
+            throw self.client.error(forStatus: response.status, step: step, path: path)
+        }
+        return response
+    }
+
+    /// `NAME(role: ROLE, endpoint: HOST, token: MODE)`, the role only for services with roles (`<discovered>`
+    /// when not configured).
+    var description: String {
+        var role = ""
+        if case .role = self.service.location { role = "role: \(self.roleName ?? "<discovered>"), " }
+        return "\(self.service.name)(\(role)endpoint: \(self.client.host), token: \(self.tokenMode))"
+    }
+}
