@@ -22,8 +22,7 @@ extension RequestSigner {
     ) throws(SigningError) -> SignedRequest {
         let region = try self.requireRegion()
         let token = credentials.securityToken
-        let fields = timestamp.fields
-        let service = self.service ?? v4.defaultService
+        let scope = V4Scope(v4, timestamp: timestamp, region: region, service: self.service ?? v4.defaultService)
         var headers = [HTTPHeader(name: "Host", value: target.host)]
         headers.reserveCapacity(request.headers.count + 6)
         headers += request.headers.removing { name in
@@ -45,25 +44,16 @@ extension RequestSigner {
         query.sort()
 
         var canonical = SigningBuffer(capacity: 320 + target.pathCapacity + query.bytes.count + headers.count * 48)
-        canonical.append(request.method)
-        canonical.append(UInt8(ascii: "\n"))
-        v4.appendCanonicalURI(target: target, to: &canonical)
-        canonical.append(UInt8(ascii: "\n"))
-        query.appendCanonical(to: &canonical, bareEmptyValues: v4.bareEmptyQueryValues)
+        v4.appendCanonicalRequestHead(method: request.method, query: query, to: &canonical) {
+            v4.appendCanonicalURI(target: target, to: &$0)
+        }
         v4.appendCanonicalRequestTail(
             headers: headers,
             listedHeaders: listed,
             payloadHash: payload.value,
             to: &canonical
         )
-        let signature = v4.sign(
-            canonical: canonical,
-            fields: fields,
-            dateStamp: timestamp.dateStamp,
-            region: region,
-            service: service,
-            secret: credentials.secretAccessKey
-        )
+        let signature = scope.sign(canonical, secret: credentials.secretAccessKey)
 
         var authorization = SigningBuffer(capacity: 200 + credentials.accessKeyID.utf8.count + region.utf8.count)
         v4.appendAuthorization(
@@ -72,7 +62,7 @@ extension RequestSigner {
             signature: signature.signature,
             to: &authorization
         ) {
-            v4.appendScope(fields: fields, region: region, service: service, encoded: false, to: &$0)
+            scope.append(encoded: false, to: &$0)
         }
         headers.append(HTTPHeader(name: "Authorization", value: authorization.string))
         return SignedRequest(
@@ -100,8 +90,7 @@ extension RequestSigner {
         seconds: Int64
     ) throws(SigningError) -> PresignedURL {
         let region = try self.requireRegion()
-        let service = self.service ?? v4.defaultService
-        let fields = timestamp.fields
+        let scope = V4Scope(v4, timestamp: timestamp, region: region, service: self.service ?? v4.defaultService)
         let names = v4.presignNames
         let requestHeaders = request.headers.removing { $0.isNamed("host") || $0.isNamed("authorization") }
         // SigV4 always signs `host`: without request headers it is the only one, and its value is written
@@ -128,10 +117,10 @@ extension RequestSigner {
                 query.append(name: names.credential) { value in
                     value.appendPercentEncoded(credentials.accessKeyID, style: .component)
                     value.append("%2F")
-                    v4.appendScope(fields: fields, region: region, service: service, encoded: true, to: &value)
+                    scope.append(encoded: true, to: &value)
                 }
             case .date:
-                query.append(name: names.date) { SigningTimestamp.appendISO8601Basic(fields, to: &$0) }
+                query.append(name: names.date) { SigningTimestamp.appendISO8601Basic(scope.fields, to: &$0) }
             case .expires:
                 query.append(name: names.expires) { $0.append(seconds) }
             case .headerList:
@@ -153,11 +142,9 @@ extension RequestSigner {
         var canonical = SigningBuffer(
             capacity: 96 + target.pathCapacity + query.bytes.count + target.urlPrefixCapacity + headers.count * 48
         )
-        canonical.append(request.method)
-        canonical.append(UInt8(ascii: "\n"))
-        v4.appendCanonicalURI(target: target, to: &canonical)
-        canonical.append(UInt8(ascii: "\n"))
-        query.appendCanonical(to: &canonical, bareEmptyValues: v4.bareEmptyQueryValues)
+        v4.appendCanonicalRequestHead(method: request.method, query: query, to: &canonical) {
+            v4.appendCanonicalURI(target: target, to: &$0)
+        }
         if hostOnly {
             canonical.append("\nhost:")
             target.appendHost(to: &canonical)
@@ -171,14 +158,7 @@ extension RequestSigner {
                 to: &canonical
             )
         }
-        let signature = v4.sign(
-            canonical: canonical,
-            fields: fields,
-            dateStamp: timestamp.dateStamp,
-            region: region,
-            service: service,
-            secret: credentials.secretAccessKey
-        )
+        let signature = scope.sign(canonical, secret: credentials.secretAccessKey)
         url.append(UInt8(ascii: "&"))
         url.append(names.signature)  // unreserved characters: nothing to encode
         url.append(UInt8(ascii: "="))

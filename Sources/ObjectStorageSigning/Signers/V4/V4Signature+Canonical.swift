@@ -145,13 +145,11 @@ extension V4Signature {
         payloadHash: String
     ) -> String {
         var buffer = SigningBuffer(capacity: 256 + path.utf8.count * 3 + (key?.utf8.count ?? 0) * 3 + query.count * 64)
-        buffer.append(method)
-        buffer.append(UInt8(ascii: "\n"))
-        self.appendCanonicalURI(path: path, bucket: bucket, key: key, to: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
         var encoded = EncodedQuery(query)
         encoded.sort()
-        encoded.appendCanonical(to: &buffer, bareEmptyValues: self.bareEmptyQueryValues)
+        self.appendCanonicalRequestHead(method: method, query: encoded, to: &buffer) {
+            self.appendCanonicalURI(path: path, bucket: bucket, key: key, to: &$0)
+        }
         self.appendCanonicalRequestTail(
             headers: headers,
             listedHeaders: listedHeaders,
@@ -159,6 +157,21 @@ extension V4Signature {
             to: &buffer
         )
         return buffer.string
+    }
+
+    /// Writes what precedes the canonical headers: `METHOD\nURI\nQUERY`, `query` in canonical order;
+    /// `appendURI` writes the URI.
+    func appendCanonicalRequestHead(
+        method: String,
+        query: borrowing EncodedQuery,
+        to buffer: inout SigningBuffer,
+        appendURI: (inout SigningBuffer) -> Void
+    ) {
+        buffer.append(method)
+        buffer.append(UInt8(ascii: "\n"))
+        appendURI(&buffer)
+        buffer.append(UInt8(ascii: "\n"))
+        query.appendCanonical(to: &buffer, bareEmptyValues: self.bareEmptyQueryValues)
     }
 
     /// Writes what follows the canonical query: `\n`, the canonical headers (`name:value\n` each), `\n`,

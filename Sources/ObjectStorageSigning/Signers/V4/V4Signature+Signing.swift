@@ -37,7 +37,7 @@ extension V4Signature {
     }
 
     /// Writes the string to sign; `appendScope` writes the scope.
-    private func appendStringToSign(
+    func appendStringToSign(
         canonicalRequest: UnsafeBufferPointer<UInt8>,
         fields: SigningTimestamp.Fields,
         to buffer: inout SigningBuffer,
@@ -140,40 +140,48 @@ extension V4Signature {
         buffer.append("Signature=")
         buffer.append(signature)
     }
+}
+
+/// The credential scope of one request being signed: the variant, the signing time, the region and the service.
+struct V4Scope {
+    let v4: V4Signature
+    let fields: SigningTimestamp.Fields
+    let dateStamp: String
+    let region: String
+    let service: String
+
+    init(_ v4: V4Signature, timestamp: SigningTimestamp, region: String, service: String) {
+        self.v4 = v4
+        self.fields = timestamp.fields
+        self.dateStamp = timestamp.dateStamp
+        self.region = region
+        self.service = service
+    }
 
     /// The string to sign for `canonical` and its signature under the (cached) derived key.
-    func sign(
-        canonical: borrowing SigningBuffer,
-        fields: SigningTimestamp.Fields,
-        dateStamp: String,
-        region: String,
-        service: String,
-        secret: String
-    ) -> (stringToSign: String, signature: String) {
-        var stringToSign = SigningBuffer(capacity: 160 + region.utf8.count + service.utf8.count)
+    func sign(_ canonical: borrowing SigningBuffer, secret: String) -> (stringToSign: String, signature: String) {
+        var stringToSign = SigningBuffer(capacity: 160 + self.region.utf8.count + self.service.utf8.count)
         canonical.withUnsafeBytes { canonical in
-            self.appendStringToSign(canonicalRequest: canonical, fields: fields, to: &stringToSign) {
-                self.appendScope(fields: fields, region: region, service: service, encoded: false, to: &$0)
+            self.v4.appendStringToSign(canonicalRequest: canonical, fields: self.fields, to: &stringToSign) {
+                self.append(encoded: false, to: &$0)
             }
         }
-        let key = self.preparedKey(secret: secret, date: dateStamp, region: region, service: service)
+        let key = self.v4.preparedKey(
+            secret: secret,
+            date: self.dateStamp,
+            region: self.region,
+            service: self.service
+        )
         let signature = stringToSign.withUnsafeBytes { key.mac.hex(for: $0) }
         return (stringToSign.string, signature)
     }
 
-    /// Writes the credential scope, `DATE/REGION/SERVICE/TERMINATOR`, raw or (`encoded`) as a query component
-    /// (each `/` as `%2F`).
-    func appendScope(
-        fields: SigningTimestamp.Fields,
-        region: String,
-        service: String,
-        encoded: Bool,
-        to buffer: inout SigningBuffer
-    ) {
-        SigningTimestamp.appendDateStamp(fields, to: &buffer)
-        appendScopePart(region, encoded: encoded, to: &buffer)
-        appendScopePart(service, encoded: encoded, to: &buffer)
-        appendScopePart(self.scopeTerminator, encoded: encoded, to: &buffer)
+    /// Writes `DATE/REGION/SERVICE/TERMINATOR`, raw or (`encoded`) as a query component (each `/` as `%2F`).
+    func append(encoded: Bool, to buffer: inout SigningBuffer) {
+        SigningTimestamp.appendDateStamp(self.fields, to: &buffer)
+        appendScopePart(self.region, encoded: encoded, to: &buffer)
+        appendScopePart(self.service, encoded: encoded, to: &buffer)
+        appendScopePart(self.v4.scopeTerminator, encoded: encoded, to: &buffer)
     }
 }
 
