@@ -80,9 +80,23 @@ struct RequestTarget {
     /// a valueless parameter is written as its bare name.
     func url(query: [QueryParameter]) -> String {
         var buffer = SigningBuffer(capacity: self.urlPrefixCapacity + query.count * 48)
+        self.appendURL(query: query, to: &buffer)
+        return buffer.string
+    }
+
+    /// Writes `scheme://host/path` and the parameters of `query` whose name `include` accepts, in order, as
+    /// ``url(query:)`` does.
+    ///
+    /// - Returns: The separator a further parameter takes: `?` when none was written, `&` otherwise.
+    @discardableResult
+    func appendURL(
+        query: [QueryParameter],
+        to buffer: inout SigningBuffer,
+        where include: (String) -> Bool = { _ in true }
+    ) -> UInt8 {
         self.appendURLPrefix(to: &buffer)
         var separator = UInt8(ascii: "?")
-        for parameter in query {
+        for parameter in query where include(parameter.name) {
             buffer.append(separator)
             separator = UInt8(ascii: "&")
             buffer.appendPercentEncoded(parameter.name, style: .component)
@@ -91,7 +105,7 @@ struct RequestTarget {
                 buffer.appendPercentEncoded(value, style: .component)
             }
         }
-        return buffer.string
+        return separator
     }
 
     private static func validate(_ request: SigningRequest) throws(SigningError) {

@@ -171,25 +171,14 @@ package enum OBSSignature {
         expires: Int64?,
         to buffer: inout SigningBuffer
     ) {
-        buffer.append(method)
-        buffer.append(UInt8(ascii: "\n"))
-        if let contentMD5 = headers.first(named: "content-md5") { buffer.appendTrimmed(contentMD5) }
-        buffer.append(UInt8(ascii: "\n"))
-        if let contentType = headers.first(named: "content-type") { buffer.appendTrimmed(contentType) }
-        buffer.append(UInt8(ascii: "\n"))
+        HMACSHA1Signature.appendHead(method: method, headers: headers, to: &buffer)
         if let expires {
             buffer.append(expires)
         } else if headers.first(named: flavor.dateHeaderName) == nil, let date = headers.first(named: "date") {
             buffer.appendTrimmed(date)
         }
         buffer.append(UInt8(ascii: "\n"))
-        guard !headers.isEmpty else { return }
-        for header in CanonicalHeaders.collect(headers, include: { $0.hasPrefix(flavor.headerPrefix) }) {
-            buffer.append(header.name)
-            buffer.append(UInt8(ascii: ":"))
-            buffer.append(header.value)
-            buffer.append(UInt8(ascii: "\n"))
-        }
+        HMACSHA1Signature.appendPrefixedHeaders(headers, prefix: flavor.headerPrefix, to: &buffer)
     }
 
     /// The signature: base64 of HMAC-SHA1 of `stringToSign` under `secret`.

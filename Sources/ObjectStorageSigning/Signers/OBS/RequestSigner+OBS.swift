@@ -39,23 +39,13 @@ extension RequestSigner {
             query: request.query,
             to: &stringToSign
         )
-        let signature = stringToSign.withUnsafeBytes {
-            SigningMAC.sha1(secret: credentials.secretAccessKey).base64(for: $0)
-        }
-        var authorization = SigningBuffer(capacity: 8 + credentials.accessKeyID.utf8.count + signature.utf8.count)
-        authorization.append(flavor.authorizationPrefix)
-        authorization.append(UInt8(ascii: " "))
-        authorization.append(credentials.accessKeyID)
-        authorization.append(UInt8(ascii: ":"))
-        authorization.append(signature)
-        headers.append(HTTPHeader(name: "Authorization", value: authorization.string))
-        let stringToSignText = stringToSign.string
-        return SignedRequest(
-            method: request.method,
-            url: target.url(query: request.query),
+        return self.signedHMACSHA1(
+            request,
+            target: target,
             headers: headers,
-            canonicalRequest: stringToSignText,
-            stringToSign: stringToSignText
+            stringToSign: stringToSign,
+            authorizationPrefix: flavor.authorizationPrefix,
+            credentials: credentials
         )
     }
 
@@ -103,22 +93,8 @@ extension RequestSigner {
             if let token { signed.append(QueryParameter(name: flavor.securityTokenName, value: token)) }
             OBSSignature.appendSubresources(flavor: flavor, signed, to: &stringToSign)
         }
-        let signature = stringToSign.withUnsafeBytes {
-            SigningMAC.sha1(secret: credentials.secretAccessKey).base64(for: $0)
-        }
-
         var url = SigningBuffer(capacity: target.urlPrefixCapacity + 96 + request.query.count * 48)
-        target.appendURLPrefix(to: &url)
-        var separator = UInt8(ascii: "?")
-        for parameter in request.query where !isAuthParameter(parameter.name) {
-            url.append(separator)
-            separator = UInt8(ascii: "&")
-            url.appendPercentEncoded(parameter.name, style: .component)
-            if let value = parameter.value {
-                url.append(UInt8(ascii: "="))
-                url.appendPercentEncoded(value, style: .component)
-            }
-        }
+        var separator = target.appendURL(query: request.query, to: &url) { !isAuthParameter($0) }
         if let token {
             url.append(separator)
             separator = UInt8(ascii: "&")
@@ -133,22 +109,14 @@ extension RequestSigner {
         url.appendPercentEncoded(flavor.accessKeyQueryName, style: .component)
         url.append(UInt8(ascii: "="))
         url.appendPercentEncoded(credentials.accessKeyID, style: .component)
-        url.append("&Signature=")
-        url.appendPercentEncoded(signature, style: .component)
-
-        let stringToSignText = stringToSign.string
-        return PresignedURL(
-            url: url.string,
-            method: request.method,
-            expiration: expiration.date,
-            signedHeaders: headers.isEmpty
-                ? []
-                : headers.filter {
-                    let name = $0.name.asciiLowercased
-                    return name == "content-type" || name == "content-md5" || name.hasPrefix(flavor.headerPrefix)
-                },
-            canonicalRequest: stringToSignText,
-            stringToSign: stringToSignText
+        return self.presignedHMACSHA1(
+            request,
+            url: url,
+            stringToSign: stringToSign,
+            credentials: credentials,
+            expiration: expiration,
+            headers: headers,
+            headerPrefix: flavor.headerPrefix
         )
     }
 }

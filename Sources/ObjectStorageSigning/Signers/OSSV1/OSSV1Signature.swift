@@ -55,13 +55,18 @@ package enum OSSV1Signature {
     }
 
     static func appendResource(bucket: String?, key: String?, query: [QueryParameter], to buffer: inout SigningBuffer) {
+        appendResourcePath(bucket: bucket, key: key, to: &buffer)
+        appendSubresources(query, to: &buffer)
+    }
+
+    /// Writes `/BUCKET/KEY` (key raw), or `/`.
+    static func appendResourcePath(bucket: String?, key: String?, to buffer: inout SigningBuffer) {
         buffer.append(UInt8(ascii: "/"))
         if let bucket, !bucket.isEmpty {
             buffer.append(bucket)
             buffer.append(UInt8(ascii: "/"))
             if let key { buffer.append(key) }
         }
-        appendSubresources(query, to: &buffer)
     }
 
     /// Writes `?name=value&name...` for the sub-resources in `query`, sorted by name, RAW values.
@@ -118,12 +123,7 @@ package enum OSSV1Signature {
         to buffer: inout SigningBuffer,
         appendSubresources: (inout SigningBuffer) -> Void
     ) {
-        buffer.append(method)
-        buffer.append(UInt8(ascii: "\n"))
-        if let contentMD5 = headers.first(named: "content-md5") { buffer.appendTrimmed(contentMD5) }
-        buffer.append(UInt8(ascii: "\n"))
-        if let contentType = headers.first(named: "content-type") { buffer.appendTrimmed(contentType) }
-        buffer.append(UInt8(ascii: "\n"))
+        HMACSHA1Signature.appendHead(method: method, headers: headers, to: &buffer)
         if let expires {
             buffer.append(expires)
         } else {
@@ -131,20 +131,8 @@ package enum OSSV1Signature {
             buffer.append(xOSSDate.isEmpty ? CanonicalHeaders.trim(headers.first(named: "date") ?? "") : xOSSDate)
         }
         buffer.append(UInt8(ascii: "\n"))
-        if !headers.isEmpty {
-            for header in CanonicalHeaders.collect(headers, include: { $0.hasPrefix("x-oss-") }) {
-                buffer.append(header.name)
-                buffer.append(UInt8(ascii: ":"))
-                buffer.append(header.value)
-                buffer.append(UInt8(ascii: "\n"))
-            }
-        }
-        buffer.append(UInt8(ascii: "/"))
-        if let bucket, !bucket.isEmpty {
-            buffer.append(bucket)
-            buffer.append(UInt8(ascii: "/"))
-            if let key { buffer.append(key) }
-        }
+        HMACSHA1Signature.appendPrefixedHeaders(headers, prefix: "x-oss-", to: &buffer)
+        appendResourcePath(bucket: bucket, key: key, to: &buffer)
         appendSubresources(&buffer)
     }
 

@@ -36,22 +36,13 @@ extension RequestSigner {
             expires: nil,
             to: &stringToSign
         ) { OSSV1Signature.appendSubresources(request.query, to: &$0) }
-        let signature = stringToSign.withUnsafeBytes {
-            SigningMAC.sha1(secret: credentials.secretAccessKey).base64(for: $0)
-        }
-        var authorization = SigningBuffer(capacity: 8 + credentials.accessKeyID.utf8.count + signature.utf8.count)
-        authorization.append("OSS ")
-        authorization.append(credentials.accessKeyID)
-        authorization.append(UInt8(ascii: ":"))
-        authorization.append(signature)
-        headers.append(HTTPHeader(name: "Authorization", value: authorization.string))
-        let stringToSignText = stringToSign.string
-        return SignedRequest(
-            method: request.method,
-            url: target.url(query: request.query),
+        return self.signedHMACSHA1(
+            request,
+            target: target,
             headers: headers,
-            canonicalRequest: stringToSignText,
-            stringToSign: stringToSignText
+            stringToSign: stringToSign,
+            authorizationPrefix: "OSS",
+            credentials: credentials
         )
     }
 
@@ -95,22 +86,8 @@ extension RequestSigner {
                 OSSV1Signature.appendSubresources(signed, to: &buffer)
             }
         }
-        let signature = stringToSign.withUnsafeBytes {
-            SigningMAC.sha1(secret: credentials.secretAccessKey).base64(for: $0)
-        }
-
         var url = SigningBuffer(capacity: target.urlPrefixCapacity + 96 + request.query.count * 48)
-        target.appendURLPrefix(to: &url)
-        var separator = UInt8(ascii: "?")
-        for parameter in request.query where !Self.isOSSV1QueryParameter(parameter.name) {
-            url.append(separator)
-            separator = UInt8(ascii: "&")
-            url.appendPercentEncoded(parameter.name, style: .component)
-            if let value = parameter.value {
-                url.append(UInt8(ascii: "="))
-                url.appendPercentEncoded(value, style: .component)
-            }
-        }
+        let separator = target.appendURL(query: request.query, to: &url) { !Self.isOSSV1QueryParameter($0) }
         url.append(separator)
         url.append("OSSAccessKeyId=")
         url.appendPercentEncoded(credentials.accessKeyID, style: .component)
@@ -120,22 +97,14 @@ extension RequestSigner {
             url.append("&security-token=")
             url.appendPercentEncoded(token, style: .component)
         }
-        url.append("&Signature=")
-        url.appendPercentEncoded(signature, style: .component)
-
-        let stringToSignText = stringToSign.string
-        return PresignedURL(
-            url: url.string,
-            method: request.method,
-            expiration: expiration.date,
-            signedHeaders: headers.isEmpty
-                ? []
-                : headers.filter {
-                    let name = $0.name.asciiLowercased
-                    return name == "content-type" || name == "content-md5" || name.hasPrefix("x-oss-")
-                },
-            canonicalRequest: stringToSignText,
-            stringToSign: stringToSignText
+        return self.presignedHMACSHA1(
+            request,
+            url: url,
+            stringToSign: stringToSign,
+            credentials: credentials,
+            expiration: expiration,
+            headers: headers,
+            headerPrefix: "x-oss-"
         )
     }
 

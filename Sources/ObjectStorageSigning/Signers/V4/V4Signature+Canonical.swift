@@ -57,9 +57,7 @@ extension V4Signature {
     /// - Parameter lowercasedName: The lowercase header name.
     /// - Returns: Whether the header is signed whatever the list says.
     package func isSignedByDefault(_ lowercasedName: String) -> Bool {
-        guard self.headerListing == .additionalHeaders else { return false }
-        return lowercasedName.hasPrefix(self.headerPrefix) || lowercasedName == "content-type"
-            || lowercasedName == "content-md5"
+        self.headerListing == .additionalHeaders && HMACSHA1Signature.signs(lowercasedName, prefix: self.headerPrefix)
     }
 
     /// Whether a header is signed, given the request's header list.
