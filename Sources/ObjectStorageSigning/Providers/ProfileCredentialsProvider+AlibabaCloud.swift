@@ -33,29 +33,13 @@ extension ProfileCredentialsProvider {
         let token = CredentialsText.nonEmpty(settings["security_token"] ?? settings["sts_token"])
         // `type` is required by the format; infer it when absent, from which keys are present.
         let type = CredentialsText.nonEmpty(settings["type"])?.lowercased() ?? (token == nil ? "access_key" : "sts")
-
-        switch type {
-        case "access_key", "sts":
-            var missing: [String] = []
-            if accessKeyID == nil { missing.append("access_key_id") }
-            if secret == nil { missing.append("access_key_secret") }
-            if type == "sts", token == nil { missing.append("security_token") }
-            guard missing.isEmpty, let accessKeyID, let secret else {
-                throw CredentialsError.incomplete(
-                    "\(location) has type '\(type)' but no \(missing.joined(separator: " and "))"
-                )
-            }
-            return Credentials(
-                accessKeyID: accessKeyID,
-                secretAccessKey: secret,
-                securityToken: type == "sts" ? token : nil
-            )
-        default:
-            throw CredentialsError.unsupported(
-                "\(location) has type '\(type)'; only 'access_key' and 'sts' are supported here "
-                    + "(use a federated provider for roles)"
-            )
-        }
+        return try Self.keyCredentials(
+            location: location,
+            kind: ("type", type, key: "access_key", sts: "sts"),
+            accessKeyID: accessKeyID,
+            secret: secret,
+            token: ("security_token", token)
+        )
     }
 
     func aliyunCLICredentials(file: String?, environment: [String: String]) throws -> Credentials {
@@ -88,29 +72,51 @@ extension ProfileCredentialsProvider {
         let secret = CredentialsText.nonEmpty(entry.accessKeySecret)
         let token = CredentialsText.nonEmpty(entry.stsToken)
         let mode = CredentialsText.nonEmpty(entry.mode) ?? (token == nil ? "AK" : "StsToken")
+        return try Self.keyCredentials(
+            location: location,
+            kind: ("mode", mode, key: "AK", sts: "StsToken"),
+            accessKeyID: accessKeyID,
+            secret: secret,
+            token: ("sts_token", token)
+        )
+    }
 
-        switch mode {
-        case "AK", "StsToken":
-            var missing: [String] = []
-            if accessKeyID == nil { missing.append("access_key_id") }
-            if secret == nil { missing.append("access_key_secret") }
-            if mode == "StsToken", token == nil { missing.append("sts_token") }
-            guard missing.isEmpty, let accessKeyID, let secret else {
-                throw CredentialsError.incomplete(
-                    "\(location) has mode '\(mode)' but no \(missing.joined(separator: " and "))"
-                )
-            }
-            return Credentials(
-                accessKeyID: accessKeyID,
-                secretAccessKey: secret,
-                securityToken: mode == "StsToken" ? token : nil
-            )
-        default:
+    /// The credentials of a profile holding an access key, or an access key with an STS token.
+    ///
+    /// - Parameters:
+    ///   - location: The profile and its file, for messages.
+    ///   - kind: The field naming the profile's kind (`type`, `mode`), its value, and the values for an access
+    ///     key and for STS credentials.
+    ///   - accessKeyID: The access key id, if set.
+    ///   - secret: The secret, if set.
+    ///   - token: The field naming the STS token (for messages) and its value, if set.
+    /// - Returns: The credentials, with the token only for the STS kind.
+    /// - Throws: `CredentialsError.Code.incomplete` when a key the kind needs is missing,
+    ///   `CredentialsError.Code.unsupported` for another kind.
+    private static func keyCredentials(
+        location: String,
+        kind: (field: String, value: String, key: String, sts: String),
+        accessKeyID: String?,
+        secret: String?,
+        token: (field: String, value: String?)
+    ) throws(CredentialsError) -> Credentials {
+        guard kind.value == kind.key || kind.value == kind.sts else {
             throw CredentialsError.unsupported(
-                "\(location) has mode '\(mode)'; only 'AK' and 'StsToken' are supported here "
-                    + "(use a federated provider for roles)"
+                "\(location) has \(kind.field) '\(kind.value)'; only '\(kind.key)' and '\(kind.sts)' are supported "
+                    + "here (use a federated provider for roles)"
             )
         }
+        let isSTS = kind.value == kind.sts
+        var missing: [String] = []
+        if accessKeyID == nil { missing.append("access_key_id") }
+        if secret == nil { missing.append("access_key_secret") }
+        if isSTS, token.value == nil { missing.append(token.field) }
+        guard missing.isEmpty, let accessKeyID, let secret else {
+            throw CredentialsError.incomplete(
+                "\(location) has \(kind.field) '\(kind.value)' but no \(missing.joined(separator: " and "))"
+            )
+        }
+        return Credentials(accessKeyID: accessKeyID, secretAccessKey: secret, securityToken: isSTS ? token.value : nil)
     }
 }
 
