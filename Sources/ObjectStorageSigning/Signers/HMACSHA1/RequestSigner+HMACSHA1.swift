@@ -7,6 +7,29 @@
 //===----------------------------------------------------------------------===//
 
 extension RequestSigner {
+    /// The headers an OSS V1, OBS or AWS V2 signed request carries before `Authorization`: `Host`, the
+    /// request's own (any `Host`, `Date` or `Authorization`, and the token header when there is a token,
+    /// replaced), `Date`, and the security token.
+    ///
+    /// - Parameter tokenHeader: The scheme's security token header, lowercase.
+    func hmacSHA1Headers(
+        _ request: SigningRequest,
+        target: RequestTarget,
+        timestamp: SigningTimestamp,
+        tokenHeader: String,
+        token: String?
+    ) -> [HTTPHeader] {
+        var headers = [HTTPHeader(name: "Host", value: target.host)]
+        headers.reserveCapacity(request.headers.count + 4)
+        headers += request.headers.removing { name in
+            name.isNamed("host") || name.isNamed("date") || name.isNamed("authorization")
+                || (token != nil && name.isNamed(tokenHeader))
+        }
+        headers.append(HTTPHeader(name: "Date", value: timestamp.httpDate))
+        if let token { headers.append(HTTPHeader(name: tokenHeader, value: token)) }
+        return headers
+    }
+
     /// The last step of OSS V1, OBS and AWS V2 header signing: signs `stringToSign` (base64 HMAC-SHA1) and
     /// adds `Authorization: PREFIX AK:SIGNATURE` to `headers`.
     func signedHMACSHA1(

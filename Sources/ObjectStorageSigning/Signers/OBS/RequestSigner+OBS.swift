@@ -15,15 +15,13 @@ extension RequestSigner {
         credentials: Credentials,
         timestamp: SigningTimestamp
     ) -> SignedRequest {
-        let token = credentials.securityToken
-        var headers = [HTTPHeader(name: "Host", value: target.host)]
-        headers.reserveCapacity(request.headers.count + 4)
-        headers += request.headers.removing { name in
-            name.isNamed("host") || name.isNamed("date") || name.isNamed("authorization")
-                || (token != nil && name.isNamed(flavor.securityTokenName))
-        }
-        headers.append(HTTPHeader(name: "Date", value: timestamp.httpDate))
-        if let token { headers.append(HTTPHeader(name: flavor.securityTokenName, value: token)) }
+        let headers = self.hmacSHA1Headers(
+            request,
+            target: target,
+            timestamp: timestamp,
+            tokenHeader: flavor.securityTokenName,
+            token: credentials.securityToken
+        )
         var stringToSign = SigningBuffer(capacity: 160 + (request.key?.utf8.count ?? 0) * 3 + headers.count * 48)
         OBSSignature.appendStringToSign(
             flavor: flavor,
