@@ -9,7 +9,7 @@
 /// The wire dialect the server speaks for one request: Alibaba Cloud OSS, Huawei Cloud OBS or Amazon S3.
 ///
 /// The server picks it per request from how the request is signed; an anonymous request gets the S3 dialect,
-/// or on a server started by ``LocalObjectServer/withRunning(dialect:faults:logger:isolation:_:)`` the dialect
+/// or on a server started by ``LocalObjectServer/withRunning(dialect:faults:logger:configureServer:configureClient:isolation:_:)`` the dialect
 /// named there.
 public struct Dialect: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {

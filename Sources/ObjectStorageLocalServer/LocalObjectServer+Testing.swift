@@ -35,11 +35,25 @@ extension LocalObjectServer {
     /// }
     /// ```
     ///
+    /// To test what the defaults do not cover, adjust the server's configuration (its key pairs, its regions) or the
+    /// client's (another signature scheme such as OSS V1, other credentials, a retry policy) before either starts:
+    ///
+    /// ```swift
+    /// let ossV1: (inout ObjectStorageClient.Configuration) -> Void = { $0.signatureVersion = .ossV1 }
+    /// try await LocalObjectServer.withRunning(dialect: .oss, configureClient: ossV1) { client, _ in
+    ///     try await client.createBucket(bucket: "test")
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - dialect: The service the client speaks, and the dialect of unsigned requests.
     ///   - faults: The fault rules the server applies; ``faults`` of the server passed to `body` is this injector.
     ///   - logger: Where the server and the client log (never a secret); the server's default label and a silent
     ///     client when `nil`.
+    ///   - configureServer: Adjusts the server's configuration, whose ``Configuration/storage`` is the new
+    ///     temporary directory, before the server starts.
+    ///   - configureClient: Adjusts the client's configuration (endpoint, region, ``developmentCredentials`` and
+    ///     retry policy set as described above) before the client is made.
     ///   - isolation: The caller's actor, on which `body` runs.
     ///   - body: The test, given the client and the running server.
     /// - Returns: What `body` returns.
@@ -49,6 +63,8 @@ extension LocalObjectServer {
         dialect: Dialect = .s3,
         faults: FaultInjector = FaultInjector(),
         logger: Logger? = nil,
+        configureServer: (inout Configuration) -> Void = { _ in },
+        configureClient: (inout ObjectStorageClient.Configuration) -> Void = { _ in },
         isolation: isolated (any Actor)? = #isolation,
         _ body: (_ client: ObjectStorageClient, _ server: LocalObjectServer) async throws -> Result
     ) async throws -> Result {
@@ -56,6 +72,7 @@ extension LocalObjectServer {
         defer { directory.remove() }
         var configuration = Configuration(storage: .directory(directory.path))
         configuration.defaultDialect = dialect
+        configureServer(&configuration)
         let server = LocalObjectServer(
             configuration: configuration,
             faults: faults,
@@ -63,7 +80,8 @@ extension LocalObjectServer {
         )
         do {
             let port = try await server.start()
-            let result = try await body(server.client(dialect: dialect, port: port, logger: logger), server)
+            let client = server.client(dialect: dialect, port: port, logger: logger, configure: configureClient)
+            let result = try await body(client, server)
             await server.shutdown()
             return result
         } catch {
@@ -73,7 +91,12 @@ extension LocalObjectServer {
     }
 
     /// A client for this server, listening on `port`, that signs with ``developmentCredentials`` in `dialect`.
-    private func client(dialect: Dialect, port: Int, logger: Logger?) -> ObjectStorageClient {
+    private func client(
+        dialect: Dialect,
+        port: Int,
+        logger: Logger?,
+        configure: (inout ObjectStorageClient.Configuration) -> Void
+    ) -> ObjectStorageClient {
         let credentials = Self.developmentCredentials
         var clientConfiguration = ObjectStorageClient.Configuration(
             provider: dialect.provider,
@@ -82,6 +105,7 @@ extension LocalObjectServer {
             credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
         )
         clientConfiguration.retry = .exponentialJitter(maxAttempts: 3, base: .milliseconds(1), cap: .milliseconds(10))
+        configure(&clientConfiguration)
         return ObjectStorageClient(configuration: clientConfiguration, logger: logger)
     }
 }

@@ -23,6 +23,8 @@ public enum ScannedSecrets {
         "redirect-test-session-token-7c1e",
         // ObjectStorageTests: ClientConnectFailureTests (an endpoint that cannot be reached).
         "connect-failure-secret-3b9e",
+        // ObjectStorageTests: LocalObjectServerWithRunningTests (a key pair the server is configured to accept).
+        "with-running-other-secret-4e7b",
         // CLITests: ServeAnnouncementTests (tokens a pasted export line must clear).
         "stale-session-token-",
         // LocalObjectServer.developmentCredentials: ObjectStorageTests, LocalServerTests, CLITests.

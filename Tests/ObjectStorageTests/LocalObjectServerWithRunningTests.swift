@@ -14,7 +14,7 @@ import ObjectStorageLocalServer
 import ObjectStorageTestSupport
 import Testing
 
-/// The shipped test helper, ``LocalObjectServer/withRunning(dialect:faults:logger:isolation:_:)``: the client it
+/// The shipped test helper, ``LocalObjectServer/withRunning(dialect:faults:logger:configureServer:configureClient:isolation:_:)``: the client it
 /// hands out works in every dialect, the faults it is given fire, and the server and its data are gone afterwards
 /// even when the test throws.
 @Suite("LocalObjectServer.withRunning")
@@ -49,6 +49,43 @@ struct LocalObjectServerWithRunningTests {
             }
             #expect(error?.statusCode == 500)
             #expect(error?.code == .internalError)
+        }
+    }
+
+    @Test("its closures configure the server and the client before they start")
+    func closuresConfigureServerAndClient() async throws {
+        let other = Credentials(accessKeyID: "other-key-id", secretAccessKey: "with-running-other-secret-4e7b")
+        let configureServer: (inout LocalObjectServer.Configuration) -> Void = { configuration in
+            configuration.authentication = .credentials([other])
+            configuration.ossRegion = "cn-shanghai"
+        }
+        let configureClient: (inout ObjectStorageClient.Configuration) -> Void = { configuration in
+            configuration.signatureVersion = .ossV1
+            configuration.credentials = .static(accessKeyID: other.accessKeyID, secretAccessKey: other.secretAccessKey)
+        }
+        try await LocalObjectServer.withRunning(
+            dialect: .oss,
+            configureServer: configureServer,
+            configureClient: configureClient
+        ) { client, server in
+            #expect(server.configuration.ossRegion == "cn-shanghai")
+            // The client's region follows the server's, and it signs in OSS V1 with the other key pair, the only
+            // one the server accepts.
+            #expect(client.configuration.region == "cn-shanghai")
+            #expect(client.configuration.signatureVersion == .ossV1)
+            try await client.createBucket(bucket: "test")
+            let presigned = try await client.presign(bucket: "test", key: "k")
+            #expect(presigned.url.contains("OSSAccessKeyId=other-key-id"))
+
+            var development = client.configuration
+            development.credentials = .static(
+                accessKeyID: LocalObjectServer.developmentCredentials.accessKeyID,
+                secretAccessKey: LocalObjectServer.developmentCredentials.secretAccessKey
+            )
+            let refused = await #expect(throws: ServiceError.self) {
+                try await ObjectStorageClient(configuration: development).headBucket(bucket: "test")
+            }
+            #expect(refused?.statusCode == 403)
         }
     }
 
