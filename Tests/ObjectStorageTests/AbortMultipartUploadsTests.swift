@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageTestSupport
 import Testing
 
@@ -15,7 +16,11 @@ import Testing
 struct AbortMultipartUploadsTests {
     @Test("only the uploads under the prefix and older than the cutoff are aborted", arguments: ClientDialect.all)
     func abortsByPrefixAndAge(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "housekeeping")
             var started: [String: String] = [:]
             for key in ["logs/a", "logs/b", "logsy", "data/c"] {

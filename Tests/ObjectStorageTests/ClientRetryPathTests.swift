@@ -20,7 +20,12 @@ struct ClientRetryPathTests {
     @Test("a stream body is sent once: a retryable answer is not retried", arguments: [ClientDialect.ossV4, .s3])
     func streamBodyIsNotRetried(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "once")
             faults.add(FaultRule(operations: [.putObject], trigger: .first(1), fault: .internalError))
             let content = testBytes(1000)

@@ -117,7 +117,11 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: root)
             try? FileManager.default.removeItem(atPath: restored)
         }
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             let events = EventLog()
             let up = try await client.uploadDirectory(
@@ -170,7 +174,11 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: root)
             try? FileManager.default.removeItem(atPath: mirror)
         }
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             var options = Self.options(dialect)
             options.comparison = .sizeAndModificationTime
@@ -247,7 +255,12 @@ struct DirectoryTransferTests {
                 fault: .error(status: 403, code: "AccessDenied", message: "denied for the test")
             )
         )
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             var options = Self.options(dialect)
             options.manifestPath = manifest
@@ -299,7 +312,12 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: manifest)
         }
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             _ = try await client.uploadDirectory(root, bucket: Self.bucket, options: Self.options(dialect))
             faults.add(
@@ -344,7 +362,11 @@ struct DirectoryTransferTests {
         let dialect = ClientDialect.s3
         let (root, files) = try Self.makeTree(.ossV4)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             var options = Self.options(dialect)
             options.comparison = .sizeAndModificationTime
@@ -378,7 +400,11 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: root)
             try? FileManager.default.removeItem(atPath: parent)
         }
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             let events = EventLog()
             await #expect {
                 _ = try await client.uploadDirectory(
@@ -414,7 +440,12 @@ struct DirectoryTransferTests {
                 sent.withLock { $0.append("\(request.method) \(request.url)") }
             }
         }
-        try await withClient(dialect, transport: recording) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: recording)
             try await Self.uploadPhotos(root, client, dialect)
             var options = Self.options(dialect)
             let events = EventLog()
@@ -460,7 +491,7 @@ struct DirectoryTransferTests {
             }
 
             // Another server in another dialect: the bytes stream through this process.
-            try await withClient(.s3) { other, _ in
+            try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { other, _ in
                 try await other.createBucket(bucket: "elsewhere")
                 let streamed = try await other.copyPrefix(
                     bucket: "elsewhere",
@@ -492,7 +523,12 @@ struct DirectoryTransferTests {
         let replace = ReplaceBeforeFirstRequest(
             suffix: job == "download" ? "/tree/photos/many/9.bin" : "/mirror/backup/many/9.bin"
         )
-        try await withClient(dialect, transport: replace.transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: replace.transport)
             try await Self.uploadPhotos(root, client, dialect)
             replace.arm {
                 try await client.putObject(
@@ -549,7 +585,11 @@ struct DirectoryTransferTests {
         let dialect = ClientDialect.s3
         let (root, files) = try Self.makeTree(.ossV4)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             var options = Self.options(dialect)
             options.concurrency = 1
@@ -576,7 +616,7 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: fileFirst)
             try? FileManager.default.removeItem(atPath: directoryFirst)
         }
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             for (key, bytes) in [("k/a", [1, 2]), ("k/a/b", [3, 4, 5]), ("k/c", [6])] as [(String, [UInt8])] {
                 try await client.putObject(.init(bucket: Self.bucket, key: key, body: .bytes(bytes)))
@@ -623,7 +663,11 @@ struct DirectoryTransferTests {
         let (root, files) = try Self.makeTree(dialect)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: root + "/a")
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             var options = Self.options(dialect)
             options.followsSymbolicLinks = true
@@ -648,7 +692,11 @@ struct DirectoryTransferTests {
         let dialect = ClientDialect.obs
         let (root, _) = try Self.makeTree(dialect)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             var options = Self.options(dialect)
             options.excludes = ["*"]

@@ -26,7 +26,13 @@ struct LogRedactionTests {
         faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .internalError))
         let secret = LocalObjectServer.developmentCredentials.secretAccessKey
         var descriptions: [String] = []
-        try await withClient(dialect, faults: faults, logger: logger) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(logger: logger)
             try await client.createBucket(bucket: "logs")
             try await client.putObject(PutObjectRequest(bucket: "logs", key: "k", body: .bytes([1])))
             _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "k")).body.collect(upTo: 10)
@@ -39,7 +45,13 @@ struct LogRedactionTests {
             }
         }
         let wrong = Credentials(accessKeyID: "LOCALDEVACCESSKEY", secretAccessKey: "wrong-secret-value")
-        try await withClient(dialect, credentials: wrong, logger: logger) { client, _ in
+        let wrongSecret: (inout ObjectStorageClient.Configuration) -> Void = {
+            dialect.configure(&$0)
+            $0.credentials = .static(accessKeyID: wrong.accessKeyID, secretAccessKey: wrong.secretAccessKey)
+        }
+        try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: wrongSecret)
+        { client, _ in
+            let client = client.derived(logger: logger)
             do {
                 try await client.createBucket(bucket: "logs")
             } catch {

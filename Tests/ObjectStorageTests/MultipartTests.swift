@@ -9,6 +9,7 @@
 import Foundation
 import NIOCore
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import Testing
@@ -17,7 +18,11 @@ import Testing
 struct MultipartTests {
     @Test("initiate, upload parts from a file, list parts in pages, complete, abort", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "multipart")
             let partSize = dialect.minimumPartSize
             let content = testBytes(partSize * 2 + 1234, seed: 3)

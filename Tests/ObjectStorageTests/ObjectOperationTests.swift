@@ -18,7 +18,11 @@ import Testing
 struct ObjectOperationTests {
     @Test("bucket and object round trip", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "bucket")
             _ = try await client.headBucket(bucket: "bucket")
             let content = testBytes(3000)
@@ -104,7 +108,11 @@ struct ObjectOperationTests {
 
     @Test("error paths: 404, 412, 304, 416", arguments: ClientDialect.all)
     func errorPaths(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "errors")
             let put = try await client.putObject(
                 PutObjectRequest(bucket: "errors", key: "k", body: .bytes(testBytes(100)))
@@ -149,7 +157,12 @@ struct ObjectOperationTests {
             accessKeyID: LocalObjectServer.developmentCredentials.accessKeyID,
             secretAccessKey: "wrong"
         )
-        try await withClient(dialect, credentials: wrong) { client, _ in
+        let wrongSecret: (inout ObjectStorageClient.Configuration) -> Void = {
+            dialect.configure(&$0)
+            $0.credentials = .static(accessKeyID: wrong.accessKeyID, secretAccessKey: wrong.secretAccessKey)
+        }
+        try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: wrongSecret)
+        { client, _ in
             let error = await expectServiceError(.signatureDoesNotMatch, status: 403) {
                 try await client.createBucket(bucket: "wrong-secret")
             }
@@ -160,7 +173,11 @@ struct ObjectOperationTests {
 
     @Test("listing pages with prefix and delimiter", arguments: ClientDialect.all)
     func listing(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "list")
             let keys = ["a/1", "a/2", "b/1", "c", "d", "e f", "g"]
             for key in keys {
@@ -198,7 +215,11 @@ struct ObjectOperationTests {
 
     @Test("get to a file, and upload from a file", arguments: [ClientDialect.ossV4, .s3])
     func files(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "files")
             let content = testBytes(700_000)
             let source = temporaryPath("source")
@@ -231,7 +252,11 @@ struct ObjectOperationTests {
 
     @Test("presigned GET works with plain AsyncHTTPClient", arguments: ClientDialect.all)
     func presignedGet(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "presign")
             try await client.putObject(
                 PutObjectRequest(bucket: "presign", key: "a b/c", body: .bytes(Array("hello".utf8)))

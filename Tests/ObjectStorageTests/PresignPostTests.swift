@@ -13,6 +13,7 @@ import NIOHTTP1
 import ObjectStorage
 import ObjectStorageLocalServer
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// Posts a browser-style `multipart/form-data` form: the fields in order, then the file last.
@@ -110,7 +111,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func acceptedFormStoresTheObject(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             var attributes = UploadAttributes(contentType: "text/plain", metadata: ["owner": "ana"])
             attributes.cacheControl = "max-age=60"
@@ -137,7 +142,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func tamperedPolicyIsRefused(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             let form = try await client.presignPost(bucket: "uploads", key: "a.txt", contentLength: 1...10)
             let policy = try #require(form.fields.first { $0.name == "policy" }?.value)
@@ -163,7 +172,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func expiredPolicyIsRefused(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: "uploads")
             let port = try #require(server.port)
             let region = dialect.provider == .oss ? server.configuration.ossRegion : server.configuration.region
@@ -192,7 +205,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func fileOverTheSizeRangeIsRefusedAndNotStored(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             let form = try await client.presignPost(bucket: "uploads", key: "big.bin", contentLength: 1...10)
             let response = try await FormPost.post(form, file: Array(repeating: 7, count: 11))
@@ -212,7 +229,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func keyOutsideThePrefixIsRefused(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             let form = try await client.presignPost(bucket: "uploads", key: "user/42/${filename}")
             let response = try await FormPost.post(
@@ -228,7 +249,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func uncoveredFieldIsRefusedExceptByOSS(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             let form = try await client.presignPost(bucket: "uploads", key: "a.txt")
             let response = try await FormPost.post(
@@ -261,7 +286,11 @@ struct PresignPostTests {
 
     @Test(arguments: dialects)
     func repeatedFieldIsRefusedAndNothingStored(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             // The policy states ["eq", "$x-…-meta-role", "viewer"]; a second field of the same name in another case
             // would otherwise pass the condition (checked on the first) and be stored beside it.
@@ -307,7 +336,11 @@ struct PresignPostTests {
 
     @Test(arguments: [ClientDialect.s3, .ossV4])
     func contentTypePrefixAndRedirect(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "uploads")
             let form = try await client.presignPost(
                 bucket: "uploads",
@@ -338,7 +371,9 @@ struct PresignPostTests {
 
     @Test func formOfAnAnonymousClientIsRefusedBeforeSigning() async throws {
         let anonymous: (inout ObjectStorageClient.Configuration) -> Void = { $0.credentials = nil }
-        _ = try await withClient(.s3, configure: anonymous) { client, _ in
+        _ = try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning, configureClient: anonymous) {
+            client,
+            _ in
             await #expect(throws: ObjectStorageError.self) {
                 _ = try await client.presignPost(bucket: "uploads", key: "a")
             }

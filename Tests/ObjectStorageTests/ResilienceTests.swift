@@ -21,7 +21,12 @@ struct ResilienceTests {
     @Test("5xx and throttling then success", arguments: ClientDialect.all)
     func retriesServerErrors(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "retry")
             try await client.putObject(PutObjectRequest(bucket: "retry", key: "k", body: .bytes(testBytes(10))))
             faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .internalError))
@@ -46,7 +51,12 @@ struct ResilienceTests {
     )
     func connectionClosedMidBody(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "close")
             let content = testBytes(200_000)
             try await client.putObject(PutObjectRequest(bucket: "close", key: "k", body: .bytes(content)))
@@ -69,7 +79,12 @@ struct ResilienceTests {
     @Test("an XML answer cut off mid-body is retried", arguments: ClientDialect.all)
     func cutOffXMLAnswerIsRetried(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "cut-off")
             for key in ["a", "b", "c"] {
                 try await client.putObject(PutObjectRequest(bucket: "cut-off", key: key, body: .bytes([1])))
@@ -111,9 +126,12 @@ struct ResilienceTests {
     @Test("a skewed signing clock is corrected from the server's answer and retried", arguments: ClientDialect.all)
     func clockSkew(_ dialect: ClientDialect) async throws {
         let skewed: (inout ObjectStorageClient.Configuration) -> Void = {
+            dialect.configure(&$0)
             $0.now = { Date().addingTimeInterval(-20 * 60) }
         }
-        try await withClient(dialect, configure: skewed) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: skewed) {
+            client,
+            _ in
             try await client.createBucket(bucket: "skew")
             let offset = client.clockOffset.components.seconds
             // The server's Date has one-second resolution and the answer takes a moment on a loaded
@@ -133,7 +151,8 @@ struct ResilienceTests {
             $0.now = { Date().addingTimeInterval(-20 * 60) }
             $0.retry = .none
         }
-        try await withClient(.s3, configure: skewedWithoutRetries) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning, configureClient: skewedWithoutRetries)
+        { client, _ in
             _ = await expectServiceError(.requestTimeTooSkewed, status: 403) {
                 try await client.createBucket(bucket: "skew")
             }

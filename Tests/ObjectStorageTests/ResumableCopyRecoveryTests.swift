@@ -42,7 +42,12 @@ struct ResumableCopyRecoveryTests {
         let source = testBytes(Copy.sourceSize(dialect), seed: 31)
         try await Self.withDirectory { directory in
             let faults = FaultInjector()
-            try await withClient(dialect, faults: faults) { client, _ in
+            try await LocalObjectServer.withRunning(
+                dialect: dialect.wire,
+                faults: faults,
+                logger: .scanning,
+                configureClient: dialect.configure
+            ) { client, _ in
                 try await client.createBucket(bucket: Copy.bucket)
                 try await Copy.put(client, "source", source)
                 let options = Self.checkpointed(dialect, in: directory)
@@ -91,7 +96,8 @@ struct ResumableCopyRecoveryTests {
         let faults = FaultInjector()
         // Two parts, the fewest a multipart copy has in S3 (5 MiB each but the last).
         let source = testBytes(ClientDialect.s3.minimumPartSize + 1_000, seed: 32)
-        try await withClient(.s3, faults: faults, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, faults: faults, logger: .scanning) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: Copy.bucket)
             try await Copy.put(client, "source", source)
             try await body(client, gateway, faults)

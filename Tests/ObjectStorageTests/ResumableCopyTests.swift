@@ -65,7 +65,11 @@ struct ResumableCopyTests {
     @Test(arguments: dialects)
     func aCopyOfManyPartsIsByteIdenticalAndKeepsTheSourcesMetadata(_ dialect: ClientDialect) async throws {
         let source = testBytes(Self.sourceSize(dialect), seed: 11)
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             try await Self.put(client, "source", source)
             let result = try await Self.copy(client, options: Self.options(dialect))
@@ -90,7 +94,11 @@ struct ResumableCopyTests {
     @Test(arguments: dialects)
     func replacedMetadataComesFromTheAttributes(_ dialect: ClientDialect) async throws {
         let source = testBytes(Self.sourceSize(dialect), seed: 12)
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             try await Self.put(client, "source", source)
             var attributes = UploadAttributes()
@@ -116,7 +124,11 @@ struct ResumableCopyTests {
     @Test(arguments: dialects)
     func aSmallSourceIsOneCopyObject(_ dialect: ClientDialect) async throws {
         let source = testBytes(1000, seed: 13)
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             try await Self.put(client, "source", source)
             let result = try await Self.copy(client, options: TransferOptions())
@@ -134,7 +146,12 @@ struct ResumableCopyTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             try await Self.put(client, "source", source)
             var options = Self.options(dialect, concurrency: 1)
@@ -171,7 +188,12 @@ struct ResumableCopyTests {
         let second = testBytes(Self.sourceSize(dialect) + 777, seed: 16)
         let transport = SourceReplacingTransport(base: AsyncHTTPClientTransport.shared)
         let wrap: @Sendable (any HTTPTransport) -> any HTTPTransport = { _ in transport }
-        try await withClient(dialect, transport: wrap) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: wrap)
             try await client.createBucket(bucket: Self.bucket)
             try await Self.put(client, "source", first)
             // Before the second part copy is sent, another writer replaces the source: that part and every later
@@ -193,7 +215,7 @@ struct ResumableCopyTests {
     }
 
     @Test func aCheckpointNeedsAPath() async throws {
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             var options = TransferOptions()
             options.enableCheckpoint = true
             await #expect(throws: ObjectStorageError.self) {

@@ -75,7 +75,12 @@ struct ResumableDownloadFinishedTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(2 * 1024 * 1024 + 777, seed: 51)
         let counting = DownloadBox<CountingTransport>()
-        try await withClient(dialect, transport: counting.transportFactory) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: counting.transportFactory)
             try await client.createBucket(bucket: "done")
             try await client.putObject(PutObjectRequest(bucket: "done", key: "k", body: .bytes(content)))
             let destination = scratch.file("done.bin")
@@ -115,7 +120,12 @@ struct ResumableDownloadFinishedTests {
         var damaged = content
         damaged[1_500_000] ^= 0x01
         let counting = DownloadBox<CountingTransport>()
-        try await withClient(dialect, transport: counting.transportFactory) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: counting.transportFactory)
             try await client.createBucket(bucket: "done")
             try await client.putObject(PutObjectRequest(bucket: "done", key: "k", body: .bytes(content)))
             let destination = scratch.file("damaged.bin")
@@ -147,7 +157,7 @@ struct ResumableDownloadFileSystemErrorTests {
     @Test("a checkpoint that cannot be locked names the system's reason")
     func lockFailureNamesReason() async throws {
         let scratch = try ScratchDirectory()
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             // /sys refuses new files (EACCES, or EROFS where it is mounted read-only).
             let options = TransferOptions(enableCheckpoint: true, checkpointFilePath: "/sys/h8-lock-test.dcp")
             do {

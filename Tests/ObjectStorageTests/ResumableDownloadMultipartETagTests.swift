@@ -56,7 +56,12 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(Int(2 * Self.mebibyte * 5 + 1234), seed: 41)
         let (logger, log) = Self.debugLogger()
-        try await withClient(.s3, logger: logger, server: Self.withoutS3Checksums) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: .s3,
+            logger: .scanning,
+            configureServer: Self.withoutS3Checksums
+        ) { client, _ in
+            let client = client.derived(logger: logger)
             let etag = try await Self.uploadInParts(
                 client,
                 content,
@@ -102,7 +107,12 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(3 * 1024 * 1024 + 5, seed: 46)
         let (logger, log) = Self.debugLogger()
-        try await withClient(.s3, logger: logger, server: Self.withoutS3Checksums) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: .s3,
+            logger: .scanning,
+            configureServer: Self.withoutS3Checksums
+        ) { client, _ in
+            let client = client.derived(logger: logger)
             try await client.createBucket(bucket: "mpu")
             let uploadID = try await client.createMultipartUpload(bucket: "mpu", key: "k")
             let part = try await client.uploadPart(
@@ -132,11 +142,12 @@ struct ResumableDownloadMultipartETagTests {
     func unreportedPartSizeIsFound() async throws {
         let scratch = try ScratchDirectory()
         let content = testBytes(Int(2 * Self.mebibyte * 5 + 99), seed: 42)
-        try await withClient(
-            .s3,
-            transport: PartsCountHidingTransport.init(base:),
-            server: Self.withoutS3Checksums
+        try await LocalObjectServer.withRunning(
+            dialect: .s3,
+            logger: .scanning,
+            configureServer: Self.withoutS3Checksums
         ) { client, _ in
+            let client = client.derived(transport: PartsCountHidingTransport.init(base:))
             let etag = try await Self.uploadInParts(
                 client,
                 content,
@@ -158,11 +169,12 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         // 7 MiB parts: 5 MiB is the only common size that makes 3 parts of this object, and it is the wrong one.
         let content = testBytes(Int(2 * Self.mebibyte * 7 + 100), seed: 43)
-        try await withClient(
-            .s3,
-            transport: PartsCountHidingTransport.init(base:),
-            server: Self.withoutS3Checksums
+        try await LocalObjectServer.withRunning(
+            dialect: .s3,
+            logger: .scanning,
+            configureServer: Self.withoutS3Checksums
         ) { client, _ in
+            let client = client.derived(transport: PartsCountHidingTransport.init(base:))
             _ = try await Self.uploadInParts(
                 client,
                 content,
@@ -230,12 +242,12 @@ struct ResumableDownloadMultipartETagTests {
         let content = testBytes(Int(3 * Self.mebibyte * 5 + 77), seed: 45)
         let counting = DownloadBox<CountingTransport>()
         let (logger, log) = Self.debugLogger()
-        try await withClient(
-            .s3,
-            logger: logger,
-            transport: counting.transportFactory,
-            server: Self.withoutS3Checksums
+        try await LocalObjectServer.withRunning(
+            dialect: .s3,
+            logger: .scanning,
+            configureServer: Self.withoutS3Checksums
         ) { client, _ in
+            let client = client.derived(logger: logger, transport: counting.transportFactory)
             let etag = try await Self.uploadInParts(
                 client,
                 content,

@@ -25,7 +25,11 @@ struct ResumableDownloadTests {
     func downloadsAndVerifies(_ dialect: ClientDialect) async throws {
         let scratch = try ScratchDirectory()
         let content = testBytes(3 * 1024 * 1024 + 12_345, seed: 3)
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "rd-bucket")
             try await client.putObject(PutObjectRequest(bucket: "rd-bucket", key: "a/big.bin", body: .bytes(content)))
             let destination = scratch.file("big.bin")
@@ -58,7 +62,11 @@ struct ResumableDownloadTests {
     @Test("0-byte and 1-byte objects", arguments: [ClientDialect.ossV4, .s3])
     func tinyObjects(_ dialect: ClientDialect) async throws {
         let scratch = try ScratchDirectory()
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "tiny")
             for size in [0, 1] {
                 let content = testBytes(size, seed: 9)
@@ -76,7 +84,11 @@ struct ResumableDownloadTests {
     func rangeDownload(_ dialect: ClientDialect) async throws {
         let scratch = try ScratchDirectory()
         let content = testBytes(2 * 1024 * 1024, seed: 4)
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "range")
             try await client.putObject(PutObjectRequest(bucket: "range", key: "k", body: .bytes(content)))
             let options = smallPartOptions()
@@ -114,7 +126,12 @@ struct ResumableDownloadTests {
         var generator = SplitMixForTests(seed: UInt64(seed))
         let threshold = Int64.random(in: 200_000...3_500_000, using: &generator)
         let counting = DownloadBox<CountingTransport>()
-        try await withClient(dialect, transport: counting.transportFactory(sequenceOnly: seed > 4)) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: counting.transportFactory(sequenceOnly: seed > 4))
             let counting = try #require(counting.value)
             try await client.createBucket(bucket: "pause")
             try await client.putObject(PutObjectRequest(bucket: "pause", key: "k", body: .bytes(content)))
@@ -166,7 +183,12 @@ struct ResumableDownloadTests {
         let old = testBytes(2 * 1024 * 1024, seed: 5)
         let new = testBytes(2 * 1024 * 1024 + 99, seed: 6)
         let faults = FaultInjector()
-        try await withClient(dialect, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "change")
             try await client.putObject(PutObjectRequest(bucket: "change", key: "k", body: .bytes(old)))
             faults.add(FaultRule(operations: [.getObject], trigger: .nth(3), fault: .replaceContent(with: new)))
@@ -206,7 +228,13 @@ struct ResumableDownloadTests {
         let faults = FaultInjector()
         let counting = DownloadBox<CountingTransport>()
         let factory = counting.transportFactory(sequenceOnly: sequenceOnly)
-        try await withClient(dialect, faults: faults, transport: factory) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: factory)
             try await client.createBucket(bucket: "drop")
             try await client.putObject(PutObjectRequest(bucket: "drop", key: "k", body: .bytes(content)))
             faults.add(
@@ -238,8 +266,16 @@ struct ResumableDownloadTests {
         let content = testBytes(1024 * 1024 + 5, seed: 8)
         let faults = FaultInjector()
         let retry = RetryPolicy.exponentialJitter(maxAttempts: 6, base: .milliseconds(1), cap: .milliseconds(5))
-        let configure: (inout ObjectStorageClient.Configuration) -> Void = { $0.retry = retry }
-        try await withClient(dialect, faults: faults, configure: configure) { client, _ in
+        let configure: (inout ObjectStorageClient.Configuration) -> Void = {
+            dialect.configure(&$0)
+            $0.retry = retry
+        }
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            faults: faults,
+            logger: .scanning,
+            configureClient: configure
+        ) { client, _ in
             try await client.createBucket(bucket: "burst")
             try await client.putObject(PutObjectRequest(bucket: "burst", key: "k", body: .bytes(content)))
             faults.add(FaultRule(operations: [.headObject], trigger: .nth(1), fault: .slowDown))
@@ -271,9 +307,8 @@ struct ResumableDownloadTests {
         let handler = InMemoryLogHandler()
         var logger = Logger.scanning(label: "rd-test", alsoTo: handler)
         logger.logLevel = .debug
-        try await withClient(.ossV4, logger: logger, transport: counting.transportFactory) {
-            client,
-            _ in
+        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+            let client = client.derived(logger: logger, transport: counting.transportFactory)
             try await client.createBucket(bucket: "damage")
             try await client.putObject(PutObjectRequest(bucket: "damage", key: "k", body: .bytes(content)))
             let destination = scratch.file("damaged.bin")
@@ -328,7 +363,7 @@ struct ResumableDownloadTests {
     func destinationUntouchedOnFailure() async throws {
         let scratch = try ScratchDirectory()
         let faults = FaultInjector()
-        try await withClient(.s3, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, faults: faults, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "keep")
             try await client.putObject(PutObjectRequest(bucket: "keep", key: "k", body: .bytes(testBytes(600_000))))
             let destination = scratch.file("precious.txt")
@@ -365,7 +400,11 @@ struct ResumableDownloadTests {
     func presignedURL(_ dialect: ClientDialect) async throws {
         let scratch = try ScratchDirectory()
         let content = testBytes(1024 * 1024 + 3, seed: 11)
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "presigned")
             try await client.putObject(PutObjectRequest(bucket: "presigned", key: "p/q r", body: .bytes(content)))
             try await client.putObject(PutObjectRequest(bucket: "presigned", key: "empty", body: .bytes([])))
@@ -387,7 +426,7 @@ struct ResumableDownloadTests {
     @Test("invalid options are refused before anything is sent")
     func validation() async throws {
         let scratch = try ScratchDirectory()
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "valid")
             try await client.putObject(PutObjectRequest(bucket: "valid", key: "k", body: .bytes(testBytes(1000))))
             var cases: [(String, TransferOptions, ByteRange?, String)] = []
@@ -428,9 +467,8 @@ struct ResumableDownloadTests {
         let content = testBytes(2 * 1024 * 1024, seed: 12)
         let counting = DownloadBox<CountingTransport>()
         let faults = FaultInjector()
-        try await withClient(.ossV4, faults: faults, transport: counting.transportFactory) {
-            client,
-            _ in
+        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
+            let client = client.derived(transport: counting.transportFactory)
             try await client.createBucket(bucket: "abandon")
             try await client.putObject(PutObjectRequest(bucket: "abandon", key: "k", body: .bytes(content)))
             let destination = scratch.file("abandoned.bin")
@@ -490,7 +528,7 @@ struct ResumableDownloadTests {
 }
 
 extension DownloadBox where Value == CountingTransport {
-    /// A `withClient` transport factory that wraps the base transport and keeps the wrapper here.
+    /// A `derived(logger:transport:)` transport factory that wraps the base transport and keeps the wrapper here.
     var transportFactory: @Sendable (any HTTPTransport) -> any HTTPTransport {
         { base in self.set(CountingTransport(base: base)) }
     }
@@ -505,7 +543,7 @@ extension DownloadBox where Value == CountingTransport {
     }
 }
 
-/// A settable reference, to get a test transport out of `withClient`'s factory closure.
+/// A settable reference, to get a test transport out of `derived(logger:transport:)`'s factory closure.
 final class DownloadBox<Value: Sendable>: Sendable {
     private let storage = Mutex<Value?>(nil)
 

@@ -43,7 +43,12 @@ struct ResumableDownloadVerifyTests {
         let handler = InMemoryLogHandler()
         var logger = Logger.scanning(label: "rd-verify", alsoTo: handler)
         logger.logLevel = .debug
-        try await withClient(dialect, logger: logger, transport: counting.transportFactory) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(logger: logger, transport: counting.transportFactory)
             try await client.createBucket(bucket: "verify")
             try await client.putObject(PutObjectRequest(bucket: "verify", key: "k", body: .bytes(content)))
             let destination = scratch.file("kept.bin")
@@ -99,7 +104,8 @@ struct ResumableDownloadVerifyTests {
         let partSize: Int64 = 128 * 1024
         let content = testBytes(1024 * 1024 + 5, seed: 32)
         let counting = DownloadBox<CountingTransport>()
-        try await withClient(.s3, transport: counting.transportFactory) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: counting.transportFactory)
             try await client.createBucket(bucket: "verify")
             try await client.putObject(PutObjectRequest(bucket: "verify", key: "k", body: .bytes(content)))
             let destination = scratch.file("intact.bin")
@@ -139,7 +145,8 @@ struct ResumableDownloadVerifyTests {
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
             HeadHeaderTransport(base: base, name: "x-obs-hash-crc64ecma", value: String(advertised))
         }
-        try await withClient(.obs, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .obs, logger: .scanning) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "obs-crc")
             try await client.putObject(PutObjectRequest(bucket: "obs-crc", key: "k", body: .bytes(content)))
             let destination = scratch.file("obs.bin")
@@ -171,7 +178,8 @@ extension ResumableDownloadVerifyTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(10 * 1024 * 1024 + 5, seed: 34)
         let (logger, log) = ResumableDownloadMultipartETagTests.debugLogger()
-        try await withClient(.s3, logger: logger) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(logger: logger)
             try await client.createBucket(bucket: "nvme")
             // Uploaded in parts: the server combines the parts' CRCs into the object's (FULL_OBJECT).
             let source = scratch.file("source.bin")
@@ -206,7 +214,8 @@ extension ResumableDownloadVerifyTests {
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
             HeadHeaderTransport(base: base, name: "x-amz-checksum-crc64nvme", value: wrong)
         }
-        try await withClient(.s3, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "nvme")
             try await client.putObject(PutObjectRequest(bucket: "nvme", key: "k", body: .bytes(content)))
             let destination = scratch.file("bad.bin")
@@ -231,7 +240,8 @@ extension ResumableDownloadVerifyTests {
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
             HeadHeaderTransport(base: base, name: "x-amz-checksum-type", value: "COMPOSITE")
         }
-        try await withClient(.s3, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "nvme")
             try await client.putObject(PutObjectRequest(bucket: "nvme", key: "k", body: .bytes(content)))
             let destination = scratch.file("down.bin")

@@ -31,15 +31,23 @@ struct StreamedCopyTests {
         to destinationDialect: ClientDialect,
         source: [UInt8],
         destinationFaults: FaultInjector = FaultInjector(),
-        destinationTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil,
+        destinationTransport: @Sendable (any HTTPTransport) -> any HTTPTransport = { $0 },
         _ body: (_ source: ObjectStorageClient, _ destination: ObjectStorageClient) async throws -> Void
     ) async throws {
-        try await withClient(sourceDialect) { sourceClient, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: sourceDialect.wire,
+            logger: .scanning,
+            configureClient: sourceDialect.configure
+        ) { sourceClient, _ in
             try await sourceClient.createBucket(bucket: bucket)
             try await Copy.put(sourceClient, "source", source)
-            try await withClient(destinationDialect, faults: destinationFaults, transport: destinationTransport) {
-                destination,
-                _ in
+            try await LocalObjectServer.withRunning(
+                dialect: destinationDialect.wire,
+                faults: destinationFaults,
+                logger: .scanning,
+                configureClient: destinationDialect.configure
+            ) { destination, _ in
+                let destination = destination.derived(transport: destinationTransport)
                 try await destination.createBucket(bucket: bucket)
                 try await body(sourceClient, destination)
                 #expect(try await UploadFileFixture.pendingUploads(destination).isEmpty)

@@ -34,58 +34,39 @@ struct ClientDialect: Sendable, CustomTestStringConvertible {
 
     /// The smallest non-final part the local server accepts in this dialect.
     var minimumPartSize: Int { self.provider == .s3 ? 5 * 1024 * 1024 : 100 * 1024 }
+
+    /// The dialect to give `LocalObjectServer.withRunning`, whose client then speaks this provider.
+    var wire: Dialect {
+        switch self.provider {
+        case .oss: .oss
+        case .obs: .obs
+        default: .s3
+        }
+    }
+
+    /// Makes the client sign in this dialect's scheme (`withRunning` picks the provider's default, never OSS V1).
+    func configure(_ configuration: inout ObjectStorageClient.Configuration) {
+        configuration.signatureVersion = self.signature
+    }
+}
+
+extension ObjectStorageClient {
+    /// A client with this one's configuration that logs to `logger` and sends through `wrap` applied to the SDK's
+    /// shared transport: to watch or alter what a test's client sends, or to keep its log to the client's lines.
+    func derived(
+        logger: Logger = .scanning,
+        transport wrap: (any HTTPTransport) -> any HTTPTransport = { $0 }
+    ) -> ObjectStorageClient {
+        ObjectStorageClient(
+            configuration: self.configuration,
+            transport: wrap(AsyncHTTPClientTransport.shared),
+            logger: logger
+        )
+    }
 }
 
 /// Fast retries for tests.
 let testRetry = RetryPolicy.exponentialJitter(maxAttempts: 3, base: .milliseconds(1), cap: .milliseconds(5))
-
-/// Runs `body` with a fresh in-memory server (credentials checked) and a client in `dialect`.
-func withClient<T>(
-    _ dialect: ClientDialect,
-    faults: FaultInjector = FaultInjector(),
-    credentials: Credentials = LocalObjectServer.developmentCredentials,
-    logger: Logger? = nil,
-    transport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil,
-    configure: (inout ObjectStorageClient.Configuration) -> Void = { _ in },
-    server configureServer: (inout LocalObjectServer.Configuration) -> Void = { _ in },
-    _ body: (ObjectStorageClient, LocalObjectServer) async throws -> T
-) async throws -> T {
-    var serverConfiguration = LocalObjectServer.Configuration(storage: .memory)
-    configureServer(&serverConfiguration)
-    let server = LocalObjectServer(
-        configuration: serverConfiguration,
-        faults: faults,
-        logger: .scanning(label: "test-server")
-    )
-    let port = try await server.start()
-    do {
-        var configuration = ObjectStorageClient.Configuration(
-            provider: dialect.provider,
-            endpoint: try Endpoint(url: "http://127.0.0.1:\(port)"),
-            region: dialect.provider == .oss ? server.configuration.ossRegion : server.configuration.region,
-            credentials: .static(
-                accessKeyID: credentials.accessKeyID,
-                secretAccessKey: credentials.secretAccessKey
-            ),
-            signatureVersion: dialect.signature
-        )
-        configuration.retry = testRetry
-        configuration.timeout = .seconds(20)
-        configure(&configuration)
-        let base = AsyncHTTPClientTransport.shared
-        let client = ObjectStorageClient(
-            configuration: configuration,
-            transport: transport?(base) ?? base,
-            logger: logger ?? .scanning
-        )
-        let result = try await body(client, server)
-        await server.shutdown()
-        return result
-    } catch {
-        await server.shutdown()
-        throw error
-    }
-}
 
 /// Expects `body` to throw a ``ServiceError`` and returns it.
 func expectServiceError(

@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageTestSupport
 import Testing
 
@@ -15,7 +16,11 @@ import Testing
 struct TransferBandwidthLimitTests {
     @Test("a limited upload and download move every byte intact", arguments: ClientDialect.all)
     func limitedTransfersRoundTrip(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: "paced")
             let content = testBytes(dialect.minimumPartSize * 2 + 4321, seed: 11)
             let source = temporaryPath("paced-source")
@@ -42,7 +47,7 @@ struct TransferBandwidthLimitTests {
 
     @Test("a limit below 1 KiB/s is refused before anything is sent")
     func tooLowALimitIsRefused() async throws {
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             var options = TransferOptions()
             options.bandwidthLimit = 1000
             let error = await #expect(throws: ObjectStorageError.self) {

@@ -30,7 +30,7 @@ struct TransferSymmetryTests {
         let source = scratch.file("source.bin")
         try Data(content).write(to: URL(fileURLWithPath: source))
         let destination = scratch.file("copy.bin")
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "same")
             let upProgress = ProgressLog()
             let up = try await client.uploadFile(from: source, bucket: "same", key: "k", progress: upProgress.handler)
@@ -69,7 +69,7 @@ struct TransferSymmetryTests {
         let scratch = try ScratchDirectory()
         let source = scratch.file("source.bin")
         try Data(testBytes(1000)).write(to: URL(fileURLWithPath: source))
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             for concurrency in [0, TransferOptions.maximumConcurrency + 1] {
                 let options = TransferOptions(concurrency: concurrency)
                 await #expect {
@@ -95,7 +95,7 @@ struct TransferSymmetryTests {
         let source = scratch.file("source.bin")
         try Data(content).write(to: URL(fileURLWithPath: source))
         let faults = FaultInjector()
-        try await withClient(.ossV4, faults: faults) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "resume")
             let options = TransferOptions(partSize: partSize, concurrency: 1, enableCheckpoint: true)
             let denied = Fault.error(status: 403, code: "AccessDenied", message: "injected")
@@ -138,7 +138,7 @@ struct TransferSymmetryTests {
         let source = scratch.file("source.bin")
         try Data(testBytes(300 * 1024)).write(to: URL(fileURLWithPath: source))
         let destination = scratch.file("copy.bin")
-        try await withClient(.ossV4) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "lock")
             try await client.putObject(PutObjectRequest(bucket: "lock", key: "k", body: .bytes(testBytes(1000))))
             let options = TransferOptions(partSize: 100 * 1024, enableCheckpoint: true)
@@ -172,7 +172,8 @@ struct TransferSymmetryTests {
         let destination = scratch.file("copy.bin")
         let faults = FaultInjector()
         let signalling = DownloadBox<SignallingTransport>()
-        try await withClient(.ossV4, faults: faults, transport: signalling.transportFactory) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
+            let client = client.derived(transport: signalling.transportFactory)
             try await client.createBucket(bucket: "cancel")
             try await client.putObject(PutObjectRequest(bucket: "cancel", key: "k", body: .bytes(content)))
             let transport = try #require(signalling.value)
@@ -250,7 +251,7 @@ final class SignallingTransport: HTTPTransport, Sendable {
 }
 
 extension DownloadBox where Value == SignallingTransport {
-    /// A `withClient` transport factory that wraps the base transport and keeps the wrapper here.
+    /// A `derived(logger:transport:)` transport factory that wraps the base transport and keeps the wrapper here.
     var transportFactory: @Sendable (any HTTPTransport) -> any HTTPTransport {
         { base in self.set(SignallingTransport(base: base)) }
     }

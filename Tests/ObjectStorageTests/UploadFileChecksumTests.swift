@@ -11,6 +11,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import ObjectStorageTransport
@@ -62,7 +63,8 @@ struct UploadFileChecksumTests {
         let partSize = 5 << 20
         let content = testBytes(2 * partSize + 777, seed: 71)
         let requests = Requests()
-        try await withClient(.s3, transport: requests.transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)
@@ -94,7 +96,8 @@ struct UploadFileChecksumTests {
     func singlePut() async throws {
         let content = testBytes(300_001, seed: 72)
         let requests = Requests()
-        try await withClient(.s3, transport: requests.transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "small.bin", in: scratch)
@@ -115,7 +118,8 @@ struct UploadFileChecksumTests {
             damaging.withLock { $0 = wrapped }
             return wrapped
         }
-        try await withClient(.s3, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)
@@ -142,7 +146,8 @@ struct UploadFileChecksumTests {
             damaging.withLock { $0 = wrapped }
             return wrapped
         }
-        try await withClient(.s3, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)
@@ -157,7 +162,7 @@ struct UploadFileChecksumTests {
             #expect(error?.code == .badDigest)
             // The policy's 3 attempts for the first part, within the one retry loop (there used to be a loop of
             // 3 around it: 9 sends).
-            #expect(damaging.withLock { $0?.uploadParts.withLock { $0 } } == testRetry.maxAttempts)
+            #expect(damaging.withLock { $0?.uploadParts.withLock { $0 } } == client.configuration.retry.maxAttempts)
             await #expect(throws: ServiceError.self) { try await client.headObject(bucket: "crc", key: "k") }
         }
     }
@@ -171,7 +176,8 @@ struct UploadFileChecksumTests {
         let content = testBytes(size, seed: 76)
         let crc = CRC64.checksum(content, polynomial: .xz)
         let requests = Requests()
-        try await withClient(.obs, transport: requests.transport) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .obs, logger: .scanning) { client, _ in
+            let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)
@@ -215,7 +221,12 @@ struct UploadFileChecksumTests {
     func notSent(_ dialect: ClientDialect) async throws {
         let content = testBytes(2 * (5 << 20) + 5, seed: 74)
         let requests = Requests()
-        try await withClient(dialect, transport: requests.transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
             let source = try Self.file(content, named: "source.bin", in: scratch)

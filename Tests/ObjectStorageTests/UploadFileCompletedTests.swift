@@ -53,7 +53,11 @@ struct UploadFileCompletedTests {
 
     @Test("the complete object is recognised: no part is sent again", arguments: Fixture.dialects)
     func completedUploadIsRecognised(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 61)
             let path = try Fixture.makeFile(content)
@@ -81,7 +85,11 @@ struct UploadFileCompletedTests {
 
     @Test("an object replaced since is uploaded again", arguments: [ClientDialect.ossV4, .s3])
     func replacedObjectIsUploadedAgain(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 62)
             let path = try Fixture.makeFile(content)

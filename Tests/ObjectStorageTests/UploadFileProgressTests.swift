@@ -11,6 +11,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import ObjectStorageTransport
@@ -22,8 +23,12 @@ struct UploadFileProgressTests {
     typealias Fixture = UploadFileFixture
 
     /// A progress test, not a timing one: in a full suite on 2 cores a slowed body can wait out the usual 20 s.
-    static func patient(_ configuration: inout ObjectStorageClient.Configuration) {
-        configuration.timeout = .seconds(120)
+    /// The client for `dialect`, with time for the slow link.
+    static func patient(_ dialect: ClientDialect) -> (inout ObjectStorageClient.Configuration) -> Void {
+        { configuration in
+            dialect.configure(&configuration)
+            configuration.timeout = .seconds(120)
+        }
     }
 
     @Test("progress moves within a part, never backwards, and ends at the file size", arguments: Fixture.dialects)
@@ -32,7 +37,12 @@ struct UploadFileProgressTests {
         // throttled reporter is due between two chunks of one part.
         let partSize: Int64 = dialect.provider == .s3 ? 5 << 20 : 2 << 20
         let content = testBytes(Int(partSize) * 2 + 4321, seed: 21)
-        try await withClient(dialect, transport: SlowBodyTransport.wrapping, configure: Self.patient) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: Self.patient(dialect)
+        ) { client, _ in
+            let client = client.derived(transport: SlowBodyTransport.wrapping)
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -57,7 +67,7 @@ struct UploadFileProgressTests {
     @Test("a fast 40 MiB upload reports at least every mebibyte, not only at 0 and 100 %")
     func fastUploadReportsEveryMebibyte() async throws {
         let content = testBytes(40 << 20, seed: 23)
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -80,7 +90,12 @@ struct UploadFileProgressTests {
     @Test("a single PUT reports progress within the file too", arguments: [ClientDialect.ossV4, .s3])
     func progressWithinSinglePut(_ dialect: ClientDialect) async throws {
         let content = testBytes(2 << 20, seed: 22)
-        try await withClient(dialect, transport: SlowBodyTransport.wrapping, configure: Self.patient) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: Self.patient(dialect)
+        ) { client, _ in
+            let client = client.derived(transport: SlowBodyTransport.wrapping)
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -103,7 +118,12 @@ struct UploadFileProgressTests {
     func retriedPartCountsOnce(_ dialect: ClientDialect) async throws {
         let partSize = Int64(dialect.minimumPartSize)
         let content = testBytes(Int(partSize) * 2 + 99, seed: 23)
-        try await withClient(dialect, transport: FailFirstPartTransport.wrapping) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: FailFirstPartTransport.wrapping)
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -132,7 +152,12 @@ struct UploadFileProgressTests {
                 }
             }
         }
-        try await withClient(dialect, transport: transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: transport)
             try await client.createBucket(bucket: Fixture.bucket)
             var attributes = UploadAttributes()
             attributes.websiteRedirectLocation = "/direct.html"

@@ -74,7 +74,11 @@ struct UploadFileResumeTests {
 
     @Test("a failed call keeps the checkpoint; the next call sends only the missing parts", arguments: Fixture.dialects)
     func resumesAfterFailure(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 21)
             let path = try Fixture.makeFile(content)
@@ -107,7 +111,12 @@ struct UploadFileResumeTests {
         let gate: @Sendable (any HTTPTransport) -> any HTTPTransport = {
             PartGateTransport(base: $0, limit: limit, events: continuation)
         }
-        try await withClient(dialect, transport: gate) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: gate)
             try await client.createBucket(bucket: Fixture.bucket)
             let task = Task { try await client.uploadFile(request) }
             for await answered in events where answered >= limit { break }
@@ -130,7 +139,11 @@ struct UploadFileResumeTests {
         arguments: Fixture.dialects
     )
     func resendsUnconfirmedParts(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 44)
             let path = try Fixture.makeFile(content)
@@ -159,7 +172,11 @@ struct UploadFileResumeTests {
         arguments: Fixture.dialects
     )
     func noSuchUploadOnResume(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 55)
             let path = try Fixture.makeFile(content)
@@ -183,7 +200,11 @@ struct UploadFileResumeTests {
 
     @Test("NoSuchUpload answered to UploadPart mid-upload starts a fresh upload", arguments: Fixture.dialects)
     func noSuchUploadDuringParts(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 66)
             let path = try Fixture.makeFile(content)
@@ -210,7 +231,11 @@ struct UploadFileResumeTests {
         arguments: Fixture.dialects
     )
     func changedFile(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 77))
             defer { Fixture.cleanUp(path) }
@@ -231,7 +256,11 @@ struct UploadFileResumeTests {
 
     @Test("abandonUploadFile aborts the server's upload and removes the checkpoint", arguments: [ClientDialect.ossV4])
     func explicitAbort(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 88))
             defer { Fixture.cleanUp(path) }
@@ -247,7 +276,11 @@ struct UploadFileResumeTests {
 
     @Test("checkpoint off: a failed multipart upload is aborted on the server", arguments: Fixture.dialects)
     func checkpointOffAborts(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, server in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, server in
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 99))
             defer { Fixture.cleanUp(path) }

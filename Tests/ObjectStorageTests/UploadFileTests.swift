@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import ObjectStorageTransport
@@ -22,7 +23,11 @@ struct UploadFileTests {
         arguments: Fixture.dialects
     )
     func multipartRoundTrip(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 11)
             let path = try Fixture.makeFile(content, name: "photo.json")
@@ -55,7 +60,11 @@ struct UploadFileTests {
 
     @Test("an empty file: a single PUT, or one empty part when multipart is forced", arguments: Fixture.dialects)
     func emptyFile(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile([])
             defer { Fixture.cleanUp(path) }
@@ -78,7 +87,11 @@ struct UploadFileTests {
 
     @Test("a file of exactly one part is a single PUT; one byte more is two parts", arguments: Fixture.dialects)
     func exactlyOnePart(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let size = Int(Fixture.partSize(dialect))
             for (key, count, multipart) in [("one", size, false), ("two", size + 1, true)] {
@@ -98,7 +111,11 @@ struct UploadFileTests {
 
     @Test("a part size below the provider's minimum is clamped and the upload succeeds", arguments: Fixture.dialects)
     func clampsPartSize(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(dialect), seed: 9)
             let path = try Fixture.makeFile(content)
@@ -117,7 +134,12 @@ struct UploadFileTests {
     )
     func badDigest(_ dialect: ClientDialect) async throws {
         let corrupting: @Sendable (any HTTPTransport) -> any HTTPTransport = { CorruptingPartTransport(base: $0) }
-        try await withClient(dialect, transport: corrupting) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: corrupting)
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(testBytes(Fixture.fileSize(dialect), seed: 2))
             defer { Fixture.cleanUp(path) }
@@ -136,7 +158,7 @@ struct UploadFileTests {
 
     @Test("zero, negative and absurd concurrency are refused before any request", arguments: [0, -3, 10_000])
     func refusesConcurrency(_ concurrency: Int) async throws {
-        try await withClient(.s3) { client, _ in
+        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
             var request = UploadFileCall(bucket: Fixture.bucket, key: "k", filePath: "/nonexistent/file")
             request.options.concurrency = concurrency
             await #expect {

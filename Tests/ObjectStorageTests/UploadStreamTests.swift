@@ -8,6 +8,7 @@
 
 import NIOCore
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import ObjectStorageTransport
@@ -25,7 +26,12 @@ struct UploadStreamTests {
     @Test("a stream ending within the first part is one PUT", arguments: Fixture.dialects)
     func shortStreamIsOnePut(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
-        try await withClient(dialect, transport: tally.transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: tally.transport)
             try await client.createBucket(bucket: Fixture.bucket)
             let partSize = Int(Fixture.partSize(dialect))
             for (key, size) in [("short", partSize - 1), ("exact", partSize), ("empty", 0)] {
@@ -54,7 +60,12 @@ struct UploadStreamTests {
     @Test("chunks not aligned to parts: the object equals the stream", arguments: Fixture.dialects)
     func multipartWithOddChunks(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
-        try await withClient(dialect, transport: tally.transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: tally.transport)
             try await client.createBucket(bucket: Fixture.bucket)
             let partSize = Int(Fixture.partSize(dialect))
             let content = testBytes(3 * partSize + 12_345, seed: 5)
@@ -86,7 +97,11 @@ struct UploadStreamTests {
 
     @Test("a stream that throws half way: its error, and no upload left", arguments: Fixture.dialects)
     func failingStreamAborts(_ dialect: ClientDialect) async throws {
-        try await withClient(dialect) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let partSize = Int(Fixture.partSize(dialect))
             var bytes = ChunkedBytes(content: testBytes(4 * partSize, seed: 7), chunkSizes: [50_000])
@@ -112,7 +127,12 @@ struct UploadStreamTests {
         let gate: @Sendable (any HTTPTransport) -> any HTTPTransport = {
             PartGateTransport(base: $0, limit: 1_000, events: continuation)
         }
-        try await withClient(dialect, transport: gate) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: gate)
             try await client.createBucket(bucket: Fixture.bucket)
             let partSize = Int(Fixture.partSize(dialect))
             // Three parts' worth of bytes, then a stream that never ends.
@@ -137,7 +157,12 @@ struct UploadStreamTests {
     @Test("a stream longer than the part-count limit fails before the extra part", arguments: Fixture.dialects)
     func partCountLimit(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
-        try await withClient(dialect, transport: tally.transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: tally.transport)
             try await client.createBucket(bucket: Fixture.bucket)
             let partSize = Int(Fixture.partSize(dialect))
             let fits = testBytes(2 * partSize, seed: 11)
@@ -171,7 +196,12 @@ struct UploadStreamTests {
     @Test("a checkpoint is refused before any request", arguments: [ClientDialect.ossV4])
     func checkpointRefused(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
-        try await withClient(dialect, transport: tally.transport) { client, _ in
+        try await LocalObjectServer.withRunning(
+            dialect: dialect.wire,
+            logger: .scanning,
+            configureClient: dialect.configure
+        ) { client, _ in
+            let client = client.derived(transport: tally.transport)
             var options = Self.options(dialect)
             options.enableCheckpoint = true
             do {
