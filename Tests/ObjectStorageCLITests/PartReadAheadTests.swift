@@ -13,7 +13,11 @@ import Testing
 @testable import ObjectStorageCLI
 
 /// `PartReadAhead`: the bounded hand-over between a part's GET and standard output in `cp URL -`.
-@Suite("cp URL -: a part's read-ahead")
+///
+/// The side that waits runs on a ``SteppedExecutor``: after `runUntilIdle()` it has finished or is waiting, so
+/// each check sees where it stopped without a sleep. (A bug that left a side waiting forever hangs the test until
+/// its time limit.)
+@Suite("cp URL -: a part's read-ahead", .timeLimit(.minutes(1)))
 struct PartReadAheadTests {
     struct Failure: Error, Equatable {}
 
@@ -42,7 +46,8 @@ struct PartReadAheadTests {
     func theProducerWaitsAtTheLimit() async throws {
         let readAhead = PartReadAhead(limit: 20)
         let sent = Mutex(0)
-        let producer = Task {
+        let executor = SteppedExecutor()
+        let producer = Task(executorPreference: executor) {
             for byte: UInt8 in 1...4 {
                 try await readAhead.send(Self.block(byte))
                 sent.withLock { $0 += 1 }
@@ -50,9 +55,18 @@ struct PartReadAheadTests {
             readAhead.finish()
         }
         // 20 bytes wait after the second block: its send does not return while nobody reads.
-        try await Task.sleep(for: .milliseconds(200))
+        executor.runUntilIdle()
         #expect(sent.withLock { $0 } == 1)
         var seen: [UInt8] = []
+        for taken in 1...3 {
+            // A block is waiting, so this returns at once; taking it lets the producer's send return, and the
+            // next one wait again at the limit.
+            let block = try await readAhead.next()
+            seen.append(block?.getInteger(at: 0) ?? 0)
+            #expect(sent.withLock { $0 } == taken)
+            executor.runUntilIdle()
+            #expect(sent.withLock { $0 } == taken + 1)
+        }
         while let block = try await readAhead.next() { seen.append(block.getInteger(at: 0) ?? 0) }
         try await producer.value
         #expect(seen == [1, 2, 3, 4])
@@ -61,16 +75,26 @@ struct PartReadAheadTests {
 
     @Test("cancelling a waiting producer or consumer wakes it with CancellationError")
     func cancellationWakesEitherSide() async throws {
+        let executor = SteppedExecutor()
         let full = PartReadAhead(limit: 10)
-        let producer = Task { try await full.send(Self.block(1)) }
-        try await Task.sleep(for: .milliseconds(100))
+        let returned = Mutex(false)
+        let producer = Task(executorPreference: executor) {
+            try await full.send(Self.block(1))
+            returned.withLock { $0 = true }
+        }
+        // Its block fills the read-ahead: the producer waits in `send`, and only cancellation can wake it.
+        executor.runUntilIdle()
+        #expect(!returned.withLock { $0 })
         producer.cancel()
+        executor.runUntilIdle()
         await #expect(throws: CancellationError.self) { try await producer.value }
 
         let empty = PartReadAhead(limit: 10)
-        let consumer = Task { try await empty.next() }
-        try await Task.sleep(for: .milliseconds(100))
+        let consumer = Task(executorPreference: executor) { try await empty.next() }
+        // Nothing was sent: the consumer waits in `next`.
+        executor.runUntilIdle()
         consumer.cancel()
+        executor.runUntilIdle()
         await #expect(throws: CancellationError.self) { try await consumer.value }
     }
 }
