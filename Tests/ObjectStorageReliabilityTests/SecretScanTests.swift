@@ -127,6 +127,9 @@ struct SecretScanTests {
         let logger = Logger.capturing(logs)
         let source = scratch.file("source.bin")
         try Data(testBytes(300_000, seed: 0)).write(to: URL(fileURLWithPath: source))
+        // S3's parts are at least 5 MiB: an upload paused after its first part needs more than one.
+        let s3Source = scratch.file("source-s3.bin")
+        try Data(testBytes(5 << 20 + 300_000, seed: 0)).write(to: URL(fileURLWithPath: s3Source))
         for provider in [StorageProvider.oss, .obs, .s3] {
             let client = try fixture.client(provider, credentials: TestSecrets.sessionCredentials, logger: logger)
             let bucket = "scan-\(provider)"
@@ -138,20 +141,23 @@ struct SecretScanTests {
             try await client.copyObject(bucket: bucket, key: "b.txt", sourceBucket: bucket, sourceKey: "a.txt")
             for try await _ in client.listObjectsV2(bucket: bucket) {}
             _ = try await client.deleteObjects(bucket: bucket, keys: ["b.txt"])
-            do {
+            let missing = await #expect(throws: ServiceError.self) {
                 _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "missing"))
-            } catch {
-                evidence.add(error: error, "missing object")
             }
+            #expect(missing?.code == .noSuchKey)
+            if let missing { evidence.add(error: missing, "missing object") }
 
-            // An upload paused by cancellation, then a failed one, then resumed: checkpoints left behind.
+            // An upload paused by cancellation, then a failed one, then resumed: checkpoints left behind. Each
+            // part is answered 2 s after it arrives, so the first progress (a part sent) comes with at least one
+            // more part and 2 s to go: the cancellation lands mid-transfer.
+            let uploadSource = provider == .s3 ? s3Source : source
             var upload = TransferOptions(partSize: provider == .s3 ? 5 << 20 : 100 * 1024, concurrency: 1)
             upload.enableCheckpoint = true
             upload.forceMultipart = true
-            faults.add(FaultRule(operations: [.uploadPart], fault: .delayBeforeHeaders(.milliseconds(200))))
+            faults.add(FaultRule(operations: [.uploadPart], fault: .delayBeforeHeaders(.seconds(2))))
             try await Self.pauseAfterProgress(evidence, "paused upload") { [upload] progress in
                 _ = try await client.uploadFile(
-                    from: source,
+                    from: uploadSource,
                     bucket: bucket,
                     key: "big.bin",
                     options: upload,
@@ -161,19 +167,21 @@ struct SecretScanTests {
             evidence.addFiles(under: scratch.path)
             faults.removeAll()
             faults.add(FaultRule(operations: [.uploadPart], fault: .internalError))
-            do {
-                _ = try await client.uploadFile(from: source, bucket: bucket, key: "big.bin", options: upload)
-            } catch {
-                evidence.add(error: error, "failed upload")
+            let failed = await #expect(throws: ServiceError.self) {
+                _ = try await client.uploadFile(from: uploadSource, bucket: bucket, key: "big.bin", options: upload)
             }
+            #expect(failed?.code == .internalError)
+            if let failed { evidence.add(error: failed, "failed upload") }
             evidence.addFiles(under: scratch.path)
             faults.removeAll()
-            _ = try await client.uploadFile(from: source, bucket: bucket, key: "big.bin", options: upload)
+            _ = try await client.uploadFile(from: uploadSource, bucket: bucket, key: "big.bin", options: upload)
 
-            // A download paused by cancellation, then resumed.
+            // A download paused by cancellation, then resumed. At 16 KiB/s a part takes 4 s and the first progress
+            // comes a tenth of a second in: the cancellation lands mid-transfer.
             let destination = scratch.file("down-\(provider).bin")
             let options = TransferOptions(partSize: 64 * 1024, concurrency: 1, enableCheckpoint: true)
-            faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
+            let throttled = FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 16 * 1024))
+            faults.add(throttled)
             try await Self.pauseAfterProgress(evidence, "paused download") { [options] progress in
                 _ = try await client.resumableDownload(
                     bucket: bucket,
@@ -189,7 +197,7 @@ struct SecretScanTests {
 
             // Presigning, and a download through a presigned URL (which carries the session token).
             let presigned = try await client.presign(bucket: bucket, key: "big.bin")
-            faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.milliseconds(20))))
+            faults.add(throttled)
             let viaURL = scratch.file("url-\(provider).bin")
             try await Self.pauseAfterProgress(evidence, "paused presigned download") { [options] progress in
                 _ = try await client.resumableDownload(
@@ -210,37 +218,42 @@ struct SecretScanTests {
                 secretAccessKey: TestSecrets.secret + "-wrong",
                 securityToken: TestSecrets.sessionToken
             )
-            do {
+            let refused = await #expect(throws: ServiceError.self) {
                 _ = try await fixture.client(provider, credentials: wrong, logger: logger)
                     .headObject(bucket: bucket, key: "big.bin")
-            } catch {
-                evidence.add(error: error, "wrong secret")
             }
+            #expect(refused?.statusCode == 403)
+            if let refused { evidence.add(error: refused, "wrong secret") }
         }
     }
 
-    /// Runs a transfer until it reports progress, then cancels it; it must end as a pause.
+    /// Runs a transfer until it reports progress, then cancels it; it must end as a pause (`CancellationError`).
+    /// The caller slows the transfer with a fault so that it is still seconds from its end when it is cancelled;
+    /// a transfer that finishes anyway fails the test rather than skip the check.
     static func pauseAfterProgress(
         _ evidence: Evidence,
         _ origin: String,
         _ transfer: @escaping @Sendable (@escaping TransferProgressHandler) async throws -> Void
     ) async throws {
-        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        let (progressed, continuation) = AsyncStream.makeStream(of: Void.self)
         let task = Task {
+            // A transfer that ends without progress ends the wait too.
+            defer { continuation.finish() }
             try await transfer { progress in
                 if progress.completedBytes > 0 { continuation.yield() }
             }
         }
-        var iterator = started.makeAsyncIterator()
-        _ = await iterator.next()
+        var iterator = progressed.makeAsyncIterator()
+        let reported = await iterator.next() != nil
         task.cancel()
-        do {
-            try await task.value
-        } catch {
+        #expect(reported, "\(origin): the transfer ended without reporting progress")
+        switch await task.result {
+        case .success:
+            Issue.record("\(origin): the transfer finished before it was cancelled; no pause was tested")
+        case .failure(let error):
             evidence.add(error: error, origin)
             #expect(error is CancellationError, "\(origin): \(error)")
         }
-        continuation.finish()
     }
 
     /// `objstore` at `--log-level trace` with session credentials: its standard error (logs, errors)
