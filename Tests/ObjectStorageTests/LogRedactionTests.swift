@@ -38,11 +38,10 @@ struct LogRedactionTests {
             _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "k")).body.collect(upTo: 10)
             for try await _ in client.listObjectsV2(bucket: "logs") {}
             _ = try await client.presign(bucket: "logs", key: "k")
-            do {
+            let missing = await expectServiceError(.noSuchKey, status: 404) {
                 _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "missing"))
-            } catch {
-                descriptions.append("\(error)")
             }
+            descriptions.append(missing.map { "\($0)" } ?? "")
         }
         let wrong = Credentials(accessKeyID: "LOCALDEVACCESSKEY", secretAccessKey: "wrong-secret-value")
         let wrongSecret: (inout ObjectStorageClient.Configuration) -> Void = {
@@ -52,12 +51,11 @@ struct LogRedactionTests {
         try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: wrongSecret)
         { client, _ in
             let client = client.derived(logger: logger)
-            do {
+            let refused = await expectServiceError(.signatureDoesNotMatch, status: 403) {
                 try await client.createBucket(bucket: "logs")
-            } catch {
-                descriptions.append("\(error)")
-                descriptions.append(String(reflecting: error))
             }
+            descriptions.append(refused.map { "\($0)" } ?? "")
+            descriptions.append(refused.map { String(reflecting: $0) } ?? "")
         }
         let entries = handler.entries
         #expect(entries.count > 10)
