@@ -29,12 +29,16 @@ final class TestHTTPServer: Sendable {
     let port: Int
     private let hits: Mutex<[String: Int]>
     private let bodies: Mutex<[String: [ByteBuffer]]>
+    /// The path (without query) of each request, as its end arrives: to wait for a request to reach the server.
+    let arrivals: AsyncStream<String>
+    private let arrived: AsyncStream<String>.Continuation
 
     private init(channel: any Channel) {
         self.channel = channel
         self.port = channel.localAddress?.port ?? 0
         self.hits = Mutex([:])
         self.bodies = Mutex([:])
+        (self.arrivals, self.arrived) = AsyncStream.makeStream()
     }
 
     static func start() async throws -> TestHTTPServer {
@@ -74,13 +78,15 @@ final class TestHTTPServer: Sendable {
     }
 
     func recordHit(_ path: String) -> Int {
-        self.hits.withLock { hits in
+        defer { self.arrived.yield(path) }
+        return self.hits.withLock { hits in
             hits[path, default: 0] += 1
             return hits[path] ?? 0
         }
     }
 
     func stop() async throws {
+        self.arrived.finish()
         try await self.channel.close()
     }
 }

@@ -106,7 +106,7 @@ struct TimeoutAndPolicyTests {
                 }
                 group.addTask {
                     // Wait until the request reached the server, then cancel it.
-                    while server.hitCount("/stall") == 0 { try? await Task.sleep(for: .milliseconds(10)) }
+                    for await path in server.arrivals where path == "/stall" { break }
                     requestTask.cancel()
                     do {
                         _ = try await requestTask.value
