@@ -81,7 +81,9 @@ package final class CheckpointLock: Sendable {
             throw .parentDirectoryMissing(checkpointPath, directory: CheckpointPaths.directory(of: lockPath))
         }
         for _ in 0..<16 {
-            let descriptor = try directory.openExistingFile(name, flags: O_RDWR, creating: true)
+            // A releasing holder may remove the file between this open and the check: the inode check below then
+            // starts over with the file at the name.
+            let descriptor = try directory.openExistingFile(name, flags: O_RDWR, creating: true, allowsUnnamed: true)
             var result: Int32
             repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
             if result != 0 {

@@ -208,15 +208,24 @@ package final class DirectoryHandle: Sendable {
     /// Opens a file that a transfer made earlier (a resumed temp file, a lock, a manifest), or creates it when
     /// `creating` and it is missing, accepting only a regular file that has no other name.
     ///
+    /// A file whose name was removed between the open and the check (no name left) is accepted only with
+    /// `allowsUnnamed`: a lock's acquirer, which notices that the name now holds another file and starts over.
+    ///
     /// - Parameters:
     ///   - name: A file name in this directory.
     ///   - flags: The access mode and other `open(2)` flags.
     ///   - creating: Whether a missing file is created (mode 0600).
+    ///   - allowsUnnamed: Whether a file removed since it was opened is returned rather than refused.
     /// - Returns: The descriptor.
     /// - Throws: ``CheckpointError`` `.unsafePath` for a symbolic link, a file with another name (a hard link)
-    ///   or something that is not a regular file; `.fileSystem` for other failures (`ENOENT` when missing).
-    package func openExistingFile(_ name: String, flags: Int32, creating: Bool = false) throws(CheckpointError) -> Int32
-    {
+    ///   or something that is not a regular file; `.fileSystem` for other failures (`ENOENT` when missing, or
+    ///   removed since it was opened).
+    package func openExistingFile(
+        _ name: String,
+        flags: Int32,
+        creating: Bool = false,
+        allowsUnnamed: Bool = false
+    ) throws(CheckpointError) -> Int32 {
         let path = self.path(of: name)
         // O_NONBLOCK: a FIFO planted at the name must not hang the open; it is refused just below.
         let descriptor: Int32
@@ -226,9 +235,12 @@ package final class DirectoryHandle: Sendable {
             throw Self.refusal(error.value, path: path, expecting: "a regular file")
                 ?? .fileSystem("open", path: path, errno: error.value)
         }
-        guard case .success(let info) = POSIXFile.status(descriptor: descriptor), info.isRegularFile,
-            info.linkCount == 1
-        else {
+        let status = POSIXFile.status(descriptor: descriptor)
+        if case .success(let info) = status, info.isRegularFile, info.linkCount == 0, !allowsUnnamed {
+            POSIXFile.closeQuietly(descriptor)
+            throw .fileSystem("open", path: path, errno: ENOENT)
+        }
+        guard case .success(let info) = status, info.isRegularFile, info.linkCount <= 1 else {
             POSIXFile.closeQuietly(descriptor)
             throw CheckpointError(
                 code: .unsafePath,
