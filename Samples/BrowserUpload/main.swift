@@ -36,7 +36,7 @@ let maxSize = option("max-size").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : n
 try await SampleStorage.run("BrowserUpload", announce: false) { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
-    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
+    let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let site = UploadSite(client: client, bucket: storage.bucket, prefix: storage.prefix + "uploads/", maxSize: maxSize)
     let app = Application(
         router: site.router(),

@@ -43,7 +43,7 @@ try await SampleStorage.run("Credentials") { storage in
         try profileText.write(toFile: file, atomically: true, encoding: .utf8)
         profile = .profile(.alibabaCloud(file: file))
     } else {
-        profile = storage.vendor == .aws ? .profile(.aws()) : .profile(.alibabaCloud())
+        profile = storage.vendor == .s3 ? .profile(.aws()) : .profile(.alibabaCloud())
     }
     try await check("profile file", profile, storage)
 
@@ -77,7 +77,7 @@ func check(_ name: String, _ provider: some CredentialsProvider, _ storage: Samp
     do {
         let credentials = try await provider.credentials(logger: Logger(label: "sample"))
         print("\(name): \(credentials)")
-        var configuration = try ObjectStorageClient.Configuration.environment(storage.provider)
+        var configuration = try ObjectStorageClient.Configuration.environment(storage.vendor)
         configuration.credentials = provider
         let client = ObjectStorageClient(configuration: configuration)
         _ = try await client.headBucket(bucket: storage.bucket)

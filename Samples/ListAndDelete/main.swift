@@ -22,7 +22,7 @@ import SampleSupport
 try await SampleStorage.run("ListAndDelete") { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
-    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
+    let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let names = ["notes/1.txt", "notes/2.txt", "photos/cat.jpg", "photos/2024/dog.jpg", "readme.txt"]
     for name in names {
         let body = UploadBody.bytes(Array("contents of \(name)\n".utf8))

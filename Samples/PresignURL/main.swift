@@ -26,7 +26,7 @@ import SampleSupport
 try await SampleStorage.run("PresignURL") { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
-    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
+    let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let key = storage.prefix + "reports/2024 Q1.txt"
     let upload = PutObjectRequest(bucket: storage.bucket, key: key, body: .bytes(Array("Hello, presigned!\n".utf8)))
     _ = try await client.putObject(upload)
@@ -45,7 +45,9 @@ try await SampleStorage.run("PresignURL") { storage in
         let temporaryClient = ObjectStorageClient(configuration: configuration)
         try await presignAndFetch(client: temporaryClient, bucket: storage.bucket, key: key)
     } else {
-        print("  skipped: set the \(storage.vendor) session token variable with the keys of an STS token to try it")
+        print(
+            "  skipped: set the \(storage.vendor.description.uppercased()) session token variable with the keys of an STS token to try it"
+        )
     }
 
     try await client.deleteObject(bucket: storage.bucket, key: key)

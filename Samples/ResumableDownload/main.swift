@@ -35,7 +35,7 @@ let pauseAt = pauseAtPercent
 let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
-    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
+    let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let key = arguments.first ?? storage.prefix + "large.bin"
     if arguments.isEmpty { try await uploadSampleObject(storage, client: client, key: key, size: 32 << 20) }
     let destination = FileManager.default.currentDirectoryPath + "/" + (key.split(separator: "/").last ?? "download")

@@ -52,7 +52,7 @@ struct EmbeddedServer {
     func exportEnvironment() {
         let variables = [
             "OSS_ENDPOINT": "http://127.0.0.1:\(self.port)",
-            "OSS_REGION": self.server.configuration.ossRegion,
+            "OSS_REGION": self.server.configuration.region(for: .oss),
             "OSS_ACCESS_KEY_ID": Self.credentials.accessKeyID,
             "OSS_ACCESS_KEY_SECRET": Self.credentials.secretAccessKey,
         ]

@@ -12,20 +12,18 @@ public import ObjectStorage
 /// Plumbing shared by the samples, not part of what they show: where a sample's objects go.
 ///
 /// With `OSS_BUCKET`, `OBS_BUCKET` or `AWS_BUCKET` set (checked in that order), a sample uses that bucket; each
-/// sample makes its client with `ObjectStorageClient.Configuration.environment(storage.provider)`, which reads the
+/// sample makes its client with `ObjectStorageClient.Configuration.environment(storage.vendor)`, which reads the
 /// vendor's endpoint, region and keys as `objstore` does. Otherwise this starts the embedded `LocalObjectServer` on
 /// `127.0.0.1`, speaking OSS, and sets `OSS_ENDPOINT`, `OSS_REGION` and the OSS keys in the process's environment
 /// to point at it, so the sample's own lines are the same either way. Samples only create and delete keys under
 /// ``prefix``.
 public struct SampleStorage: Sendable, CustomStringConvertible {
     /// The vendor whose environment variables name the endpoint, region and keys.
-    public var provider: StorageProvider
+    public var vendor: StorageVendor
     /// The bucket the sample works in.
     public var bucket: String
     /// The key prefix the sample owns, e.g. `swift-object-storage-samples/PresignURL/`.
     public var prefix: String
-    /// The variables that hold this vendor's keys (`OSS_ACCESS_KEY_ID`...).
-    public var vendor: EnvironmentCredentialsProvider.Vendor
     /// Whether this is the embedded server.
     public var isEmbedded: Bool { self.embeddedServerCredentials != nil }
     /// On the embedded server, the development key pair it accepts (the samples use it to stand in for
@@ -37,9 +35,9 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
 
     /// `embedded OSS-dialect server at http://127.0.0.1:PORT, bucket samples` or `OSS bucket B at https://...`.
     public var description: String {
-        let endpoint = (try? ObjectStorageClient.Configuration.environment(self.provider).endpoint.description) ?? "?"
+        let endpoint = (try? ObjectStorageClient.Configuration.environment(self.vendor).endpoint.description) ?? "?"
         if self.isEmbedded { return "embedded OSS-dialect server at \(endpoint), bucket \(self.bucket)" }
-        return "\(self.vendor.name) bucket \(self.bucket) at \(endpoint)"
+        return "\(self.vendor.description.uppercased()) bucket \(self.bucket) at \(endpoint)"
     }
 
     /// Connects to the bucket named by the environment, or starts the embedded server, and runs `body`.
@@ -63,10 +61,9 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
         let prefix = "swift-object-storage-samples/\(sample)/"
         if let remote = RemoteBucket(environment: environment) {
             let storage = SampleStorage(
-                provider: remote.provider,
+                vendor: remote.vendor,
                 bucket: remote.bucket,
                 prefix: prefix,
-                vendor: remote.vendor,
                 embeddedServerCredentials: nil,
                 scratchDirectory: scratch
             )
@@ -76,10 +73,9 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
         let embedded = try await EmbeddedServer.start(dataDirectory: scratch + "/server")
         do {
             let storage = SampleStorage(
-                provider: .oss,
+                vendor: .oss,
                 bucket: "samples",
                 prefix: prefix,
-                vendor: .oss,
                 embeddedServerCredentials: EmbeddedServer.credentials,
                 scratchDirectory: scratch
             )
@@ -100,7 +96,7 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
 
     private func createBucketIfNeeded() async throws {
         do {
-            let client = ObjectStorageClient(configuration: try .environment(self.provider))
+            let client = ObjectStorageClient(configuration: try .environment(self.vendor))
             try await client.createBucket(bucket: self.bucket)
         } catch let error as ServiceError
             where error.code == .bucketAlreadyOwnedByYou || error.code == .bucketAlreadyExists
@@ -112,20 +108,16 @@ public struct SampleStorage: Sendable, CustomStringConvertible {
 
 /// A bucket named by the environment.
 private struct RemoteBucket {
-    var provider: StorageProvider
-    var vendor: EnvironmentCredentialsProvider.Vendor
+    var vendor: StorageVendor
     var bucket: String
 
     init?(environment: [String: String]) {
-        let named: [(String, StorageProvider, EnvironmentCredentialsProvider.Vendor)] = [
-            ("OSS_BUCKET", .oss, .oss), ("OBS_BUCKET", .obs, .obs), ("AWS_BUCKET", .s3, .aws),
-        ]
+        let named: [(String, StorageVendor)] = [("OSS_BUCKET", .oss), ("OBS_BUCKET", .obs), ("AWS_BUCKET", .s3)]
         guard
-            let (bucket, provider, vendor) = named.lazy.compactMap({ variable, provider, vendor in
-                environment[variable].flatMap { $0.isEmpty ? nil : ($0, provider, vendor) }
+            let (bucket, vendor) = named.lazy.compactMap({ variable, vendor in
+                environment[variable].flatMap { $0.isEmpty ? nil : ($0, vendor) }
             }).first
         else { return nil }
-        self.provider = provider
         self.vendor = vendor
         self.bucket = bucket
     }

@@ -36,7 +36,7 @@ let pauseAt = pauseAtPercent
 try await SampleStorage.run("UploadFile") { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
-    let client = ObjectStorageClient(configuration: try .environment(storage.provider))
+    let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let file = arguments.first ?? storage.scratchDirectory + "/upload-file-sample.bin"
     if arguments.isEmpty { try SampleFiles.make(file, size: 40 << 20) }
     let key = storage.prefix + (file.split(separator: "/").last.map(String.init) ?? "upload")

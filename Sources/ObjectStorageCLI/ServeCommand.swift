@@ -82,11 +82,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Accept unsigned requests and do not check signatures.")
     var anonymous = false
 
-    @Option(help: "The region the server reports; SigV4 credential scopes must name it.")
-    var region = "us-east-1"
-
-    @Option(help: "The region OSS V4 credential scopes must name.")
-    var ossRegion = "cn-hangzhou"
+    @Option(
+        name: .customLong("region"),
+        help: ArgumentHelp(
+            "A vendor's region, VENDOR=REGION (repeatable): what the server reports and V4 credential scopes of "
+                + "that vendor must name; oss=cn-hangzhou, obs=cn-north-4 and s3=us-east-1 by default.",
+            valueName: "vendor=region"
+        )
+    )
+    var regionSettings: [String] = []
 
     @Option(help: "The base domain of virtual-hosted addressing (BUCKET.DOMAIN).")
     var domain = "localhost"
@@ -114,7 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard !(memory && data != nil) else {
             throw ValidationError("--memory and --data cannot be combined: objects are kept in one or the other.")
         }
-        guard Dialect(name: defaultDialect) != nil else {
+        guard StorageVendor(scheme: defaultDialect) != nil else {
             throw ValidationError("--default-dialect must be oss, obs or s3")
         }
         guard accessKeyID != nil || accessKeySecretFile == nil else {
@@ -160,17 +164,17 @@ struct ServeCommand: AsyncParsableCommand {
             port: port,
             storage: dataDirectory.storage,
             authentication: anonymous ? .anonymous : .credentials([credentials]),
-            region: region,
-            ossRegion: ossRegion
+            regions: try Self.regions(regionSettings)
         )
         configuration.host = host
-        configuration.defaultDialect = Dialect(name: defaultDialect) ?? .s3
+        configuration.defaultVendor = StorageVendor(scheme: defaultDialect) ?? .s3
         configuration.domain = domain
         let injector = FaultInjector(seed: faultSeed)
         for spec in faults { injector.add(try ServeFaultSpec.parse(spec)) }
         let server = LocalObjectServer(configuration: configuration, faults: injector, logger: logger)
         let host = self.host
-        let (region, ossRegion) = (self.region, self.ossRegion)
+        let regions = (StorageVendor.s3, StorageVendor.oss, StorageVendor.obs)
+        let serverConfiguration = configuration
         let accessKeyID = credentials.accessKeyID
         let anonymous = self.anonymous
         do {
@@ -181,8 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
                     FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
                     let exports = ServeExports(
                         endpoint: ServeExports.endpoint(host: host, port: port),
-                        region: region,
-                        ossRegion: ossRegion,
+                        regions: [regions.0, regions.1, regions.2].map { ($0, serverConfiguration.region(for: $0)) },
                         accessKeyID: accessKeyID,
                         secret: exportedSecret
                     )
@@ -252,5 +255,24 @@ struct ServeDataDirectory {
     /// Removes the temporary directory, if this process created one.
     func removeIfTemporary() {
         temporary?.remove()
+    }
+}
+
+extension ServeCommand {
+    /// The regions of `--region VENDOR=REGION` settings.
+    ///
+    /// - Throws: ``CLIError`` for a setting that is not `VENDOR=REGION` with a known vendor.
+    static func regions(_ settings: [String]) throws(CLIError) -> [StorageVendor: String] {
+        var regions: [StorageVendor: String] = [:]
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let vendor = StorageVendor(scheme: parts[0]), !parts[1].isEmpty else {
+                throw .invalidInput(
+                    "serve: --region takes VENDOR=REGION, such as oss=cn-shanghai or s3=eu-west-1, not '\(setting)'"
+                )
+            }
+            regions[vendor] = parts[1]
+        }
+        return regions
     }
 }

@@ -31,7 +31,7 @@ extension CheckpointComparable {
 extension DownloadCheckpoint.Identity: CheckpointComparable {
     func describe(field: String) -> String {
         switch field {
-        case "provider": return provider
+        case "vendor": return vendor
         case "endpoint": return endpoint
         case "bucket": return "'\(bucket)'"
         case "key": return "'\(key)'"
@@ -59,7 +59,7 @@ extension DownloadCheckpoint.ObjectState: CheckpointComparable {
 extension UploadCheckpoint.Identity: CheckpointComparable {
     func describe(field: String) -> String {
         switch field {
-        case "provider": return provider
+        case "vendor": return vendor
         case "endpoint": return endpoint
         case "bucket": return "'\(bucket)'"
         case "key": return "'\(key)'"

@@ -42,7 +42,7 @@ package struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringC
         package static let digestMismatch = Code(.digestMismatch)
         /// Authentic but inconsistent content (a part index beyond the part count, a zero part size...).
         package static let invalidContent = Code(.invalidContent)
-        /// A checkpoint of another transfer: provider, endpoint, bucket, key, versionId, range,
+        /// A checkpoint of another transfer: vendor, endpoint, bucket, key, versionId, range,
         /// destination or source path differ (``field`` says which).
         package static let identityMismatch = Code(.identityMismatch)
         /// Downloads: the fresh probe differs from the recorded object (size, ETag, Last-Modified,

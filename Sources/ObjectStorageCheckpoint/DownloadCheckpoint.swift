@@ -32,8 +32,8 @@ package import ObjectStorageSigning
 package struct DownloadCheckpoint: Codable, Hashable, Sendable {
     /// Which download this is. Two checkpoints with different identities never resume each other.
     package struct Identity: Codable, Hashable, Sendable {
-        /// The provider's name (`oss`, `obs`, `s3`...).
-        package var provider: String
+        /// The vendor's name (`oss`, `obs`, `s3`...).
+        package var vendor: String
         /// The endpoint, `scheme://host[:port]`: no path query (a signature), no user info.
         package var endpoint: String
         /// The bucket (empty for a presigned URL that has none).
@@ -50,7 +50,7 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
         /// Creates an identity.
         ///
         /// - Parameters:
-        ///   - provider: The provider's name.
+        ///   - vendor: The vendor's name.
         ///   - endpoint: `scheme://host[:port]`.
         ///   - bucket: The bucket.
         ///   - key: The object key.
@@ -58,7 +58,7 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
         ///   - range: The byte range asked for, if any.
         ///   - destinationPath: The absolute destination path.
         package init(
-            provider: String,
+            vendor: String,
             endpoint: String,
             bucket: String,
             key: String,
@@ -66,7 +66,7 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
             range: CheckpointByteRange? = nil,
             destinationPath: String
         ) {
-            self.provider = provider
+            self.vendor = vendor
             self.endpoint = endpoint
             self.bucket = bucket
             self.key = key
@@ -78,9 +78,9 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
         /// The name of the first field that differs from `other`, or `nil` when equal.
         ///
         /// - Parameter other: Another identity.
-        /// - Returns: `provider`, `endpoint`, `bucket`, `key`, `versionId`, `range` or `destinationPath`.
+        /// - Returns: `vendor`, `endpoint`, `bucket`, `key`, `versionId`, `range` or `destinationPath`.
         package func firstDifference(from other: Identity) -> String? {
-            if provider != other.provider { return "provider" }
+            if vendor != other.vendor { return "vendor" }
             if endpoint != other.endpoint { return "endpoint" }
             if bucket != other.bucket { return "bucket" }
             if key != other.key { return "key" }

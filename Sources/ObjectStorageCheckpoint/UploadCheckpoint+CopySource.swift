@@ -19,7 +19,7 @@ extension UploadCheckpoint {
         package var versionID: String?
         /// The source's ETag as the service reported it when the copy started.
         package var etag: String
-        /// For a copy streamed through the client from another endpoint, the source's provider and endpoint
+        /// For a copy streamed through the client from another endpoint, the source's vendor and endpoint
         /// (`oss https://oss-cn-hangzhou.aliyuncs.com`); absent for a server-side copy.
         package var endpoint: String?
 
@@ -30,7 +30,7 @@ extension UploadCheckpoint {
         ///   - key: The source key.
         ///   - versionID: The source version, if named.
         ///   - etag: The source's ETag.
-        ///   - endpoint: For a streamed copy, the source's provider and endpoint.
+        ///   - endpoint: For a streamed copy, the source's vendor and endpoint.
         package init(bucket: String, key: String, versionID: String?, etag: String, endpoint: String? = nil) {
             self.bucket = bucket
             self.key = key

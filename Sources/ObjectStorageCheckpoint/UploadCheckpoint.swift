@@ -27,8 +27,8 @@
 package struct UploadCheckpoint: Codable, Hashable, Sendable {
     /// Which upload this is.
     package struct Identity: Codable, Hashable, Sendable {
-        /// The provider's name (`oss`, `obs`, `s3`...).
-        package var provider: String
+        /// The vendor's name (`oss`, `obs`, `s3`...).
+        package var vendor: String
         /// The endpoint, `scheme://host[:port]`: no query, no user info.
         package var endpoint: String
         /// The bucket.
@@ -41,13 +41,13 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         /// Creates an identity.
         ///
         /// - Parameters:
-        ///   - provider: The provider's name.
+        ///   - vendor: The vendor's name.
         ///   - endpoint: `scheme://host[:port]`.
         ///   - bucket: The bucket.
         ///   - key: The object key.
         ///   - sourcePath: The absolute source path.
-        package init(provider: String, endpoint: String, bucket: String, key: String, sourcePath: String) {
-            self.provider = provider
+        package init(vendor: String, endpoint: String, bucket: String, key: String, sourcePath: String) {
+            self.vendor = vendor
             self.endpoint = endpoint
             self.bucket = bucket
             self.key = key
@@ -57,9 +57,9 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         /// The name of the first field that differs from `other`, or `nil` when equal.
         ///
         /// - Parameter other: Another identity.
-        /// - Returns: `provider`, `endpoint`, `bucket`, `key` or `sourcePath`.
+        /// - Returns: `vendor`, `endpoint`, `bucket`, `key` or `sourcePath`.
         package func firstDifference(from other: Identity) -> String? {
-            if provider != other.provider { return "provider" }
+            if vendor != other.vendor { return "vendor" }
             if endpoint != other.endpoint { return "endpoint" }
             if bucket != other.bucket { return "bucket" }
             if key != other.key { return "key" }
@@ -78,9 +78,9 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         package var contentType: String?
         /// User metadata, without the `x-*-meta-` prefix.
         package var metadata: [String: String]
-        /// The storage class, in the provider's spelling.
+        /// The storage class, in the vendor's spelling.
         package var storageClass: String?
-        /// The canned ACL, in the provider's spelling.
+        /// The canned ACL, in the vendor's spelling.
         package var acl: String?
         /// The server-side encryption algorithm (`AES256`, `KMS`, `aws:kms`...).
         package var serverSideEncryption: String?

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// The conditions a CopyObject or UploadPartCopy puts on its source (`x-oss-copy-source-if-match` and its OBS and
 /// S3 twins), evaluated as the three services document them: a condition that does not hold fails the copy with
 /// 412 `PreconditionFailed`, never with 304.
@@ -19,7 +21,7 @@ struct CopySourceConditions {
     var ifUnmodifiedSince: String?
 
     /// Reads the dialect's own copy-source condition headers (the only ones its signature covers).
-    init(_ request: IncomingRequest, dialect: Dialect) {
+    init(_ request: IncomingRequest, dialect: StorageVendor) {
         let prefix = dialect.headerPrefix + "copy-source-"
         ifMatch = request.header(prefix + "if-match")
         ifNoneMatch = request.header(prefix + "if-none-match")
@@ -28,7 +30,7 @@ struct CopySourceConditions {
     }
 
     /// - Throws: ``ServerError/preconditionFailed(_:)`` naming the header whose condition does not hold.
-    func check(_ source: ObjectMetadata, dialect: Dialect) throws(ServerError) {
+    func check(_ source: ObjectMetadata, dialect: StorageVendor) throws(ServerError) {
         let prefix = dialect.headerPrefix + "copy-source-"
         if let ifMatch {
             guard ETagMatching.list(ifMatch, matches: source.etag) else {
@@ -53,7 +55,11 @@ enum CopySourceRange {
     ///
     /// - Throws: `InvalidArgument` for a value not of the form `bytes=first-last` with `first <= last` (S3's
     ///   message, in every dialect), or for a range that ends past the source.
-    static func bytes(_ header: String?, sourceSize size: Int64, dialect: Dialect) throws(ServerError) -> Range<Int64> {
+    static func bytes(
+        _ header: String?,
+        sourceSize size: Int64,
+        dialect: StorageVendor
+    ) throws(ServerError) -> Range<Int64> {
         guard let header else { return 0..<size }
         let name = dialect.headerPrefix + "copy-source-range"
         let text = header.trimmingWhitespace()

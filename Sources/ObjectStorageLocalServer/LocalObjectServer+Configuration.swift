@@ -28,16 +28,15 @@ extension LocalObjectServer {
         public var storage: Storage
         /// The accepted credentials, or anonymous access.
         public var authentication: Authentication
-        /// The region reported by `GetBucketLocation` and in `Location` values, which SigV4 credential scopes
-        /// must name (another region is answered with S3's `AuthorizationHeaderMalformed`).
-        public var region: String
-        /// The region OSS V4 credential scopes must name (OSS region IDs differ from AWS ones, so it is separate
-        /// from ``region``).
-        public var ossRegion: String
+        /// The region of each vendor's dialect, where it differs from the vendor's default (`cn-hangzhou`,
+        /// `cn-north-4`, `us-east-1`): what `GetBucketLocation` and `Location` values report, and what V4
+        /// credential scopes must name (another region is answered as the service answers it). See
+        /// ``region(for:)``.
+        public var regions: [StorageVendor: String]
         /// The address to bind, `127.0.0.1` by default.
         package var host = "127.0.0.1"
         /// The dialect of anonymous requests, S3 by default.
-        package var defaultDialect = Dialect.s3
+        package var defaultVendor = StorageVendor.s3
         /// The base domain of virtual-hosted addressing: `Host: BUCKET.DOMAIN[:PORT]`, `localhost` by default.
         package var domain = "localhost"
         /// The largest accepted difference between a signed request's time and the server's clock (15 minutes).
@@ -78,20 +77,25 @@ extension LocalObjectServer {
         ///   - port: The port to bind; `0` for an ephemeral port.
         ///   - storage: Where objects are kept.
         ///   - authentication: The accepted credentials, or anonymous access.
-        ///   - region: The region the server reports and SigV4 scopes must name.
-        ///   - ossRegion: The region OSS V4 scopes must name.
+        ///   - regions: The region of each vendor's dialect where it is not the vendor's default.
         public init(
             port: Int = 0,
             storage: Storage = .memory,
             authentication: Authentication = .credentials([LocalObjectServer.developmentCredentials]),
-            region: String = "us-east-1",
-            ossRegion: String = "cn-hangzhou"
+            regions: [StorageVendor: String] = [:]
         ) {
             self.port = port
             self.storage = storage
             self.authentication = authentication
-            self.region = region
-            self.ossRegion = ossRegion
+            self.regions = regions
+        }
+
+        /// The region of `vendor`'s dialect: ``regions``' entry, else the vendor's default.
+        ///
+        /// - Parameter vendor: The vendor.
+        /// - Returns: The region its requests name and the server reports.
+        public func region(for vendor: StorageVendor) -> String {
+            self.regions[vendor] ?? vendor.defaultRegion
         }
     }
 

@@ -16,8 +16,8 @@ extension LocalObjectServer {
     /// whether `body` returns or throws.
     ///
     /// The server listens on an ephemeral port of `127.0.0.1`, keeps its objects in a new temporary directory
-    /// (mode 0700) and accepts ``developmentCredentials``, which the client signs with in `dialect`'s default
-    /// scheme (OSS V4, OBS or SigV4, in the region the server expects). The client retries with a backoff of a
+    /// (mode 0700) and accepts ``developmentCredentials``, which the client signs with in `vendor`'s default
+    /// scheme (OSS V4, OBS or SigV4, in the region the server expects of that vendor). The client retries with a backoff of a
     /// few milliseconds, so a fault that fails the first attempts costs a test almost no time. Each call gets its
     /// own server, so tests using it run in parallel.
     ///
@@ -27,7 +27,7 @@ extension LocalObjectServer {
     /// import Testing
     ///
     /// @Test func retriesThrottling() async throws {
-    ///     try await LocalObjectServer.withRunning(dialect: .oss) { client, server in
+    ///     try await LocalObjectServer.withRunning(vendor: .oss) { client, server in
     ///         try await client.createBucket(bucket: "test")
     ///         server.faults.add(FaultRule(operations: [.putObject], trigger: .first(2), fault: .slowDown))
     ///         try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
@@ -40,13 +40,13 @@ extension LocalObjectServer {
     ///
     /// ```swift
     /// let ossV1: (inout ObjectStorageClient.Configuration) -> Void = { $0.signatureVersion = .ossV1 }
-    /// try await LocalObjectServer.withRunning(dialect: .oss, configureClient: ossV1) { client, _ in
+    /// try await LocalObjectServer.withRunning(vendor: .oss, configureClient: ossV1) { client, _ in
     ///     try await client.createBucket(bucket: "test")
     /// }
     /// ```
     ///
     /// - Parameters:
-    ///   - dialect: The service the client speaks, and the dialect of unsigned requests.
+    ///   - vendor: The vendor the client speaks to, and the dialect of unsigned requests.
     ///   - faults: The fault rules the server applies; ``faults`` of the server passed to `body` is this injector.
     ///   - logger: Where the server and the client log (never a secret); the server's default label and a silent
     ///     client when `nil`.
@@ -60,7 +60,7 @@ extension LocalObjectServer {
     /// - Throws: What `body` throws, or why the server could not start (the data directory could not be made, or
     ///   no port could be bound).
     public static func withRunning<Result>(
-        dialect: Dialect = .s3,
+        vendor: StorageVendor = .s3,
         faults: FaultInjector = FaultInjector(),
         logger: Logger? = nil,
         configureServer: (inout Configuration) -> Void = { _ in },
@@ -71,7 +71,7 @@ extension LocalObjectServer {
         let directory = try TemporaryDataDirectory.create()
         defer { directory.remove() }
         var configuration = Configuration(storage: .directory(directory.path))
-        configuration.defaultDialect = dialect
+        configuration.defaultVendor = vendor
         configureServer(&configuration)
         let server = LocalObjectServer(
             configuration: configuration,
@@ -80,7 +80,7 @@ extension LocalObjectServer {
         )
         do {
             let port = try await server.start()
-            let client = server.client(dialect: dialect, port: port, logger: logger, configure: configureClient)
+            let client = server.client(vendor: vendor, port: port, logger: logger, configure: configureClient)
             let result = try await body(client, server)
             await server.shutdown()
             return result
@@ -90,33 +90,22 @@ extension LocalObjectServer {
         }
     }
 
-    /// A client for this server, listening on `port`, that signs with ``developmentCredentials`` in `dialect`.
+    /// A client for this server, listening on `port`, that signs with ``developmentCredentials`` for `vendor`.
     private func client(
-        dialect: Dialect,
+        vendor: StorageVendor,
         port: Int,
         logger: Logger?,
         configure: (inout ObjectStorageClient.Configuration) -> Void
     ) -> ObjectStorageClient {
         let credentials = Self.developmentCredentials
         var clientConfiguration = ObjectStorageClient.Configuration(
-            provider: dialect.provider,
+            vendor: vendor,
             endpoint: Endpoint(scheme: "http", host: configuration.host, port: port),
-            region: dialect == .oss ? configuration.ossRegion : configuration.region,
+            region: configuration.region(for: vendor),
             credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
         )
         clientConfiguration.retry = .exponentialJitter(maxAttempts: 3, base: .milliseconds(1), cap: .milliseconds(10))
         configure(&clientConfiguration)
         return ObjectStorageClient(configuration: clientConfiguration, logger: logger)
-    }
-}
-
-extension Dialect {
-    /// The client's provider for this dialect.
-    fileprivate var provider: StorageProvider {
-        switch kind {
-        case .oss: .oss
-        case .obs: .obs
-        case .s3: .s3
-        }
     }
 }

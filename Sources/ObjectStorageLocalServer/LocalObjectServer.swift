@@ -83,8 +83,7 @@ public final class LocalObjectServer: Service, Sendable {
                 verifier: SignatureVerifier(
                     authentication: configuration.authentication,
                     clockSkewLimit: configuration.clockSkewLimit,
-                    region: configuration.region,
-                    ossRegion: configuration.ossRegion
+                    regions: { [configuration] in configuration.region(for: $0) }
                 ),
                 logger: logger,
                 clock: {

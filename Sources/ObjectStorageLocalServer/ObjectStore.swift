@@ -152,7 +152,7 @@ final class ObjectStore: Sendable {
 
     func bucketExists(_ bucket: String) -> Bool { state.withLock { $0[bucket] != nil } }
 
-    func createBucket(_ bucket: String, now: Int64, dialect: Dialect) throws(ServerError) {
+    func createBucket(_ bucket: String, now: Int64, dialect: StorageVendor) throws(ServerError) {
         try state.withLock { (buckets) throws(ServerError) in
             guard buckets[bucket] == nil else { throw .bucketExists(bucket, dialect: dialect) }
             if let directory = bucketDirectory(bucket), let root {

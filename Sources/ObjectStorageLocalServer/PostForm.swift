@@ -44,7 +44,7 @@ struct PostForm: Sendable {
 
     /// The dialect a scheme's form is answered in: OSS for the OSS schemes, OBS for OBS's own, S3 for the AWS
     /// forms (as for signed headers).
-    static func dialect(of scheme: PostFormScheme) -> Dialect {
+    static func dialect(of scheme: PostFormScheme) -> StorageVendor {
         switch scheme.version {
         case .ossV1, .ossV4: .oss
         case .obs: .obs

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// Entity-tag comparison (RFC 9110 §8.8.3) across the dialects' spellings (quoted or not, any case).
 enum ETagMatching {
     /// The stored form of an entity tag: unquoted, lowercase, without a weak prefix.
@@ -55,7 +57,12 @@ struct ReadPreconditions {
     /// OSS's `x-oss-range-behavior: standard`.
     var standardRangeBehavior = false
 
-    func evaluate(etag: String, lastModified: Int64, size: Int64, dialect: Dialect) throws(ServerError) -> ReadPlan {
+    func evaluate(
+        etag: String,
+        lastModified: Int64,
+        size: Int64,
+        dialect: StorageVendor
+    ) throws(ServerError) -> ReadPlan {
         if let ifMatch {
             guard ETagMatching.list(ifMatch, matches: etag) else { throw .preconditionFailed("If-Match") }
         } else if let ifUnmodifiedSince, let date = HTTPDate.parseHTTPDate(ifUnmodifiedSince) {
@@ -82,7 +89,8 @@ struct ReadPreconditions {
     }
 
     /// Applies a `Range` header to an object of `size` bytes.
-    static func plan(range: String, size: Int64, dialect: Dialect, standard: Bool) throws(ServerError) -> ReadPlan {
+    static func plan(range: String, size: Int64, dialect: StorageVendor, standard: Bool) throws(ServerError) -> ReadPlan
+    {
         let trimmed = range.trimmingWhitespace()
         guard trimmed.lowercased().hasPrefix("bytes=") else { return .full }
         let specs = trimmed.dropFirst(6).split(separator: ",", omittingEmptySubsequences: false)

@@ -25,8 +25,8 @@ extension RequestHandler {
                 $0.element("Name", bucket.name)
                 $0.element("CreationDate", HTTPDate.iso8601(bucket.created))
                 if context.dialect.kind == .oss {
-                    $0.element("Location", "oss-\(configuration.region)")
-                    $0.element("Region", configuration.region)
+                    $0.element("Location", "oss-\(configuration.region(for: .oss))")
+                    $0.element("Region", configuration.region(for: context.dialect))
                     $0.element("StorageClass", "Standard")
                 }
             }
@@ -72,7 +72,9 @@ extension RequestHandler {
 
     func headBucket(_ context: Context, bucket: String) throws -> Reply {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
-        return Reply(headers: [(context.dialect.headerPrefix + "bucket-region", configuration.region)])
+        return Reply(headers: [
+            (context.dialect.headerPrefix + "bucket-region", configuration.region(for: context.dialect))
+        ])
     }
 
     func getBucketLocation(_ context: Context, bucket: String) throws -> Reply {
@@ -80,16 +82,17 @@ extension RequestHandler {
         var xml = XMLWriter()
         switch context.dialect.kind {
         case .oss:
-            xml.element("LocationConstraint", "oss-\(configuration.region)")
+            xml.element("LocationConstraint", "oss-\(configuration.region(for: .oss))")
         case .obs:
             xml.open("CreateBucketConfiguration", namespace: context.dialect.xmlNamespace)
-            xml.element("Location", configuration.region)
+            xml.element("Location", configuration.region(for: .obs))
             xml.close("CreateBucketConfiguration")
         case .s3:
             // us-east-1 is reported as an empty constraint, as S3 does.
-            let region = configuration.region == "us-east-1" ? "" : XMLWriter.escape(configuration.region)
+            let region = configuration.region(for: .s3)
+            let constraint = region == "us-east-1" ? "" : XMLWriter.escape(region)
             let namespace = context.dialect.xmlNamespace ?? ""
-            return .xml(.raw("<LocationConstraint xmlns=\"\(namespace)\">\(region)</LocationConstraint>"))
+            return .xml(.raw("<LocationConstraint xmlns=\"\(namespace)\">\(constraint)</LocationConstraint>"))
         }
         return .xml(xml)
     }

@@ -24,7 +24,7 @@ extension RequestHandler {
 
     /// Content type, user metadata, representation headers, storage class and ACL from `fields` (request headers
     /// or POST form fields, names lowercased).
-    static func attributes(_ fields: [(name: String, value: String)], dialect: Dialect) -> ObjectAttributes {
+    static func attributes(_ fields: [(name: String, value: String)], dialect: StorageVendor) -> ObjectAttributes {
         let prefix = dialect.metadataPrefix
         var metadata: [String: String] = [:]
         for field in fields where field.name.hasPrefix(prefix) {

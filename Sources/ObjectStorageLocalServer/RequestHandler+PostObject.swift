@@ -149,7 +149,7 @@ extension RequestHandler {
         bucket: String,
         key: String,
         keyField: String,
-        dialect: Dialect
+        dialect: StorageVendor
     ) throws(ServerError) -> ClosedRange<Int64>? {
         var range: ClosedRange<Int64>?
         var named: Set<String> = ["bucket"]

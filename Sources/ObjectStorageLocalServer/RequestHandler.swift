@@ -25,7 +25,7 @@ struct RequestHandler: Sendable {
     /// The per-request context passed to the operations.
     struct Context: Sendable {
         var request: IncomingRequest
-        var dialect: Dialect
+        var dialect: StorageVendor
         var requestID: String
         var operation: Operation
         var now: Int64
@@ -58,7 +58,7 @@ struct RequestHandler: Sendable {
             domain: configuration.domain
         )
         let kind = SignatureKind(incoming)
-        let dialect = kind.dialect ?? configuration.defaultDialect
+        let dialect = kind.dialect ?? configuration.defaultVendor
         let time = clock()
         var context = Context(
             request: incoming,
@@ -154,7 +154,7 @@ struct RequestHandler: Sendable {
 
     /// The operation a request asks for. Only the dialect's own copy-source header makes a PUT a copy: the
     /// dialect is the signing scheme's, whose signature covers that prefix and no other.
-    static func operation(for request: IncomingRequest, dialect: Dialect) -> Operation {
+    static func operation(for request: IncomingRequest, dialect: StorageVendor) -> Operation {
         guard request.bucket != nil else { return .listBuckets }
         guard request.key != nil else {
             switch request.method {

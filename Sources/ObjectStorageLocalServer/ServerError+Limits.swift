@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// The services' answers to a request that exceeds one of their limits.
 extension ServerError {
     /// A single PUT (object or part) larger than the services allow; the server closes the connection
@@ -41,7 +43,7 @@ extension ServerError {
     /// - Parameters:
     ///   - size: The key's length in UTF-8 bytes.
     ///   - dialect: The dialect, which picks the limit and the error.
-    static func keyTooLong(size: Int, dialect: Dialect) -> ServerError {
+    static func keyTooLong(size: Int, dialect: StorageVendor) -> ServerError {
         switch dialect.kind {
         case .oss:
             ServerError(
@@ -66,7 +68,7 @@ extension ServerError {
     /// - Parameters:
     ///   - maximum: The largest size allowed.
     ///   - dialect: The dialect, which picks the error.
-    static func copySourceTooLarge(maximum: Int64, dialect: Dialect) -> ServerError {
+    static func copySourceTooLarge(maximum: Int64, dialect: StorageVendor) -> ServerError {
         switch dialect.kind {
         case .oss:
             ServerError(

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// The errors of POST object uploads, as S3, OSS and OBS answer them.
 extension ServerError {
     /// A policy document that cannot be read.
@@ -69,7 +71,7 @@ extension ServerError {
     }
 
     /// A security token that is missing or is not the credentials'.
-    static func invalidToken(dialect: Dialect) -> ServerError {
+    static func invalidToken(dialect: StorageVendor) -> ServerError {
         switch dialect.kind {
         case .oss:
             ServerError(

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// An error the server answers with: a status, a vendor error code and message, and the extra
 /// elements the vendor adds to the `<Error>` document.
 struct ServerError: Error, Sendable {
@@ -159,7 +161,7 @@ struct ServerError: Error, Sendable {
         )
     }
 
-    static func bucketExists(_ bucket: String, dialect: Dialect) -> ServerError {
+    static func bucketExists(_ bucket: String, dialect: StorageVendor) -> ServerError {
         switch dialect.kind {
         case .oss:
             return ServerError(
@@ -199,7 +201,7 @@ struct ServerError: Error, Sendable {
         ServerError(status: 403, code: "AccessDenied", message: message, details: details)
     }
 
-    static func invalidAccessKeyID(_ keyID: String, dialect: Dialect) -> ServerError {
+    static func invalidAccessKeyID(_ keyID: String, dialect: StorageVendor) -> ServerError {
         let vendor =
             switch dialect.kind {
             case .oss: "OSS"

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// How a request is signed, recognised from the `Authorization` scheme or the presign query.
 enum SignatureKind: Sendable, Equatable {
     case none
@@ -53,7 +55,7 @@ enum SignatureKind: Sendable, Equatable {
     }
 
     /// The dialect the scheme implies, or `nil` for an unsigned request.
-    var dialect: Dialect? {
+    var dialect: StorageVendor? {
         switch self {
         case .none: nil
         case .ossV1Header, .ossV1Query, .ossV4Header, .ossV4Query: .oss

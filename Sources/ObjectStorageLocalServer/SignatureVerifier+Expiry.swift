@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import ObjectStorageSigning
+
 /// How long a presigned URL says it is valid, read as strictly as the services read it.
 extension SignatureVerifier {
     /// The validity a V4 presigned URL may state, in seconds: S3's `X-Amz-Expires` and OSS's `x-oss-expires` are
@@ -53,7 +55,7 @@ extension SignatureVerifier {
     /// - Returns: The instant, in seconds since 1970.
     /// - Throws: 403 `AccessDenied`, "Invalid date (should be seconds since epoch)", as S3 answers, for a value with
     ///   a plus sign, a space or a fraction, or past `Int64` (Swift's `Int64.init` alone would read `+N` as `N`).
-    static func absoluteExpiry(_ text: String, dialect: Dialect) throws(ServerError) -> Int64 {
+    static func absoluteExpiry(_ text: String, dialect: StorageVendor) throws(ServerError) -> Int64 {
         let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }), let value = Int64(text)
         else {

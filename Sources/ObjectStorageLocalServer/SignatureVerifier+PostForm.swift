@@ -17,7 +17,7 @@ extension SignatureVerifier {
     /// enforced by the caller).
     ///
     /// - Returns: The policy, or `nil` for an unsigned form on a server without authentication.
-    func verifyPost(_ form: PostForm, dialect: Dialect) throws(ServerError) -> PostPolicy? {
+    func verifyPost(_ form: PostForm, dialect: StorageVendor) throws(ServerError) -> PostPolicy? {
         guard case .credentials(let credentials) = authentication.backing else {
             guard let policy = form.value("policy") else { return nil }
             return try Self.decodePolicy(policy)
@@ -42,7 +42,8 @@ extension SignatureVerifier {
             let credential = form.value(v4.credential) ?? ""
             let parts = credential.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             let date = form.value(v4.date) ?? ""
-            region = dialect.kind == .oss ? ossRegion : self.region
+            let regions = self.v4Regions(oss: dialect.kind == .oss)
+            region = regions[0]
             guard form.value(v4.algorithm) == v4.algorithmName, parts.count == 5, parts[4] == scheme.v4Terminator,
                 parts[3] == scheme.v4DefaultService, date.utf8.count == 16, date.hasPrefix(parts[1])
             else {
@@ -52,13 +53,13 @@ extension SignatureVerifier {
                     name: v4.credential
                 )
             }
-            guard parts[2] == region else {
+            guard regions.contains(parts[2]) else {
                 throw ServerError.invalidArgument(
                     "The region '\(parts[2])' in the credential is wrong; expecting '\(region)'",
                     name: v4.credential
                 )
             }
-            (keyID, dateStamp, service) = (parts[0], parts[1], parts[3])
+            (keyID, dateStamp, region, service) = (parts[0], parts[1], parts[2], parts[3])
         } else if let field = scheme.accessKeyField {
             keyID = form.value(field) ?? ""
         }

@@ -17,10 +17,14 @@ import ObjectStorageSigning
 struct SignatureVerifier: Sendable {
     let authentication: LocalObjectServer.Authentication
     let clockSkewLimit: Duration
-    /// The region SigV4 credential scopes must name.
-    let region: String
-    /// The region OSS V4 credential scopes must name.
-    let ossRegion: String
+    /// The region each vendor's V4 credential scopes must name.
+    let regions: @Sendable (StorageVendor) -> String
+
+    /// The regions a V4 credential scope may name: OSS V4's own, or for AWS V4, which S3 and OBS sign alike (with
+    /// `x-amz-` headers, so the server cannot tell the two dialects apart), S3's or OBS's.
+    func v4Regions(oss: Bool) -> [String] {
+        oss ? [self.regions(.oss)] : [self.regions(.s3), self.regions(.obs)]
+    }
 
     /// The parts of a request every scheme canonicalizes.
     struct WireParts {
@@ -46,7 +50,8 @@ struct SignatureVerifier: Sendable {
         func without(_ names: Set<String>) -> [QueryParameter] { query.filter { !names.contains($0.name) } }
     }
 
-    func verify(_ request: IncomingRequest, kind: SignatureKind, dialect: Dialect, now: Int64) throws(ServerError) {
+    func verify(_ request: IncomingRequest, kind: SignatureKind, dialect: StorageVendor, now: Int64) throws(ServerError)
+    {
         guard case .credentials(let credentials) = authentication.backing else { return }
         try Self.checkSingleAuthentication(request, kind: kind)
         let wire = WireParts(request)
@@ -73,7 +78,7 @@ struct SignatureVerifier: Sendable {
     private func verifyHMACSHA1Header(
         _ wire: WireParts,
         kind: SignatureKind,
-        dialect: Dialect,
+        dialect: StorageVendor,
         now: Int64,
         secret: (String) throws(ServerError) -> String
     ) throws(ServerError) {
@@ -107,7 +112,7 @@ struct SignatureVerifier: Sendable {
     private func verifyHMACSHA1Query(
         _ wire: WireParts,
         kind: SignatureKind,
-        dialect: Dialect,
+        dialect: StorageVendor,
         now: Int64,
         secret: (String) throws(ServerError) -> String
     ) throws(ServerError) {
@@ -205,7 +210,7 @@ struct SignatureVerifier: Sendable {
     private func verifyV4(
         _ wire: WireParts,
         kind: SignatureKind,
-        dialect: Dialect,
+        dialect: StorageVendor,
         now: Int64,
         secret: (String) throws(ServerError) -> String
     ) throws(ServerError) {
@@ -264,9 +269,9 @@ struct SignatureVerifier: Sendable {
         }
         guard let credential = V4Credential(credentialText) else { throw malformedAuthorization() }
         let secretKey = try secret(credential.keyID)
-        let expectedRegion = oss ? ossRegion : region
-        guard credential.region == expectedRegion else {
-            throw ServerError.wrongRegion(credential.region, expected: expectedRegion, kind: kind)
+        let expectedRegions = self.v4Regions(oss: oss)
+        guard expectedRegions.contains(credential.region) else {
+            throw ServerError.wrongRegion(credential.region, expected: expectedRegions[0], kind: kind)
         }
         try Self.checkScope(service: credential.service, terminator: credential.terminator, kind: kind)
         guard let requestTime else {
@@ -355,7 +360,7 @@ struct SignatureVerifier: Sendable {
     }
 
     func mismatch(
-        dialect: Dialect,
+        dialect: StorageVendor,
         keyID: String,
         provided: String,
         stringToSign: String,

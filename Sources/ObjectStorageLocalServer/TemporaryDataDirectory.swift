@@ -8,12 +8,13 @@
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import ObjectStorageSigning
 #else
 import Foundation
 #endif
 
 /// A new, uniquely named data directory (mode 0700) under the system's temporary directory, for a server that
-/// keeps nothing once it stops (``LocalObjectServer/withRunning(dialect:faults:logger:configureServer:configureClient:isolation:_:)`` and
+/// keeps nothing once it stops (``LocalObjectServer/withRunning(vendor:faults:logger:configureServer:configureClient:isolation:_:)`` and
 /// `objstore serve`).
 package struct TemporaryDataDirectory: Sendable {
     /// Why the directory could not be made.

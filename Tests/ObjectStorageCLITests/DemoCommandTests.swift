@@ -46,7 +46,7 @@ struct DemoCommandTests {
         }
 
         var ok: Bool
-        var provider: String
+        var vendor: String
         var embeddedServer: Bool
         var sizeBytes: Int64
         var workDirectory: String
@@ -67,7 +67,7 @@ struct DemoCommandTests {
         #expect(result.status == 0, "stderr: \(result.standardError)")
         let summary = try JSONDecoder().decode(Summary.self, from: Data(result.standardOutput.utf8))
         #expect(summary.ok)
-        #expect(summary.provider == "oss")
+        #expect(summary.vendor == "oss")
         #expect(summary.embeddedServer)
         #expect(summary.sizeBytes == 64 << 20)
 

@@ -104,7 +104,7 @@ struct ServeAnnouncementTests {
         Dialect(
             scheme: "obs",
             endpointVariable: "OBS_ENDPOINT",
-            variables: ["OBS_REGION=us-east-1", "OBS_ACCESS_KEY_ID=", "OBS_SECRET_ACCESS_KEY="]
+            variables: ["OBS_REGION=cn-north-4", "OBS_ACCESS_KEY_ID=", "OBS_SECRET_ACCESS_KEY="]
         ),
     ]
 

@@ -28,7 +28,7 @@ struct CheckpointMismatchMessageTests {
         let fixture = try Self.savedDownload()
         let elsewhere = fixture.directory.file("elsewhere.bin")
         let cases: [(String, String, (inout DownloadCheckpoint.Identity) -> Void)] = [
-            ("provider", "provider is oss in the checkpoint, expected obs", { $0.provider = "obs" }),
+            ("vendor", "vendor is oss in the checkpoint, expected obs", { $0.vendor = "obs" }),
             (
                 "endpoint",
                 "endpoint is https://oss-cn-hangzhou.aliyuncs.com in the checkpoint, "
@@ -94,7 +94,7 @@ struct CheckpointMismatchMessageTests {
         try CheckpointStore(logger: .scanning).save(fixture.checkpoint, to: fixture.checkpointPath)
         let other = fixture.directory.file("other.tar")
         let cases: [(String, String, (inout UploadCheckpoint.Identity) -> Void)] = [
-            ("provider", "provider is s3 in the checkpoint, expected oss", { $0.provider = "oss" }),
+            ("vendor", "vendor is s3 in the checkpoint, expected oss", { $0.vendor = "oss" }),
             (
                 "endpoint", "endpoint is http://127.0.0.1:9000 in the checkpoint, expected http://[::1]:9000",
                 { $0.endpoint = "http://[::1]:9000" }

@@ -131,7 +131,7 @@ struct CheckpointValidationTests {
         #expect(result.previous?.tempFilePath == fixture.checkpoint.tempFilePath)
 
         for (field, change) in [
-            ("provider", { (identity: inout DownloadCheckpoint.Identity) in identity.provider = "obs" }),
+            ("vendor", { (identity: inout DownloadCheckpoint.Identity) in identity.vendor = "obs" }),
             ("endpoint", { $0.endpoint = "https://oss-cn-beijing.aliyuncs.com" }),
             ("bucket", { $0.bucket = "otherbucket" }),
             ("versionId", { $0.versionId = nil }),

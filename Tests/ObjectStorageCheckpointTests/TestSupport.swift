@@ -86,7 +86,7 @@ struct DownloadFixture {
         destination = directory.file("object.bin")
         checkpointPath = try CheckpointPaths.download(destination: destination)
         identity = DownloadCheckpoint.Identity(
-            provider: "oss",
+            vendor: "oss",
             endpoint: "https://oss-cn-hangzhou.aliyuncs.com",
             bucket: "examplebucket",
             key: key,
@@ -130,7 +130,7 @@ struct UploadFixture {
         try writeFile(source, Array("the quick brown fox".utf8))  // 19 bytes: parts of 8, 8, 3
         checkpointPath = try CheckpointPaths.upload(source: source)
         identity = UploadCheckpoint.Identity(
-            provider: "s3",
+            vendor: "s3",
             endpoint: "http://127.0.0.1:9000",
             bucket: "backups",
             key: "nightly/backup.tar",

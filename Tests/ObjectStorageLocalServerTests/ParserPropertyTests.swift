@@ -185,8 +185,7 @@ struct ParserPropertyTests {
         let verifier = SignatureVerifier(
             authentication: .credentials([credentials]),
             clockSkewLimit: .seconds(900),
-            region: "us-east-1",
-            ossRegion: "cn-hangzhou"
+            regions: { $0.defaultRegion }
         )
         var random = SplitMix64(seed: 0xE0F)
         let numbers = Self.extremes.map { String($0) } + ["99999999999999999999", "-0", "+1", "", "x"]
@@ -234,7 +233,7 @@ struct ParserPropertyTests {
             let first = bound()
             let last = bound()
             let range = "bytes=\(first)-\(last)"
-            for dialect in [Dialect.s3, .oss, .obs] {
+            for dialect in [StorageVendor.s3, .oss, .obs] {
                 do {
                     let plan = try ReadPreconditions.plan(range: range, size: size, dialect: dialect, standard: false)
                     if case .partial(let from, let to) = plan {

@@ -10,6 +10,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import ObjectStorage
+import ObjectStorageLocalServer
 import ObjectStorageSigning
 import Testing
 
@@ -50,13 +51,13 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
 
         var logger: Logger { .capturing(logHandler) }
 
-        func client(_ provider: StorageProvider) throws -> ObjectStorageClient {
-            try fixture.client(provider, logger: logger)
+        func client(_ vendor: StorageVendor) throws -> ObjectStorageClient {
+            try fixture.client(vendor, logger: logger)
         }
 
         /// `--endpoint URL --region R` for the CLI.
-        func remote(_ provider: StorageProvider = .s3) -> [String] {
-            ["--endpoint", fixture.endpoint, "--region", provider == .oss ? fixture.ossRegion : fixture.region]
+        func remote(_ vendor: StorageVendor = .s3) -> [String] {
+            ["--endpoint", fixture.endpoint, "--region", fixture.server.configuration.region(for: vendor)]
         }
 
         /// A 300,000-byte file to upload.

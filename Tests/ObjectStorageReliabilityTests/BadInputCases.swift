@@ -387,7 +387,7 @@ extension BadInputCase {
             _ = try await provider.credentials(logger: context.logger)
         },
         .api("environment with nothing set", .credentials(.notFound)) { context in
-            _ = try await EnvironmentCredentialsProvider(.aws, environment: [:]).credentials(logger: context.logger)
+            _ = try await EnvironmentCredentialsProvider(.s3, environment: [:]).credentials(logger: context.logger)
         },
         .cli("ls without credentials", .exit(77, mentions: "AWS_ACCESS_KEY_ID"), environment: [:]) { context in
             ["ls", "s3://bkt"] + context.remote()

@@ -64,7 +64,7 @@ struct DirectoryDownloadVerificationTests {
 
     static func client(_ server: RawHTTPServer) throws -> ObjectStorageClient {
         var configuration = ObjectStorageClient.Configuration(
-            provider: .s3,
+            vendor: .s3,
             endpoint: try Endpoint(url: server.url("")),
             region: "us-east-1",
             credentials: .static(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")

@@ -44,7 +44,7 @@ struct ServerFixture: Sendable {
 
     let server: LocalObjectServer
     let endpoint: String
-    let ossRegion: String
+    /// The region of the S3 dialect, which the CLI's S3 commands name.
     let region: String
 
     /// Starts a memory server that accepts ``TestSecrets/credentials`` and uploads the fixture object.
@@ -61,8 +61,7 @@ struct ServerFixture: Sendable {
         let fixture = ServerFixture(
             server: server,
             endpoint: "http://127.0.0.1:\(port)",
-            ossRegion: server.configuration.ossRegion,
-            region: server.configuration.region
+            region: server.configuration.region(for: .s3)
         )
         let client = try fixture.client(.s3)
         try await client.createBucket(bucket: "bkt")
@@ -70,16 +69,16 @@ struct ServerFixture: Sendable {
         return fixture
     }
 
-    /// A client in `provider`'s default dialect.
+    /// A client in `vendor`'s default dialect.
     func client(
-        _ provider: StorageProvider,
+        _ vendor: StorageVendor,
         credentials: Credentials = TestSecrets.credentials,
         logger: Logger? = nil
     ) throws -> ObjectStorageClient {
         var configuration = ObjectStorageClient.Configuration(
-            provider: provider,
+            vendor: vendor,
             endpoint: try Endpoint(url: endpoint),
-            region: provider == .oss ? ossRegion : region,
+            region: server.configuration.region(for: vendor),
             credentials: StaticCredentialsProvider(credentials)
         )
         configuration.retry = .exponentialJitter(maxAttempts: 2, base: .milliseconds(1), cap: .milliseconds(5))
@@ -88,9 +87,9 @@ struct ServerFixture: Sendable {
     }
 
     /// An anonymous client.
-    func anonymousClient(_ provider: StorageProvider) throws -> ObjectStorageClient {
+    func anonymousClient(_ vendor: StorageVendor) throws -> ObjectStorageClient {
         ObjectStorageClient(
-            configuration: .init(provider: provider, endpoint: try Endpoint(url: endpoint)),
+            configuration: .init(vendor: vendor, endpoint: try Endpoint(url: endpoint)),
             logger: .scanning
         )
     }

@@ -130,7 +130,7 @@ struct SecretScanTests {
         // S3's parts are at least 5 MiB: an upload paused after its first part needs more than one.
         let s3Source = scratch.file("source-s3.bin")
         try Data(testBytes(5 << 20 + 300_000, seed: 0)).write(to: URL(fileURLWithPath: s3Source))
-        for provider in [StorageProvider.oss, .obs, .s3] {
+        for provider in [StorageVendor.oss, .obs, .s3] {
             let client = try fixture.client(provider, credentials: TestSecrets.sessionCredentials, logger: logger)
             let bucket = "scan-\(provider)"
             try await client.createBucket(bucket: bucket)

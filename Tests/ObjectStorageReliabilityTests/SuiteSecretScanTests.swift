@@ -100,7 +100,7 @@ struct SuiteSecretScanTests {
         try Data("payload".utf8).write(to: URL(fileURLWithPath: source))
         let checkpoint = try UploadCheckpoint(
             identity: UploadCheckpoint.Identity(
-                provider: "s3",
+                vendor: "s3",
                 endpoint: "http://127.0.0.1:9000",
                 bucket: "bkt",
                 key: "leak-" + TestSecrets.secret,

@@ -16,7 +16,7 @@ import Testing
 @Suite("Presigned URL redaction", .timeLimit(.minutes(1)))
 struct URLRedactionTests {
     struct Scheme: Sendable, CustomTestStringConvertible {
-        var provider: StorageProvider
+        var vendor: StorageVendor
         var version: SignatureVersion
         /// The query parameter holding the signature in this scheme's URLs.
         var signatureName: String
@@ -24,19 +24,19 @@ struct URLRedactionTests {
     }
 
     static let schemes = [
-        Scheme(provider: .oss, version: .ossV4, signatureName: "x-oss-signature"),
-        Scheme(provider: .oss, version: .ossV1, signatureName: "Signature"),
-        Scheme(provider: .obs, version: .obs, signatureName: "Signature"),
-        Scheme(provider: .s3, version: .sigV4, signatureName: "X-Amz-Signature"),
+        Scheme(vendor: .oss, version: .ossV4, signatureName: "x-oss-signature"),
+        Scheme(vendor: .oss, version: .ossV1, signatureName: "Signature"),
+        Scheme(vendor: .obs, version: .obs, signatureName: "Signature"),
+        Scheme(vendor: .s3, version: .sigV4, signatureName: "X-Amz-Signature"),
     ]
 
     @Test("the client logs a presigned URL without its query (signature, token)", arguments: schemes)
     func clientLog(_ scheme: Scheme) async throws {
         let logs = InMemoryLogHandler()
         var configuration = ObjectStorageClient.Configuration(
-            provider: scheme.provider,
+            vendor: scheme.vendor,
             endpoint: try Endpoint(url: "https://storage.example.com"),
-            region: scheme.provider == .oss ? "cn-hangzhou" : "us-east-1",
+            region: scheme.vendor == .oss ? "cn-hangzhou" : "us-east-1",
             credentials: StaticCredentialsProvider(TestSecrets.sessionCredentials),
             signatureVersion: scheme.version
         )

@@ -277,9 +277,9 @@ struct PresignTests {
         #expect(SignatureVersion(cliName: "v2") == .awsV2)
         #expect(SignatureVersion(cliName: "sigv4") == .sigV4)
         #expect(SignatureVersion(cliName: "v3") == nil)
-        #expect(StorageProvider(scheme: "oss")?.defaultSignatureVersion == .ossV4)
-        #expect(StorageProvider(scheme: "obs")?.defaultSignatureVersion == .obs)
-        #expect(StorageProvider(scheme: "s3")?.defaultSignatureVersion == .sigV4)
+        #expect(StorageVendor(scheme: "oss")?.defaultSignatureVersion == .ossV4)
+        #expect(StorageVendor(scheme: "obs")?.defaultSignatureVersion == .obs)
+        #expect(StorageVendor(scheme: "s3")?.defaultSignatureVersion == .sigV4)
     }
 
     @Test("Presigning is deterministic")

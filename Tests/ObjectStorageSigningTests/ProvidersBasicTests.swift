@@ -43,7 +43,7 @@ struct ProvidersBasicTests {
 
     @Test(arguments: [
         (
-            EnvironmentCredentialsProvider.Vendor.oss,
+            StorageVendor.oss,
             ["OSS_ACCESS_KEY_ID": "LTAIid", "OSS_ACCESS_KEY_SECRET": "ossSecret", "OSS_SESSION_TOKEN": "ossToken"]
         ),
         (
@@ -51,12 +51,12 @@ struct ProvidersBasicTests {
             ["OBS_ACCESS_KEY_ID": "LTAIid", "OBS_SECRET_ACCESS_KEY": "ossSecret", "OBS_SECURITY_TOKEN": "ossToken"]
         ),
         (
-            .aws,
+            .s3,
             ["AWS_ACCESS_KEY_ID": "LTAIid", "AWS_SECRET_ACCESS_KEY": "ossSecret", "AWS_SESSION_TOKEN": "ossToken"]
         ),
     ])
     func environmentReadsEachVendorsNames(
-        vendor: EnvironmentCredentialsProvider.Vendor,
+        vendor: StorageVendor,
         environment: [String: String]
     )
         async throws
@@ -109,24 +109,6 @@ struct ProvidersBasicTests {
         #expect(error?.message == message)
         #expect(!"\(String(describing: error))".contains(TestSecrets.secret))
         #expect(!"\(String(describing: error))".contains(TestSecrets.token))
-    }
-
-    @Test func environmentCustomVendor() async throws {
-        let vendor = EnvironmentCredentialsProvider.Vendor(
-            name: "MinIO",
-            accessKeyIDVariable: "MINIO_ROOT_USER",
-            secretAccessKeyVariable: "MINIO_ROOT_PASSWORD",
-            securityTokenVariable: "MINIO_TOKEN"
-        )
-        let provider = EnvironmentCredentialsProvider(
-            vendor,
-            environment: ["MINIO_ROOT_USER": "admin", "MINIO_ROOT_PASSWORD": "pw"]
-        )
-        #expect(
-            try await provider.credentials(logger: self.logger)
-                == Credentials(accessKeyID: "admin", secretAccessKey: "pw")
-        )
-        #expect(provider.description == "environment(MinIO)")
     }
 
     // MARK: federated

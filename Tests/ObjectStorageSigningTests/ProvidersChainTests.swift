@@ -73,7 +73,7 @@ struct ProvidersChainTests {
         let later = Counter()
         let provider: some CredentialsProvider = .chain(
             .environment(.oss, environment: [:]),
-            .environment(.aws, environment: ["AWS_ACCESS_KEY_ID": "AKID"]),
+            .environment(.s3, environment: ["AWS_ACCESS_KEY_ID": "AKID"]),
             .federated {
                 later.increment()
                 return Credentials(accessKeyID: "x", secretAccessKey: "y")

@@ -17,7 +17,7 @@ struct AbortMultipartUploadsTests {
     @Test("only the uploads under the prefix and older than the cutoff are aborted", arguments: ClientDialect.all)
     func abortsByPrefixAndAge(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in

@@ -43,7 +43,7 @@ struct ByteRangeHeaderTests {
 
     @Test("a parsed range reads those bytes from the local server")
     func parsedRangeReadsTheBytes() async throws {
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "ranges")
             let content = testBytes(1000)
             try await client.putObject(PutObjectRequest(bucket: "ranges", key: "k", body: .bytes(content)))

@@ -23,7 +23,7 @@ struct ClientConnectFailureTests {
 
     static func client(endpoint: String, addressing: AddressingStyle) throws -> ObjectStorageClient {
         var configuration = ObjectStorageClient.Configuration(
-            provider: .s3,
+            vendor: .s3,
             endpoint: try Endpoint(url: endpoint),
             region: "us-east-1",
             credentials: .static(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "connect-failure-secret-3b9e")

@@ -32,7 +32,7 @@ struct ClientRedirectAndEncodingTests {
             }
         }
         var configuration = ObjectStorageClient.Configuration(
-            provider: .s3,
+            vendor: .s3,
             endpoint: try Endpoint(url: endpoint.url("")),
             region: "us-east-1",
             credentials: .static(
@@ -68,7 +68,7 @@ struct ClientRedirectAndEncodingTests {
     @Test(arguments: ClientDialect.all)
     func aGzipEncodedObjectComesBackAsStored(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -98,7 +98,7 @@ struct ClientRedirectAndEncodingTests {
 
     @Test func anHTTPClientThatFollowsRedirectsOrDecompressesIsRefused() async throws {
         let configuration = ObjectStorageClient.Configuration(
-            provider: .s3,
+            vendor: .s3,
             endpoint: try Endpoint(url: "http://127.0.0.1:9"),
             region: "us-east-1"
         )

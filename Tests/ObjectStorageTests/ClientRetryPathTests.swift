@@ -21,7 +21,7 @@ struct ClientRetryPathTests {
     func streamBodyIsNotRetried(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure

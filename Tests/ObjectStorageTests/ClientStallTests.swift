@@ -22,7 +22,7 @@ struct ClientStallTests {
 
     static func client(endpoint: String, transport: any HTTPTransport) throws -> ObjectStorageClient {
         var configuration = ObjectStorageClient.Configuration(
-            provider: .s3,
+            vendor: .s3,
             endpoint: try Endpoint(url: endpoint),
             region: "us-east-1",
             credentials: .static(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")

@@ -31,7 +31,7 @@ struct DirectoryPlannerTests {
             options: options,
             prefix: "p/",
             directory: "/data",
-            provider: .s3,
+            vendor: .s3,
             isInPlace: { _, _ in inPlace }
         )
     }

@@ -118,7 +118,7 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: restored)
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -175,7 +175,7 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: mirror)
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -256,7 +256,7 @@ struct DirectoryTransferTests {
             )
         )
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -313,7 +313,7 @@ struct DirectoryTransferTests {
         }
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -363,7 +363,7 @@ struct DirectoryTransferTests {
         let (root, files) = try Self.makeTree(.ossV4)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -401,7 +401,7 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: parent)
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -441,7 +441,7 @@ struct DirectoryTransferTests {
             }
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -491,7 +491,7 @@ struct DirectoryTransferTests {
             }
 
             // Another server in another dialect: the bytes stream through this process.
-            try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { other, _ in
+            try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { other, _ in
                 try await other.createBucket(bucket: "elsewhere")
                 let streamed = try await other.copyPrefix(
                     bucket: "elsewhere",
@@ -524,7 +524,7 @@ struct DirectoryTransferTests {
             suffix: job == "download" ? "/tree/photos/many/9.bin" : "/mirror/backup/many/9.bin"
         )
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -590,7 +590,7 @@ struct DirectoryTransferTests {
         let (root, files) = try Self.makeTree(.ossV4)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -620,7 +620,7 @@ struct DirectoryTransferTests {
             try? FileManager.default.removeItem(atPath: fileFirst)
             try? FileManager.default.removeItem(atPath: directoryFirst)
         }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: Self.bucket)
             for (key, bytes) in [("k/a", [1, 2]), ("k/a/b", [3, 4, 5]), ("k/c", [6])] as [(String, [UInt8])] {
                 try await client.putObject(.init(bucket: Self.bucket, key: key, body: .bytes(bytes)))
@@ -668,7 +668,7 @@ struct DirectoryTransferTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: root + "/a")
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -697,7 +697,7 @@ struct DirectoryTransferTests {
         let (root, _) = try Self.makeTree(dialect)
         defer { try? FileManager.default.removeItem(atPath: root) }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in

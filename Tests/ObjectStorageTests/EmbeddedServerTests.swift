@@ -25,7 +25,7 @@ struct EmbeddedServerTests {
     )
     func slowDownloadsNeverDelayAnotherRequest(maximumConnectionsPerHost: Int?) async throws {
         let faults = FaultInjector()
-        try await LocalObjectServer.withRunning(dialect: .s3, faults: faults, logger: .scanning) { shared, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: .scanning) { shared, _ in
             // The default client (the SDK's process-wide pool), or one whose pool is set in its one place.
             guard let maximumConnectionsPerHost else {
                 return try await expectSmallRequestsUnaffectedBySlowStreams(shared, faults: faults)
@@ -86,7 +86,7 @@ struct EmbeddedServerTests {
     @Test("a reader that pauses past the read-idle timeout gets an error, never a short object")
     func pausedReaderGetsAnError() async throws {
         let faults = FaultInjector()
-        try await LocalObjectServer.withRunning(dialect: .s3, faults: faults, logger: .scanning) { shared, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: .scanning) { shared, _ in
             try await shared.createBucket(bucket: "paused")
             let content = testBytes(16 << 20)
             try await shared.putObject(PutObjectRequest(bucket: "paused", key: "k", body: .bytes(content)))
@@ -114,7 +114,7 @@ struct EmbeddedServerTests {
     @Test("a body that ends before its Content-Length throws, whatever the transport")
     func shortBodyThrowsWhateverTheTransport() async throws {
         let truncating: @Sendable (any HTTPTransport) -> any HTTPTransport = { TruncatingTransport(base: $0) }
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             let client = client.derived(transport: truncating)
             try await client.createBucket(bucket: "short")
             let content = testBytes(300_000)
@@ -139,7 +139,7 @@ struct EmbeddedServerTests {
         // body started), and transfers that move for longer than it.
         let shortTimeout: (inout ObjectStorageClient.Configuration) -> Void = { $0.timeout = .seconds(10) }
         try await LocalObjectServer.withRunning(
-            dialect: .s3,
+            vendor: .s3,
             faults: faults,
             logger: .scanning,
             configureClient: shortTimeout
@@ -161,7 +161,7 @@ struct EmbeddedServerTests {
     @Test("the HTTP status of a service answer is reachable from what the client threw")
     func serviceStatusIsReachable() async throws {
         let faults = FaultInjector()
-        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, faults: faults, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "status")
             do {
                 _ = try await client.getObject(GetObjectRequest(bucket: "status", key: "missing"))

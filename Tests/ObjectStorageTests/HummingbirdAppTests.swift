@@ -20,7 +20,7 @@ import Testing
 struct HummingbirdAppTests {
     @Test("PUT streams a body in, GET streams it out, a Range passes through, a missing key is a 404")
     func streamsThroughTheApp() async throws {
-        try await LocalObjectServer.withRunning(dialect: .s3) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3) { client, _ in
             try await client.createBucket(bucket: "app")
             let app = Self.application(client: client, bucket: "app")
             let content = testBytes(3 << 20)

@@ -61,7 +61,7 @@ final class CallCounter: Sendable {
 struct IntegrityTests {
     @Test("a corrupted GET body fails at the end of the stream; a ranged GET is not checked")
     func corruptedDownload() async throws {
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "crc")
             try await client.putObject(PutObjectRequest(bucket: "crc", key: "k", body: .bytes(testBytes(1000))))
             let corrupting = ObjectStorageClient(
@@ -89,7 +89,7 @@ struct IntegrityTests {
 
     @Test("an upload whose CRC disagrees is retried, then fails with integrityMismatch")
     func corruptedUpload() async throws {
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "crc")
             let transport = CorruptingTransport(base: AsyncHTTPClientTransport.shared, mode: .wrongCRCHeader)
             let corrupting = ObjectStorageClient(

@@ -14,16 +14,16 @@ import ObjectStorageLocalServer
 import ObjectStorageTestSupport
 import Testing
 
-/// The shipped test helper, ``LocalObjectServer/withRunning(dialect:faults:logger:configureServer:configureClient:isolation:_:)``: the client it
+/// The shipped test helper, ``LocalObjectServer/withRunning(vendor:faults:logger:configureServer:configureClient:isolation:_:)``: the client it
 /// hands out works in every dialect, the faults it is given fire, and the server and its data are gone afterwards
 /// even when the test throws.
 @Suite("LocalObjectServer.withRunning")
 struct LocalObjectServerWithRunningTests {
     private struct PlannedFailure: Error {}
 
-    @Test("the client stores and reads back", arguments: [Dialect.oss, .obs, .s3])
-    func clientStoresAndReadsBack(_ dialect: Dialect) async throws {
-        try await LocalObjectServer.withRunning(dialect: dialect) { client, _ in
+    @Test("the client stores and reads back", arguments: [StorageVendor.oss, .obs, .s3])
+    func clientStoresAndReadsBack(_ dialect: StorageVendor) async throws {
+        try await LocalObjectServer.withRunning(vendor: dialect) { client, _ in
             try await client.createBucket(bucket: "test")
             let put = try await client.putObject(
                 PutObjectRequest(bucket: "test", key: "a.txt", body: .bytes(Array("hello".utf8)))
@@ -39,7 +39,7 @@ struct LocalObjectServerWithRunningTests {
     func faultsFire() async throws {
         let faults = FaultInjector()
         faults.add(FaultRule(operations: [.createBucket], trigger: .first(2), fault: .slowDown))
-        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults) { client, server in
+        try await LocalObjectServer.withRunning(vendor: .oss, faults: faults) { client, server in
             #expect(server.faults === faults)
             // Two throttled attempts, then the third succeeds.
             try await client.createBucket(bucket: "test")
@@ -57,18 +57,18 @@ struct LocalObjectServerWithRunningTests {
         let other = Credentials(accessKeyID: "other-key-id", secretAccessKey: "with-running-other-secret-4e7b")
         let configureServer: (inout LocalObjectServer.Configuration) -> Void = { configuration in
             configuration.authentication = .credentials([other])
-            configuration.ossRegion = "cn-shanghai"
+            configuration.regions[.oss] = "cn-shanghai"
         }
         let configureClient: (inout ObjectStorageClient.Configuration) -> Void = { configuration in
             configuration.signatureVersion = .ossV1
             configuration.credentials = .static(accessKeyID: other.accessKeyID, secretAccessKey: other.secretAccessKey)
         }
         try await LocalObjectServer.withRunning(
-            dialect: .oss,
+            vendor: .oss,
             configureServer: configureServer,
             configureClient: configureClient
         ) { client, server in
-            #expect(server.configuration.ossRegion == "cn-shanghai")
+            #expect(server.configuration.region(for: .oss) == "cn-shanghai")
             // The client's region follows the server's, and it signs in OSS V1 with the other key pair, the only
             // one the server accepts.
             #expect(client.configuration.region == "cn-shanghai")

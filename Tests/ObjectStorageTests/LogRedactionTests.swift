@@ -27,7 +27,7 @@ struct LogRedactionTests {
         let secret = LocalObjectServer.developmentCredentials.secretAccessKey
         var descriptions: [String] = []
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -48,8 +48,9 @@ struct LogRedactionTests {
             dialect.configure(&$0)
             $0.credentials = .static(accessKeyID: wrong.accessKeyID, secretAccessKey: wrong.secretAccessKey)
         }
-        try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: wrongSecret)
-        { client, _ in
+        try await LocalObjectServer.withRunning(vendor: dialect.wire, logger: .scanning, configureClient: wrongSecret) {
+            client,
+            _ in
             let client = client.derived(logger: logger)
             let refused = await expectServiceError(.signatureDoesNotMatch, status: 403) {
                 try await client.createBucket(bucket: "logs")

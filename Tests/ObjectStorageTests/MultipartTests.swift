@@ -19,7 +19,7 @@ struct MultipartTests {
     @Test("initiate, upload parts from a file, list parts in pages, complete, abort", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in

@@ -19,7 +19,7 @@ struct ObjectOperationTests {
     @Test("bucket and object round trip", arguments: ClientDialect.all)
     func roundTrip(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -109,7 +109,7 @@ struct ObjectOperationTests {
     @Test("error paths: 404, 412, 304, 416", arguments: ClientDialect.all)
     func errorPaths(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -161,8 +161,9 @@ struct ObjectOperationTests {
             dialect.configure(&$0)
             $0.credentials = .static(accessKeyID: wrong.accessKeyID, secretAccessKey: wrong.secretAccessKey)
         }
-        try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: wrongSecret)
-        { client, _ in
+        try await LocalObjectServer.withRunning(vendor: dialect.wire, logger: .scanning, configureClient: wrongSecret) {
+            client,
+            _ in
             let error = await expectServiceError(.signatureDoesNotMatch, status: 403) {
                 try await client.createBucket(bucket: "wrong-secret")
             }
@@ -174,7 +175,7 @@ struct ObjectOperationTests {
     @Test("listing pages with prefix and delimiter", arguments: ClientDialect.all)
     func listing(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -216,7 +217,7 @@ struct ObjectOperationTests {
     @Test("get to a file, and upload from a file", arguments: [ClientDialect.ossV4, .s3])
     func files(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -253,7 +254,7 @@ struct ObjectOperationTests {
     @Test("presigned GET works with plain AsyncHTTPClient", arguments: ClientDialect.all)
     func presignedGet(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in

@@ -112,7 +112,7 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func acceptedFormStoresTheObject(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -143,7 +143,7 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func tamperedPolicyIsRefused(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -173,13 +173,13 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func expiredPolicyIsRefused(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
             try await client.createBucket(bucket: "uploads")
             let port = try #require(server.port)
-            let region = dialect.provider == .oss ? server.configuration.ossRegion : server.configuration.region
+            let region = server.configuration.region(for: dialect.provider)
             let signer = RequestSigner(version: dialect.signature, region: region)
             let credentials = LocalObjectServer.developmentCredentials
             // Signed an hour ago, valid for a minute.
@@ -206,7 +206,7 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func fileOverTheSizeRangeIsRefusedAndNotStored(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -230,7 +230,7 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func keyOutsideThePrefixIsRefused(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -250,7 +250,7 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func uncoveredFieldIsRefusedExceptByOSS(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -287,7 +287,7 @@ struct PresignPostTests {
     @Test(arguments: dialects)
     func repeatedFieldIsRefusedAndNothingStored(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -337,7 +337,7 @@ struct PresignPostTests {
     @Test(arguments: [ClientDialect.s3, .ossV4])
     func contentTypePrefixAndRedirect(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -371,7 +371,7 @@ struct PresignPostTests {
 
     @Test func formOfAnAnonymousClientIsRefusedBeforeSigning() async throws {
         let anonymous: (inout ObjectStorageClient.Configuration) -> Void = { $0.credentials = nil }
-        _ = try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning, configureClient: anonymous) {
+        _ = try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning, configureClient: anonymous) {
             client,
             _ in
             await #expect(throws: ObjectStorageError.self) {

@@ -22,7 +22,7 @@ struct ResilienceTests {
     func retriesServerErrors(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -52,7 +52,7 @@ struct ResilienceTests {
     func connectionClosedMidBody(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -80,7 +80,7 @@ struct ResilienceTests {
     func cutOffXMLAnswerIsRetried(_ dialect: ClientDialect) async throws {
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -102,7 +102,7 @@ struct ResilienceTests {
 
     @Test("cancelling the task stops a GET mid-stream")
     func cancellationMidStream() async throws {
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, server in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, server in
             try await client.createBucket(bucket: "cancel")
             try await client.putObject(PutObjectRequest(bucket: "cancel", key: "k", body: .bytes(testBytes(4 << 20))))
             server.faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 256 * 1024)))
@@ -131,7 +131,7 @@ struct ResilienceTests {
             dialect.configure(&$0)
             $0.now = { Date().addingTimeInterval(-20 * 60) }
         }
-        try await LocalObjectServer.withRunning(dialect: dialect.wire, logger: .scanning, configureClient: skewed) {
+        try await LocalObjectServer.withRunning(vendor: dialect.wire, logger: .scanning, configureClient: skewed) {
             client,
             _ in
             try await client.createBucket(bucket: "skew")
@@ -153,8 +153,9 @@ struct ResilienceTests {
             $0.now = { Date().addingTimeInterval(-20 * 60) }
             $0.retry = .none
         }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning, configureClient: skewedWithoutRetries)
-        { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning, configureClient: skewedWithoutRetries) {
+            client,
+            _ in
             _ = await expectServiceError(.requestTimeTooSkewed, status: 403) {
                 try await client.createBucket(bucket: "skew")
             }
@@ -164,7 +165,7 @@ struct ResilienceTests {
 
     @Test("a skewed HEAD (bodiless 403) learns the offset from the Date header")
     func clockSkewOnHead() async throws {
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "skew")
             try await client.putObject(PutObjectRequest(bucket: "skew", key: "k", body: .bytes([1])))
             var configuration = client.configuration

@@ -43,7 +43,7 @@ struct ResumableCopyRecoveryTests {
         try await Self.withDirectory { directory in
             let faults = FaultInjector()
             try await LocalObjectServer.withRunning(
-                dialect: dialect.wire,
+                vendor: dialect.wire,
                 faults: faults,
                 logger: .scanning,
                 configureClient: dialect.configure
@@ -96,7 +96,7 @@ struct ResumableCopyRecoveryTests {
         let faults = FaultInjector()
         // Two parts, the fewest a multipart copy has in S3 (5 MiB each but the last).
         let source = testBytes(ClientDialect.s3.minimumPartSize + 1_000, seed: 32)
-        try await LocalObjectServer.withRunning(dialect: .s3, faults: faults, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: Copy.bucket)
             try await Copy.put(client, "source", source)

@@ -66,7 +66,7 @@ struct ResumableCopyTests {
     func aCopyOfManyPartsIsByteIdenticalAndKeepsTheSourcesMetadata(_ dialect: ClientDialect) async throws {
         let source = testBytes(Self.sourceSize(dialect), seed: 11)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -95,7 +95,7 @@ struct ResumableCopyTests {
     func replacedMetadataComesFromTheAttributes(_ dialect: ClientDialect) async throws {
         let source = testBytes(Self.sourceSize(dialect), seed: 12)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -125,7 +125,7 @@ struct ResumableCopyTests {
     func aSmallSourceIsOneCopyObject(_ dialect: ClientDialect) async throws {
         let source = testBytes(1000, seed: 13)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -147,7 +147,7 @@ struct ResumableCopyTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -189,7 +189,7 @@ struct ResumableCopyTests {
         let transport = SourceReplacingTransport(base: AsyncHTTPClientTransport.shared)
         let wrap: @Sendable (any HTTPTransport) -> any HTTPTransport = { _ in transport }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -215,7 +215,7 @@ struct ResumableCopyTests {
     }
 
     @Test func aCheckpointNeedsAPath() async throws {
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             var options = TransferOptions()
             options.enableCheckpoint = true
             await #expect(throws: ObjectStorageError.self) {

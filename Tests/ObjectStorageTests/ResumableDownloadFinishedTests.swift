@@ -41,7 +41,7 @@ struct ResumableDownloadFinishedTests {
         // A foreign expectation returns the authentic checkpoint as `previous`.
         let foreign = DownloadCheckpoint.Expectation(
             identity: DownloadCheckpoint.Identity(
-                provider: "x",
+                vendor: "x",
                 endpoint: "x",
                 bucket: "x",
                 key: "x",
@@ -76,7 +76,7 @@ struct ResumableDownloadFinishedTests {
         let content = testBytes(2 * 1024 * 1024 + 777, seed: 51)
         let counting = DownloadBox<CountingTransport>()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -121,7 +121,7 @@ struct ResumableDownloadFinishedTests {
         damaged[1_500_000] ^= 0x01
         let counting = DownloadBox<CountingTransport>()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -157,7 +157,7 @@ struct ResumableDownloadFileSystemErrorTests {
     @Test("a checkpoint that cannot be locked names the system's reason")
     func lockFailureNamesReason() async throws {
         let scratch = try ScratchDirectory()
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             // /sys refuses new files (EACCES, or EROFS where it is mounted read-only).
             let options = TransferOptions(enableCheckpoint: true, checkpointFilePath: "/sys/h8-lock-test.dcp")
             do {

@@ -57,7 +57,7 @@ struct ResumableDownloadMultipartETagTests {
         let content = testBytes(Int(2 * Self.mebibyte * 5 + 1234), seed: 41)
         let (logger, log) = Self.debugLogger()
         try await LocalObjectServer.withRunning(
-            dialect: .s3,
+            vendor: .s3,
             logger: .scanning,
             configureServer: Self.withoutS3Checksums
         ) { client, _ in
@@ -108,7 +108,7 @@ struct ResumableDownloadMultipartETagTests {
         let content = testBytes(3 * 1024 * 1024 + 5, seed: 46)
         let (logger, log) = Self.debugLogger()
         try await LocalObjectServer.withRunning(
-            dialect: .s3,
+            vendor: .s3,
             logger: .scanning,
             configureServer: Self.withoutS3Checksums
         ) { client, _ in
@@ -143,7 +143,7 @@ struct ResumableDownloadMultipartETagTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(Int(2 * Self.mebibyte * 5 + 99), seed: 42)
         try await LocalObjectServer.withRunning(
-            dialect: .s3,
+            vendor: .s3,
             logger: .scanning,
             configureServer: Self.withoutS3Checksums
         ) { client, _ in
@@ -170,7 +170,7 @@ struct ResumableDownloadMultipartETagTests {
         // 7 MiB parts: 5 MiB is the only common size that makes 3 parts of this object, and it is the wrong one.
         let content = testBytes(Int(2 * Self.mebibyte * 7 + 100), seed: 43)
         try await LocalObjectServer.withRunning(
-            dialect: .s3,
+            vendor: .s3,
             logger: .scanning,
             configureServer: Self.withoutS3Checksums
         ) { client, _ in
@@ -243,7 +243,7 @@ struct ResumableDownloadMultipartETagTests {
         let counting = DownloadBox<CountingTransport>()
         let (logger, log) = Self.debugLogger()
         try await LocalObjectServer.withRunning(
-            dialect: .s3,
+            vendor: .s3,
             logger: .scanning,
             configureServer: Self.withoutS3Checksums
         ) { client, _ in

@@ -86,7 +86,7 @@ struct ResumableDownloadNginxTests {
         let first = testBytes(1_500_000, seed: 21)
         try Data(first).write(to: URL(fileURLWithPath: objectPath))
         let configuration = ObjectStorageClient.Configuration(
-            provider: .s3,
+            vendor: .s3,
             endpoint: try Endpoint(url: "http://127.0.0.1:\(server.port)"),
             region: "us-east-1"
         )

@@ -22,7 +22,7 @@ struct ResumableDownloadQuirkTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(1024 * 1024 + 99, seed: 41)
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { Status200RangeTransport(base: $0) }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "quirk")
             try await client.putObject(PutObjectRequest(bucket: "quirk", key: "k", body: .bytes(content)))

@@ -26,7 +26,7 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(3 * 1024 * 1024 + 12_345, seed: 3)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -63,7 +63,7 @@ struct ResumableDownloadTests {
     func tinyObjects(_ dialect: ClientDialect) async throws {
         let scratch = try ScratchDirectory()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -85,7 +85,7 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(2 * 1024 * 1024, seed: 4)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -127,7 +127,7 @@ struct ResumableDownloadTests {
         let threshold = Int64.random(in: 200_000...3_500_000, using: &generator)
         let counting = DownloadBox<CountingTransport>()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -184,7 +184,7 @@ struct ResumableDownloadTests {
         let new = testBytes(2 * 1024 * 1024 + 99, seed: 6)
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -229,7 +229,7 @@ struct ResumableDownloadTests {
         let counting = DownloadBox<CountingTransport>()
         let factory = counting.transportFactory(sequenceOnly: sequenceOnly)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: dialect.configure
@@ -271,7 +271,7 @@ struct ResumableDownloadTests {
             $0.retry = retry
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             faults: faults,
             logger: .scanning,
             configureClient: configure
@@ -307,7 +307,7 @@ struct ResumableDownloadTests {
         let handler = InMemoryLogHandler()
         var logger = Logger.scanning(label: "rd-test", alsoTo: handler)
         logger.logLevel = .debug
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             let client = client.derived(logger: logger, transport: counting.transportFactory)
             try await client.createBucket(bucket: "damage")
             try await client.putObject(PutObjectRequest(bucket: "damage", key: "k", body: .bytes(content)))
@@ -363,7 +363,7 @@ struct ResumableDownloadTests {
     func destinationUntouchedOnFailure() async throws {
         let scratch = try ScratchDirectory()
         let faults = FaultInjector()
-        try await LocalObjectServer.withRunning(dialect: .s3, faults: faults, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "keep")
             try await client.putObject(PutObjectRequest(bucket: "keep", key: "k", body: .bytes(testBytes(600_000))))
             let destination = scratch.file("precious.txt")
@@ -401,7 +401,7 @@ struct ResumableDownloadTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(1024 * 1024 + 3, seed: 11)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -426,7 +426,7 @@ struct ResumableDownloadTests {
     @Test("invalid options are refused before anything is sent")
     func validation() async throws {
         let scratch = try ScratchDirectory()
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "valid")
             try await client.putObject(PutObjectRequest(bucket: "valid", key: "k", body: .bytes(testBytes(1000))))
             var cases: [(String, TransferOptions, ByteRange?, String)] = []
@@ -467,7 +467,7 @@ struct ResumableDownloadTests {
         let content = testBytes(2 * 1024 * 1024, seed: 12)
         let counting = DownloadBox<CountingTransport>()
         let faults = FaultInjector()
-        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, faults: faults, logger: .scanning) { client, _ in
             let client = client.derived(transport: counting.transportFactory)
             try await client.createBucket(bucket: "abandon")
             try await client.putObject(PutObjectRequest(bucket: "abandon", key: "k", body: .bytes(content)))

@@ -44,7 +44,7 @@ struct ResumableDownloadVerifyTests {
         var logger = Logger.scanning(label: "rd-verify", alsoTo: handler)
         logger.logLevel = .debug
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -104,7 +104,7 @@ struct ResumableDownloadVerifyTests {
         let partSize: Int64 = 128 * 1024
         let content = testBytes(1024 * 1024 + 5, seed: 32)
         let counting = DownloadBox<CountingTransport>()
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: counting.transportFactory)
             try await client.createBucket(bucket: "verify")
             try await client.putObject(PutObjectRequest(bucket: "verify", key: "k", body: .bytes(content)))
@@ -145,7 +145,7 @@ struct ResumableDownloadVerifyTests {
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
             HeadHeaderTransport(base: base, name: "x-obs-hash-crc64ecma", value: String(advertised))
         }
-        try await LocalObjectServer.withRunning(dialect: .obs, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .obs, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "obs-crc")
             try await client.putObject(PutObjectRequest(bucket: "obs-crc", key: "k", body: .bytes(content)))
@@ -178,7 +178,7 @@ extension ResumableDownloadVerifyTests {
         let scratch = try ScratchDirectory()
         let content = testBytes(10 * 1024 * 1024 + 5, seed: 34)
         let (logger, log) = ResumableDownloadMultipartETagTests.debugLogger()
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(logger: logger)
             try await client.createBucket(bucket: "nvme")
             // Uploaded in parts: the server combines the parts' CRCs into the object's (FULL_OBJECT).
@@ -214,7 +214,7 @@ extension ResumableDownloadVerifyTests {
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
             HeadHeaderTransport(base: base, name: "x-amz-checksum-crc64nvme", value: wrong)
         }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "nvme")
             try await client.putObject(PutObjectRequest(bucket: "nvme", key: "k", body: .bytes(content)))
@@ -240,7 +240,7 @@ extension ResumableDownloadVerifyTests {
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { base in
             HeadHeaderTransport(base: base, name: "x-amz-checksum-type", value: "COMPOSITE")
         }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "nvme")
             try await client.putObject(PutObjectRequest(bucket: "nvme", key: "k", body: .bytes(content)))

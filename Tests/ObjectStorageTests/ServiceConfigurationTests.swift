@@ -16,7 +16,7 @@ import Testing
 @Suite struct ServiceConfigurationTests {
     @Test func aVendorAndRegionMakeTheEndpointRegionAndSignature() {
         let oss = ObjectStorageClient.Configuration.oss(region: "cn-shanghai")
-        #expect(oss.provider == .oss)
+        #expect(oss.vendor == .oss)
         #expect(oss.endpoint.description == "https://oss-cn-shanghai.aliyuncs.com")
         #expect(oss.region == "cn-shanghai")
         #expect(oss.signatureVersion == .ossV4)
@@ -65,8 +65,8 @@ import Testing
     }
 
     /// The credentials come from the same variables: a round trip through a server that checks every signature.
-    @Test(arguments: [StorageProvider.oss, .obs, .s3])
-    func anEnvironmentConfigurationTalksToTheServerItNames(_ provider: StorageProvider) async throws {
+    @Test(arguments: [StorageVendor.oss, .obs, .s3])
+    func anEnvironmentConfigurationTalksToTheServerItNames(_ provider: StorageVendor) async throws {
         let server = LocalObjectServer(configuration: .init(storage: .memory))
         let port = try await server.start()
         do {
@@ -78,23 +78,23 @@ import Testing
         await server.shutdown()
     }
 
-    private func roundTrip(_ provider: StorageProvider, port: Int, server: LocalObjectServer) async throws {
+    private func roundTrip(_ provider: StorageVendor, port: Int, server: LocalObjectServer) async throws {
         let keys = LocalObjectServer.developmentCredentials
         let variables: [String: String] =
             switch provider {
             case .oss:
                 [
-                    "OSS_ENDPOINT": "http://127.0.0.1:\(port)", "OSS_REGION": server.configuration.ossRegion,
+                    "OSS_ENDPOINT": "http://127.0.0.1:\(port)", "OSS_REGION": server.configuration.region(for: .oss),
                     "OSS_ACCESS_KEY_ID": keys.accessKeyID, "OSS_ACCESS_KEY_SECRET": keys.secretAccessKey,
                 ]
             case .obs:
                 [
-                    "OBS_ENDPOINT": "http://127.0.0.1:\(port)", "OBS_REGION": server.configuration.region,
+                    "OBS_ENDPOINT": "http://127.0.0.1:\(port)", "OBS_REGION": server.configuration.region(for: .obs),
                     "OBS_ACCESS_KEY_ID": keys.accessKeyID, "OBS_SECRET_ACCESS_KEY": keys.secretAccessKey,
                 ]
             default:
                 [
-                    "AWS_ENDPOINT_URL": "http://127.0.0.1:\(port)", "AWS_REGION": server.configuration.region,
+                    "AWS_ENDPOINT_URL": "http://127.0.0.1:\(port)", "AWS_REGION": server.configuration.region(for: .s3),
                     "AWS_ACCESS_KEY_ID": keys.accessKeyID, "AWS_SECRET_ACCESS_KEY": keys.secretAccessKey,
                     "HOME": "/nonexistent",
                 ]

@@ -35,14 +35,14 @@ struct StreamedCopyTests {
         _ body: (_ source: ObjectStorageClient, _ destination: ObjectStorageClient) async throws -> Void
     ) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: sourceDialect.wire,
+            vendor: sourceDialect.wire,
             logger: .scanning,
             configureClient: sourceDialect.configure
         ) { sourceClient, _ in
             try await sourceClient.createBucket(bucket: bucket)
             try await Copy.put(sourceClient, "source", source)
             try await LocalObjectServer.withRunning(
-                dialect: destinationDialect.wire,
+                vendor: destinationDialect.wire,
                 faults: destinationFaults,
                 logger: .scanning,
                 configureClient: destinationDialect.configure

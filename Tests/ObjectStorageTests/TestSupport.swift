@@ -20,7 +20,7 @@ import Testing
 /// A provider and signature scheme the client is tested in.
 struct ClientDialect: Sendable, CustomTestStringConvertible {
     var name: String
-    var provider: StorageProvider
+    var provider: StorageVendor
     var signature: SignatureVersion
 
     var testDescription: String { self.name }
@@ -36,7 +36,7 @@ struct ClientDialect: Sendable, CustomTestStringConvertible {
     var minimumPartSize: Int { self.provider == .s3 ? 5 * 1024 * 1024 : 100 * 1024 }
 
     /// The dialect to give `LocalObjectServer.withRunning`, whose client then speaks this provider.
-    var wire: Dialect {
+    var wire: StorageVendor {
         switch self.provider {
         case .oss: .oss
         case .obs: .obs

@@ -17,7 +17,7 @@ struct TransferBandwidthLimitTests {
     @Test("a limited upload and download move every byte intact", arguments: ClientDialect.all)
     func limitedTransfersRoundTrip(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -47,7 +47,7 @@ struct TransferBandwidthLimitTests {
 
     @Test("a limit below 1 KiB/s is refused before anything is sent")
     func tooLowALimitIsRefused() async throws {
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             var options = TransferOptions()
             options.bandwidthLimit = 1000
             let error = await #expect(throws: ObjectStorageError.self) {

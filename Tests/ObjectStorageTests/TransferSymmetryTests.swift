@@ -30,7 +30,7 @@ struct TransferSymmetryTests {
         let source = scratch.file("source.bin")
         try Data(content).write(to: URL(fileURLWithPath: source))
         let destination = scratch.file("copy.bin")
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "same")
             let upProgress = ProgressLog()
             let up = try await client.uploadFile(from: source, bucket: "same", key: "k", progress: upProgress.handler)
@@ -69,7 +69,7 @@ struct TransferSymmetryTests {
         let scratch = try ScratchDirectory()
         let source = scratch.file("source.bin")
         try Data(testBytes(1000)).write(to: URL(fileURLWithPath: source))
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             for concurrency in [0, TransferOptions.maximumConcurrency + 1] {
                 let options = TransferOptions(concurrency: concurrency)
                 await #expect {
@@ -95,7 +95,7 @@ struct TransferSymmetryTests {
         let source = scratch.file("source.bin")
         try Data(content).write(to: URL(fileURLWithPath: source))
         let faults = FaultInjector()
-        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, faults: faults, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "resume")
             let options = TransferOptions(partSize: partSize, concurrency: 1, enableCheckpoint: true)
             let denied = Fault.error(status: 403, code: "AccessDenied", message: "injected")
@@ -138,7 +138,7 @@ struct TransferSymmetryTests {
         let source = scratch.file("source.bin")
         try Data(testBytes(300 * 1024)).write(to: URL(fileURLWithPath: source))
         let destination = scratch.file("copy.bin")
-        try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: "lock")
             try await client.putObject(PutObjectRequest(bucket: "lock", key: "k", body: .bytes(testBytes(1000))))
             let options = TransferOptions(partSize: 100 * 1024, enableCheckpoint: true)
@@ -172,7 +172,7 @@ struct TransferSymmetryTests {
         let destination = scratch.file("copy.bin")
         let faults = FaultInjector()
         let signalling = DownloadBox<SignallingTransport>()
-        try await LocalObjectServer.withRunning(dialect: .oss, faults: faults, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss, faults: faults, logger: .scanning) { client, _ in
             let client = client.derived(transport: signalling.transportFactory)
             try await client.createBucket(bucket: "cancel")
             try await client.putObject(PutObjectRequest(bucket: "cancel", key: "k", body: .bytes(content)))

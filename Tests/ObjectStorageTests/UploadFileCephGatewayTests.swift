@@ -33,7 +33,7 @@ struct UploadFileCephGatewayTests {
     ) async throws {
         let gateway = CephGatewayTransport(base: AsyncHTTPClientTransport.shared)
         let transport: @Sendable (any HTTPTransport) -> any HTTPTransport = { _ in gateway }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, server in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, server in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: Fixture.bucket)
             let content = testBytes(Fixture.fileSize(.s3), seed: 71)

@@ -63,7 +63,7 @@ struct UploadFileChecksumTests {
         let partSize = 5 << 20
         let content = testBytes(2 * partSize + 777, seed: 71)
         let requests = Requests()
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
@@ -96,7 +96,7 @@ struct UploadFileChecksumTests {
     func singlePut() async throws {
         let content = testBytes(300_001, seed: 72)
         let requests = Requests()
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
@@ -118,7 +118,7 @@ struct UploadFileChecksumTests {
             damaging.withLock { $0 = wrapped }
             return wrapped
         }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
@@ -146,7 +146,7 @@ struct UploadFileChecksumTests {
             damaging.withLock { $0 = wrapped }
             return wrapped
         }
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             let client = client.derived(transport: transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
@@ -176,7 +176,7 @@ struct UploadFileChecksumTests {
         let content = testBytes(size, seed: 76)
         let crc = CRC64.checksum(content, polynomial: .xz)
         let requests = Requests()
-        try await LocalObjectServer.withRunning(dialect: .obs, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .obs, logger: .scanning) { client, _ in
             let client = client.derived(transport: requests.transport)
             try await client.createBucket(bucket: "crc")
             let scratch = try ScratchDirectory()
@@ -222,7 +222,7 @@ struct UploadFileChecksumTests {
         let content = testBytes(2 * (5 << 20) + 5, seed: 74)
         let requests = Requests()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in

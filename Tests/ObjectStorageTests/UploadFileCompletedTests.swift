@@ -54,7 +54,7 @@ struct UploadFileCompletedTests {
     @Test("the complete object is recognised: no part is sent again", arguments: Fixture.dialects)
     func completedUploadIsRecognised(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -86,7 +86,7 @@ struct UploadFileCompletedTests {
     @Test("an object replaced since is uploaded again", arguments: [ClientDialect.ossV4, .s3])
     func replacedObjectIsUploadedAgain(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in

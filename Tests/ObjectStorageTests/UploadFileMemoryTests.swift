@@ -41,15 +41,15 @@ struct UploadFileMemoryTests {
         if let external = ProcessInfo.processInfo.environment["UPLOADFILE_MEMORY_ENDPOINT"] {
             let credentials = LocalObjectServer.developmentCredentials
             let configuration = ObjectStorageClient.Configuration(
-                provider: .oss,
+                vendor: .oss,
                 endpoint: try Endpoint(url: external),
-                region: LocalObjectServer.Configuration().ossRegion,
+                region: LocalObjectServer.Configuration().region(for: .oss),
                 credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
             )
             let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
             try await Self.upload(path, size: size, with: client)
         } else {
-            try await LocalObjectServer.withRunning(dialect: .oss, logger: .scanning) { client, _ in
+            try await LocalObjectServer.withRunning(vendor: .oss, logger: .scanning) { client, _ in
                 try await Self.upload(path, size: size, with: client)
             }
         }

@@ -38,7 +38,7 @@ struct UploadFileProgressTests {
         let partSize: Int64 = dialect.provider == .s3 ? 5 << 20 : 2 << 20
         let content = testBytes(Int(partSize) * 2 + 4321, seed: 21)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: Self.patient(dialect)
         ) { client, _ in
@@ -67,7 +67,7 @@ struct UploadFileProgressTests {
     @Test("a fast 40 MiB upload reports at least every mebibyte, not only at 0 and 100 %")
     func fastUploadReportsEveryMebibyte() async throws {
         let content = testBytes(40 << 20, seed: 23)
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             try await client.createBucket(bucket: Fixture.bucket)
             let path = try Fixture.makeFile(content)
             defer { Fixture.cleanUp(path) }
@@ -91,7 +91,7 @@ struct UploadFileProgressTests {
     func progressWithinSinglePut(_ dialect: ClientDialect) async throws {
         let content = testBytes(2 << 20, seed: 22)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: Self.patient(dialect)
         ) { client, _ in
@@ -119,7 +119,7 @@ struct UploadFileProgressTests {
         let partSize = Int64(dialect.minimumPartSize)
         let content = testBytes(Int(partSize) * 2 + 99, seed: 23)
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -153,7 +153,7 @@ struct UploadFileProgressTests {
             }
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -176,9 +176,9 @@ struct UploadFileProgressTests {
             _ = try await client.uploadFile(request)
 
             let name =
-                client.configuration.provider == .oss
+                client.configuration.vendor == .oss
                 ? "x-oss-"
-                : client.configuration.provider == .obs
+                : client.configuration.vendor == .obs
                     ? "x-obs-" : "x-amz-"
             let values = recorder.withLock { $0 }.map { $0.first(name: name + "website-redirect-location") }
             #expect(values == ["/direct.html", "/engine.html"])

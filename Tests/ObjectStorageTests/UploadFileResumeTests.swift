@@ -43,7 +43,7 @@ struct UploadFileResumeTests {
         await #expect(throws: ServiceError.self) { try await client.uploadFile(first) }
         server.faults.removeAll()
         let identity = UploadCheckpoint.Identity(
-            provider: client.configuration.provider.description,
+            vendor: client.configuration.vendor.description,
             endpoint: client.configuration.endpoint.description,
             bucket: request.bucket,
             key: request.key,
@@ -53,7 +53,7 @@ struct UploadFileResumeTests {
             at: request.filePath + ".ucp",
             expecting: UploadCheckpoint.Expectation(
                 identity: identity,
-                parameters: parameters(of: request, provider: client.configuration.provider)
+                parameters: parameters(of: request, vendor: client.configuration.vendor)
             )
         )
         let checkpoint = try #require(loaded.checkpoint)
@@ -64,9 +64,9 @@ struct UploadFileResumeTests {
 
     /// What the upload's checkpoint records: the guessed media type and, to S3 with verification on, that the upload
     /// was created for S3's full-object CRC-64/NVME.
-    static func parameters(of request: UploadFileCall, provider: StorageProvider) -> UploadCheckpoint.ObjectParameters {
+    static func parameters(of request: UploadFileCall, vendor: StorageVendor) -> UploadCheckpoint.ObjectParameters {
         var parameters = UploadCheckpoint.ObjectParameters(contentType: "application/octet-stream")
-        if provider == .s3 && request.options.verifyIntegrity {
+        if vendor == .s3 && request.options.verifyIntegrity {
             parameters.additionalHeaders["x-amz-checksum-algorithm"] = "CRC64NVME"
         }
         return parameters
@@ -75,7 +75,7 @@ struct UploadFileResumeTests {
     @Test("a failed call keeps the checkpoint; the next call sends only the missing parts", arguments: Fixture.dialects)
     func resumesAfterFailure(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -112,7 +112,7 @@ struct UploadFileResumeTests {
             PartGateTransport(base: $0, limit: limit, events: continuation)
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -140,7 +140,7 @@ struct UploadFileResumeTests {
     )
     func resendsUnconfirmedParts(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -173,7 +173,7 @@ struct UploadFileResumeTests {
     )
     func noSuchUploadOnResume(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -201,7 +201,7 @@ struct UploadFileResumeTests {
     @Test("NoSuchUpload answered to UploadPart mid-upload starts a fresh upload", arguments: Fixture.dialects)
     func noSuchUploadDuringParts(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -232,7 +232,7 @@ struct UploadFileResumeTests {
     )
     func changedFile(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -257,7 +257,7 @@ struct UploadFileResumeTests {
     @Test("abandonUploadFile aborts the server's upload and removes the checkpoint", arguments: [ClientDialect.ossV4])
     func explicitAbort(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in
@@ -277,7 +277,7 @@ struct UploadFileResumeTests {
     @Test("checkpoint off: a failed multipart upload is aborted on the server", arguments: Fixture.dialects)
     func checkpointOffAborts(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, server in

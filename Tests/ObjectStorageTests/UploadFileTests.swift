@@ -24,7 +24,7 @@ struct UploadFileTests {
     )
     func multipartRoundTrip(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -61,7 +61,7 @@ struct UploadFileTests {
     @Test("an empty file: a single PUT, or one empty part when multipart is forced", arguments: Fixture.dialects)
     func emptyFile(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -88,7 +88,7 @@ struct UploadFileTests {
     @Test("a file of exactly one part is a single PUT; one byte more is two parts", arguments: Fixture.dialects)
     func exactlyOnePart(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -112,7 +112,7 @@ struct UploadFileTests {
     @Test("a part size below the provider's minimum is clamped and the upload succeeds", arguments: Fixture.dialects)
     func clampsPartSize(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -135,7 +135,7 @@ struct UploadFileTests {
     func badDigest(_ dialect: ClientDialect) async throws {
         let corrupting: @Sendable (any HTTPTransport) -> any HTTPTransport = { CorruptingPartTransport(base: $0) }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -158,7 +158,7 @@ struct UploadFileTests {
 
     @Test("zero, negative and absurd concurrency are refused before any request", arguments: [0, -3, 10_000])
     func refusesConcurrency(_ concurrency: Int) async throws {
-        try await LocalObjectServer.withRunning(dialect: .s3, logger: .scanning) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning) { client, _ in
             var request = UploadFileCall(bucket: Fixture.bucket, key: "k", filePath: "/nonexistent/file")
             request.options.concurrency = concurrency
             await #expect {

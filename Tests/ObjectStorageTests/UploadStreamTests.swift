@@ -27,7 +27,7 @@ struct UploadStreamTests {
     func shortStreamIsOnePut(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -61,7 +61,7 @@ struct UploadStreamTests {
     func multipartWithOddChunks(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -98,7 +98,7 @@ struct UploadStreamTests {
     @Test("a stream that throws half way: its error, and no upload left", arguments: Fixture.dialects)
     func failingStreamAborts(_ dialect: ClientDialect) async throws {
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -128,7 +128,7 @@ struct UploadStreamTests {
             PartGateTransport(base: $0, limit: 1_000, events: continuation)
         }
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -158,7 +158,7 @@ struct UploadStreamTests {
     func partCountLimit(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in
@@ -197,7 +197,7 @@ struct UploadStreamTests {
     func checkpointRefused(_ dialect: ClientDialect) async throws {
         let tally = RequestTally()
         try await LocalObjectServer.withRunning(
-            dialect: dialect.wire,
+            vendor: dialect.wire,
             logger: .scanning,
             configureClient: dialect.configure
         ) { client, _ in

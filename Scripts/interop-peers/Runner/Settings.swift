@@ -62,14 +62,14 @@ struct Settings: Sendable {
         var configuration: ObjectStorageClient.Configuration
         if let accessKey = overrideKey ?? self.accessKey, let secret = overrideSecret ?? self.secretKey {
             configuration = ObjectStorageClient.Configuration(
-                provider: .s3,
+                vendor: .s3,
                 endpoint: endpoint,
                 region: self.region,
                 credentials: .static(accessKeyID: accessKey, secretAccessKey: secret),
                 signatureVersion: signatureVersion
             )
         } else {
-            configuration = ObjectStorageClient.Configuration(provider: .s3, endpoint: endpoint, region: self.region)
+            configuration = ObjectStorageClient.Configuration(vendor: .s3, endpoint: endpoint, region: self.region)
         }
         configuration.addressing = .path
         configuration.retry = .exponentialJitter(maxAttempts: 3, base: .milliseconds(20), cap: .milliseconds(200))

@@ -33,7 +33,7 @@ extension ObjectStorageClient {
         locationConstraint: String? = nil,
         logger: Logger? = nil
     ) async throws {
-        try ObjectNameRules.validateBucketName(bucket, for: self.configuration.provider)
+        try ObjectNameRules.validateBucketName(bucket, for: self.configuration.vendor)
         var operation = OperationRequest(name: "CreateBucket", method: .PUT, bucket: bucket)
         let prefix = self.configuration.headerPrefix
         operation.header(prefix == "x-oss-" ? "x-oss-acl" : prefix + "acl", acl?.rawValue)
@@ -43,7 +43,7 @@ extension ObjectStorageClient {
             xml.open("CreateBucketConfiguration")
             if let storageClass { xml.element("StorageClass", storageClass.rawValue) }
             if let locationConstraint {
-                xml.element(self.configuration.provider == .obs ? "Location" : "LocationConstraint", locationConstraint)
+                xml.element(self.configuration.vendor == .obs ? "Location" : "LocationConstraint", locationConstraint)
             }
             xml.close("CreateBucketConfiguration")
             body = xml.bytes

@@ -27,15 +27,15 @@ extension ObjectStorageClient {
     /// configuration.retry = .exponentialJitter(maxAttempts: 5)
     ///
     /// let minio = ObjectStorageClient.Configuration(
-    ///     provider: .s3,
+    ///     vendor: .s3,
     ///     endpoint: try Endpoint(url: "http://127.0.0.1:9000"),
     ///     region: "us-east-1",
-    ///     credentials: .environment(.aws)
+    ///     credentials: .environment(.s3)
     /// )
     /// ```
     public struct Configuration: Sendable {
-        /// The service dialect: which headers, error codes and checksums to use.
-        public var provider: StorageProvider
+        /// The vendor: which headers, error codes, checksums and signature to use.
+        public var vendor: StorageVendor
         /// The service endpoint, e.g. `.oss(region: "cn-hangzhou")` or `try Endpoint(url: "http://127.0.0.1:9000")`.
         public var endpoint: Endpoint
         /// The region (required by OSS V4 and SigV4 signing).
@@ -64,40 +64,40 @@ extension ObjectStorageClient {
         /// Creates a configuration that signs with `credentials`.
         ///
         /// - Parameters:
-        ///   - provider: The service dialect.
+        ///   - vendor: The vendor.
         ///   - endpoint: The endpoint.
         ///   - region: The region (required by OSS V4 and SigV4).
         ///   - credentials: The credentials provider, e.g. `.environment` or `.static(...)`.
-        ///   - signatureVersion: The signature scheme; `nil` picks the provider's default.
+        ///   - signatureVersion: The signature scheme; `nil` picks the vendor's default.
         public init(
-            provider: StorageProvider,
+            vendor: StorageVendor,
             endpoint: Endpoint,
             region: String? = nil,
             credentials: some CredentialsProvider,
             signatureVersion: SignatureVersion? = nil
         ) {
-            self.init(provider: provider, endpoint: endpoint, region: region, signatureVersion: signatureVersion)
+            self.init(vendor: vendor, endpoint: endpoint, region: region, signatureVersion: signatureVersion)
             self.credentials = credentials
         }
 
         /// Creates a configuration that sends anonymous (unsigned) requests, for public buckets.
         ///
         /// - Parameters:
-        ///   - provider: The service dialect.
+        ///   - vendor: The vendor.
         ///   - endpoint: The endpoint.
         ///   - region: The region.
         ///   - signatureVersion: The signature scheme used if credentials is set later.
         public init(
-            provider: StorageProvider,
+            vendor: StorageVendor,
             endpoint: Endpoint,
             region: String? = nil,
             signatureVersion: SignatureVersion? = nil
         ) {
-            self.provider = provider
+            self.vendor = vendor
             self.endpoint = endpoint
             self.region = region
             self.addressing = nil
-            self.signatureVersion = signatureVersion ?? provider.defaultSignatureVersion
+            self.signatureVersion = signatureVersion ?? vendor.defaultSignatureVersion
             self.credentials = nil
             self.retry = .exponentialJitter(maxAttempts: 3)
             self.timeout = .seconds(900)
@@ -111,13 +111,13 @@ extension ObjectStorageClient {
 
         /// The vendor header prefix: `x-oss-`, `x-obs-` (OBS signature) or `x-amz-`.
         var headerPrefix: String {
-            if self.provider == .oss { return "x-oss-" }
-            if self.provider == .obs && self.signatureVersion == .obs { return "x-obs-" }
+            if self.vendor == .oss { return "x-oss-" }
+            if self.vendor == .obs && self.signatureVersion == .obs { return "x-obs-" }
             return "x-amz-"
         }
 
         /// Whether responses carry OSS's `x-oss-hash-crc64ecma`.
-        var isOSS: Bool { self.provider == .oss }
+        var isOSS: Bool { self.vendor == .oss }
 
         var signer: RequestSigner {
             RequestSigner(version: self.signatureVersion, region: self.region)

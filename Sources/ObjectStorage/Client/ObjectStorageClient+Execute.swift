@@ -213,7 +213,7 @@ extension ObjectStorageClient {
     /// (see ``ObjectNameRules``), before anything is signed or sent.
     func validateNames(of operation: OperationRequest) throws(ObjectStorageError) {
         if let bucket = operation.bucket { try ObjectNameRules.validateBucketReference(bucket) }
-        if let key = operation.key { try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider) }
+        if let key = operation.key { try ObjectNameRules.validateObjectKey(key, for: self.configuration.vendor) }
     }
 
     /// The local clock plus the learned offset.

@@ -293,14 +293,14 @@ extension ObjectStorageClient {
         )
     }
 
-    /// Adds an object's attributes as headers in the provider's dialect (only those that are set).
+    /// Adds an object's attributes as headers in the vendor's dialect (only those that are set).
     func add(_ attributes: UploadAttributes, to operation: inout OperationRequest) throws(ObjectStorageError) {
         for (name, value) in try self.headers(for: attributes) {
             operation.header(name, value)
         }
     }
 
-    /// An object's attributes as headers in the provider's dialect (only those that are set), in the order they
+    /// An object's attributes as headers in the vendor's dialect (only those that are set), in the order they
     /// are sent; also the fields of a POST policy form.
     func headers(for attributes: UploadAttributes) throws(ObjectStorageError) -> [(String, String)] {
         let prefix = self.configuration.headerPrefix

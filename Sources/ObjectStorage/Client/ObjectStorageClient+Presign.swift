@@ -43,7 +43,7 @@ extension ObjectStorageClient {
             throw ObjectStorageError.invalidArgument("presigning needs credentials; this client is anonymous")
         }
         try ObjectNameRules.validateBucketReference(bucket)
-        if !key.isEmpty { try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider) }
+        if !key.isEmpty { try ObjectNameRules.validateObjectKey(key, for: self.configuration.vendor) }
         var logger = logger ?? self.logger
         logger[metadataKey: "os.operation"] = "Presign"
         let credentials = try await provider.credentials(logger: logger)

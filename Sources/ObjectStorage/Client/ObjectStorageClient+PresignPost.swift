@@ -61,7 +61,7 @@ extension ObjectStorageClient {
         let keyPrefix =
             key.hasSuffix(RequestSigner.filenameVariable)
             ? String(key.dropLast(RequestSigner.filenameVariable.count)) : key
-        if !keyPrefix.isEmpty { try ObjectNameRules.validateObjectKey(keyPrefix, for: self.configuration.provider) }
+        if !keyPrefix.isEmpty { try ObjectNameRules.validateObjectKey(keyPrefix, for: self.configuration.vendor) }
         if let successActionStatus, ![200, 201, 204].contains(successActionStatus) {
             throw ObjectStorageError.invalidArgument(
                 "success action status \(successActionStatus) is not one of 200, 201 and 204"

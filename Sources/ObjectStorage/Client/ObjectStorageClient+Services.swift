@@ -24,7 +24,7 @@ extension ObjectStorageClient.Configuration {
         region: String,
         credentials: some CredentialsProvider = .standard(.oss)
     ) -> Self {
-        Self(provider: .oss, endpoint: .oss(region: region), region: region, credentials: credentials)
+        Self(vendor: .oss, endpoint: .oss(region: region), region: region, credentials: credentials)
     }
 
     /// Huawei Cloud OBS in `region`: the public endpoint `https://obs.REGION.myhuaweicloud.com`, OBS signing.
@@ -37,13 +37,13 @@ extension ObjectStorageClient.Configuration {
         region: String,
         credentials: some CredentialsProvider = .standard(.obs)
     ) -> Self {
-        Self(provider: .obs, endpoint: .obs(region: region), region: region, credentials: credentials)
+        Self(vendor: .obs, endpoint: .obs(region: region), region: region, credentials: credentials)
     }
 
     /// Amazon S3 in `region`: the public endpoint `https://s3.REGION.amazonaws.com`, SigV4 signing.
     ///
     /// For an S3-compatible server (MinIO, Ceph, the local server), name its endpoint instead:
-    /// `.init(provider: .s3, endpoint: try Endpoint(url: "http://127.0.0.1:9000"), region: "us-east-1", credentials: ...)`.
+    /// `.init(vendor: .s3, endpoint: try Endpoint(url: "http://127.0.0.1:9000"), region: "us-east-1", credentials: ...)`.
     ///
     /// - Parameters:
     ///   - region: The region id, e.g. `us-east-1`.
@@ -54,13 +54,13 @@ extension ObjectStorageClient.Configuration {
         region: String,
         credentials: some CredentialsProvider = .standard(.s3)
     ) -> Self {
-        Self(provider: .s3, endpoint: .s3(region: region), region: region, credentials: credentials)
+        Self(vendor: .s3, endpoint: .s3(region: region), region: region, credentials: credentials)
     }
 
     /// The service as the environment describes it, read exactly as `objstore` reads it, so that code that works
     /// in a shell with `objstore` works in an app with the same variables.
     ///
-    /// | Provider | Endpoint | Region | Credentials |
+    /// | Vendor | Endpoint | Region | Credentials |
     /// |---|---|---|---|
     /// | `.oss` | `OSS_ENDPOINT` | `OSS_REGION` | `OSS_ACCESS_KEY_ID`, …, then profile files |
     /// | `.obs` | `OBS_ENDPOINT` | `OBS_REGION` | `OBS_ACCESS_KEY_ID`, … |
@@ -76,27 +76,27 @@ extension ObjectStorageClient.Configuration {
     /// ```
     ///
     /// - Parameters:
-    ///   - provider: The vendor whose variables to read.
+    ///   - vendor: The vendor whose variables to read.
     ///   - variables: The variables to read instead of the process environment (for tests).
     /// - Returns: The configuration.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` when the endpoint variable does not hold a URL.
     public static func environment(
-        _ provider: StorageProvider,
+        _ vendor: StorageVendor,
         variables: [String: String]? = nil
     ) throws(ObjectStorageError) -> Self {
-        let environment = ServiceEnvironment(provider, variables: variables)
+        let environment = ServiceEnvironment(vendor, variables: variables)
         let choice: EndpointChoice
         let region: String
         do {
             (choice, region) = try environment.choose(endpoint: nil, region: nil)
         } catch {
-            throw .invalidArgument("\(environment.endpointVariable) does not hold an endpoint URL: \(error.message)")
+            throw .invalidArgument("\(vendor.endpointVariable) does not hold an endpoint URL: \(error.message)")
         }
         return Self(
-            provider: provider,
+            vendor: vendor,
             endpoint: choice.endpoint,
             region: region,
-            credentials: .standard(provider, environment: variables)
+            credentials: .standard(vendor, environment: variables)
         )
     }
 }

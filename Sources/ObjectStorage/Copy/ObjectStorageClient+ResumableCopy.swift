@@ -21,7 +21,7 @@ extension ObjectStorageClient {
     ///   `uploadFile` sends such a file with one PUT. A larger one, or one above the service's CopyObject limit
     ///   (OSS 1 GiB, OBS and S3 5 GiB; a service that refuses a smaller one is answered the same way), is a
     ///   multipart upload whose parts are UploadPartCopy ranges of ``TransferOptions/partSize`` (clamped to the
-    ///   provider's limits and raised to fit 10,000 parts; 64 MiB or more suits large copies),
+    ///   vendor's limits and raised to fit 10,000 parts; 64 MiB or more suits large copies),
     ///   ``TransferOptions/concurrency`` at a time.
     /// - Every request names the source's ETag (`If-Match` on the copy source), so a source replaced during the
     ///   copy fails the parts with `PreconditionFailed` and the copy starts over from the new source (at most
@@ -95,7 +95,7 @@ extension ObjectStorageClient {
         )
     }
 
-    /// Copies an object from another endpoint, provider or account (the `source` client's) to this client's, in
+    /// Copies an object from another endpoint, vendor or account (the `source` client's) to this client's, in
     /// parallel parts streamed through this process, optionally resumable: OSS to OBS, S3 to OSS, one account to
     /// another. The streamed twin of
     /// ``resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``,
@@ -115,7 +115,7 @@ extension ObjectStorageClient {
     ///   `Content-MD5`), OSS's CRC-64 of each part with the bytes', and the CRC-64 of the bytes read with the
     ///   source's (OSS and OBS report one) and the destination's (OSS); the result says what was compared.
     /// - Unless `replacesMetadata`, the copy keeps the source's media type, user metadata and content headers; the
-    ///   storage class and encryption are carried only between endpoints of one provider.
+    ///   storage class and encryption are carried only between endpoints of one vendor.
     /// - ``TransferOptions/bandwidthLimit`` applies to both directions.
     ///
     /// ```swift
@@ -132,7 +132,7 @@ extension ObjectStorageClient {
     /// - Parameters:
     ///   - bucket: The destination bucket, on this client's endpoint.
     ///   - key: The destination key.
-    ///   - source: The client that reads the source (its endpoint, provider and credentials).
+    ///   - source: The client that reads the source (its endpoint, vendor and credentials).
     ///   - sourceBucket: The source bucket, on the source client's endpoint.
     ///   - sourceKey: The source key.
     ///   - sourceVersionID: A specific source version.
@@ -181,9 +181,9 @@ extension ObjectStorageClient {
         logger: Logger?,
         progress: TransferProgressHandler?
     ) async throws -> TransferResult {
-        let sourceProvider = (request.sourceClient ?? self).configuration.provider
+        let sourceProvider = (request.sourceClient ?? self).configuration.vendor
         try ObjectNameRules.validateBucketReference(request.bucket)
-        try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider)
+        try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.vendor)
         try ObjectNameRules.validateBucketReference(request.sourceBucket)
         try ObjectNameRules.validateObjectKey(request.sourceKey, for: sourceProvider)
         try request.options.validate()

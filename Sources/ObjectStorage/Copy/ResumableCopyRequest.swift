@@ -26,21 +26,21 @@ struct ResumableCopyRequest: Sendable {
 
     /// The largest source each service copies with one CopyObject: OSS 1 GiB, OBS and S3 5 GiB.
     ///
-    /// - Parameter provider: The provider.
+    /// - Parameter vendor: The vendor.
     /// - Returns: The limit in bytes.
-    static func copyObjectLimit(for provider: StorageProvider) -> Int64 {
-        provider == .oss ? 1 << 30 : 5 << 30
+    static func copyObjectLimit(for vendor: StorageVendor) -> Int64 {
+        vendor == .oss ? 1 << 30 : 5 << 30
     }
 
     /// The copy's attributes: the caller's, plus, unless ``replacesMetadata``, the source's media type, user
-    /// metadata and content headers; and, between two endpoints of one provider, the source's storage class and
+    /// metadata and content headers; and, between two endpoints of one vendor, the source's storage class and
     /// encryption where the caller set none (a multipart copy carries nothing by itself, unlike CopyObject;
-    /// another provider names its storage classes differently).
+    /// another vendor names its storage classes differently).
     ///
     /// - Parameters:
     ///   - source: The source's HEAD.
-    ///   - prefix: The source provider's header prefix (`x-oss-`...).
-    ///   - sameProvider: Whether the source is on the destination's provider.
+    ///   - prefix: The source vendor's header prefix (`x-oss-`...).
+    ///   - sameProvider: Whether the source is on the destination's vendor.
     /// - Returns: The attributes for CreateMultipartUpload.
     func attributes(carriedFrom source: ObjectAttributes, prefix: String, sameProvider: Bool) -> UploadAttributes {
         var attributes = self.attributes

@@ -64,7 +64,7 @@ struct ResumableCopyStrategy: TransferStrategy {
     /// Which copy a checkpoint records: the destination; the source is the checkpoint's ``UploadCheckpoint/copySource``.
     private var identity: UploadCheckpoint.Identity {
         UploadCheckpoint.Identity(
-            provider: client.configuration.provider.description,
+            vendor: client.configuration.vendor.description,
             endpoint: client.configuration.endpoint.description,
             bucket: request.bucket,
             key: request.key,
@@ -96,12 +96,12 @@ struct ResumableCopyStrategy: TransferStrategy {
             key: request.sourceKey,
             versionID: request.sourceVersionID,
             etag: etag,
-            endpoint: request.sourceClient.map { "\($0.configuration.provider) \($0.configuration.endpoint)" }
+            endpoint: request.sourceClient.map { "\($0.configuration.vendor) \($0.configuration.endpoint)" }
         )
         let attributes = request.attributes(
             carriedFrom: head,
             prefix: sourceClient.configuration.headerPrefix,
-            sameProvider: sourceClient.configuration.provider == client.configuration.provider
+            sameProvider: sourceClient.configuration.vendor == client.configuration.vendor
         )
         let parameters = UploadFileStrategy.parameters(of: attributes)
         let sizeOnly = FileIdentity(size: size, mtimeNanoseconds: 0, inode: 0, device: 0)
@@ -121,7 +121,7 @@ struct ResumableCopyStrategy: TransferStrategy {
                 logger: logger
             )
         }
-        let limit = ResumableCopyRequest.copyObjectLimit(for: client.configuration.provider)
+        let limit = ResumableCopyRequest.copyObjectLimit(for: client.configuration.vendor)
         if !isRestart, resuming == nil, !request.options.forceMultipart,
             size <= min(try partSizing(size).partSize, limit)
         {
@@ -166,13 +166,13 @@ struct ResumableCopyStrategy: TransferStrategy {
         return .parts(checkpoint, head.crc64)
     }
 
-    /// The part size for a source of `size` bytes: the caller's, clamped to the provider's limits and raised to
+    /// The part size for a source of `size` bytes: the caller's, clamped to the vendor's limits and raised to
     /// fit 10,000 parts.
     private func partSizing(_ size: Int64) throws -> UploadPartSizing.Plan {
         try UploadPartSizing.plan(
             fileSize: size,
             requestedPartSize: request.options.partSize,
-            provider: client.configuration.provider
+            vendor: client.configuration.vendor
         )
     }
 

@@ -172,7 +172,7 @@ struct DirectoryJob: Sendable {
             options: self.options,
             prefix: self.prefix,
             directory: self.directory,
-            provider: self.client.configuration.provider
+            vendor: self.client.configuration.vendor
         )
     }
 

@@ -58,7 +58,7 @@ struct DirectoryPlanner: Sendable {
     /// The local directory (`""` for a copy).
     let directory: String
     /// The service whose key rules apply to an upload's or a copy's keys.
-    let provider: StorageProvider
+    let vendor: StorageVendor
     /// Whether a file is a regular file of this size at this path (for a download's earlier record).
     let isInPlace: @Sendable (_ path: String, _ size: Int64) -> Bool
 
@@ -73,14 +73,14 @@ struct DirectoryPlanner: Sendable {
         options: DirectoryTransferOptions,
         prefix: String,
         directory: String,
-        provider: StorageProvider,
+        vendor: StorageVendor,
         isInPlace: @escaping @Sendable (_ path: String, _ size: Int64) -> Bool = LocalPaths.isRegularFile
     ) {
         self.direction = direction
         self.options = options
         self.prefix = prefix
         self.directory = directory
-        self.provider = provider
+        self.vendor = vendor
         self.isInPlace = isInPlace
     }
 
@@ -121,7 +121,7 @@ struct DirectoryPlanner: Sendable {
             switch self.direction {
             case .upload, .copy:
                 transfer.key = self.prefix + source.name
-                try ObjectNameRules.validateObjectKey(self.prefix + source.name, for: self.provider)
+                try ObjectNameRules.validateObjectKey(self.prefix + source.name, for: self.vendor)
             case .download:
                 guard !source.name.hasSuffix(DirectoryJob.partialSuffix) else {
                     let key = ObjectNameRules.display(source.key ?? source.name)

@@ -22,9 +22,9 @@ struct SentChecksum: Sendable, Hashable {
         case s3CRC64NVME
         case obsCRC64
 
-        /// The checksum an upload to `provider` sends; `nil` for OSS.
-        static func of(_ provider: StorageProvider) -> Kind? {
-            switch provider {
+        /// The checksum an upload to `vendor` sends; `nil` for OSS.
+        static func of(_ vendor: StorageVendor) -> Kind? {
+            switch vendor {
             case .s3: return .s3CRC64NVME
             case .obs: return .obsCRC64
             default: return nil

@@ -30,10 +30,10 @@ package import ObjectStorageSigning
 package enum ObjectNameRules {
     /// The longest object key, in UTF-8 bytes: 1,023 for OSS, 1,024 for OBS and S3.
     ///
-    /// - Parameter provider: The provider.
+    /// - Parameter vendor: The vendor.
     /// - Returns: The limit in bytes.
-    package static func maximumKeyLength(for provider: StorageProvider) -> Int {
-        provider == .oss ? 1023 : 1024
+    package static func maximumKeyLength(for vendor: StorageVendor) -> Int {
+        vendor == .oss ? 1023 : 1024
     }
 
     /// Checks a name for a new bucket against the vendor's rules.
@@ -47,15 +47,15 @@ package enum ObjectNameRules {
     ///
     /// - Parameters:
     ///   - name: The bucket name.
-    ///   - provider: The provider whose rules apply.
+    ///   - vendor: The vendor whose rules apply.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` naming the broken rule.
-    package static func validateBucketName(_ name: String, for provider: StorageProvider) throws(ObjectStorageError) {
+    package static func validateBucketName(_ name: String, for vendor: StorageVendor) throws(ObjectStorageError) {
         func refuse(_ reason: String) -> ObjectStorageError {
-            .invalidArgument("invalid \(provider) bucket name \(display(name)): \(reason)")
+            .invalidArgument("invalid \(vendor) bucket name \(display(name)): \(reason)")
         }
         let bytes = Array(name.utf8)
         guard (3...63).contains(bytes.count) else { throw refuse("it must have 3 to 63 characters") }
-        let allowsDots = provider != .oss
+        let allowsDots = vendor != .oss
         for byte in bytes {
             let isLowerAlphanumeric =
                 (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
@@ -74,11 +74,11 @@ package enum ObjectNameRules {
         }
         guard allowsDots else { return }
         guard !name.contains("..") else { throw refuse("it must not contain '..'") }
-        if provider == .obs, name.contains(".-") || name.contains("-.") {
+        if vendor == .obs, name.contains(".-") || name.contains("-.") {
             throw refuse("a '.' must not be next to a '-'")
         }
         if isIPv4Address(name) { throw refuse("it must not be an IP address") }
-        if provider == .s3 {
+        if vendor == .s3 {
             for prefix in ["xn--", "sthree-"] where name.hasPrefix(prefix) {
                 throw refuse("the prefix '\(prefix)' is reserved")
             }
@@ -113,22 +113,22 @@ package enum ObjectNameRules {
     ///
     /// - Parameters:
     ///   - key: The object key.
-    ///   - provider: The provider whose length limit applies.
+    ///   - vendor: The vendor whose length limit applies.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for an empty key, one longer than
     ///   ``maximumKeyLength(for:)`` bytes, one containing NUL or U+FFFD, or (OSS) one starting with `/` or `\`.
-    package static func validateObjectKey(_ key: String, for provider: StorageProvider) throws(ObjectStorageError) {
+    package static func validateObjectKey(_ key: String, for vendor: StorageVendor) throws(ObjectStorageError) {
         func refuse(_ reason: String) -> ObjectStorageError {
             .invalidArgument("invalid object key \(display(key)): \(reason)")
         }
         guard !key.isEmpty else { throw refuse("it is empty") }
-        let limit = maximumKeyLength(for: provider)
+        let limit = maximumKeyLength(for: vendor)
         let length = key.utf8.count
-        guard length <= limit else { throw refuse("it has \(length) UTF-8 bytes; \(provider) allows \(limit)") }
+        guard length <= limit else { throw refuse("it has \(length) UTF-8 bytes; \(vendor) allows \(limit)") }
         guard !key.utf8.contains(0) else { throw refuse("it contains a NUL character") }
         guard !key.unicodeScalars.contains("\u{FFFD}") else {
             throw refuse("it contains U+FFFD, the mark of text decoded from invalid UTF-8")
         }
-        if provider == .oss, key.hasPrefix("/") || key.hasPrefix("\\") {
+        if vendor == .oss, key.hasPrefix("/") || key.hasPrefix("\\") {
             throw refuse("OSS keys must not start with '/' or '\\'")
         }
     }

@@ -18,7 +18,7 @@ public struct ServerSideEncryption: Hashable, Sendable {
     /// Keys managed by the service (SSE-S3, SSE-OSS, SSE-OBS): `AES256`.
     public static let aes256 = ServerSideEncryption(kind: .aes256)
 
-    /// A key from the provider's key management service.
+    /// A key from the vendor's key management service.
     ///
     /// - Parameter keyID: The key id, or `nil` for the default key.
     /// - Returns: The setting.

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 /// A storage class (`x-oss-storage-class`, `x-obs-storage-class`, `x-amz-storage-class`), spelled as
-/// the provider spells it. An open set.
+/// the vendor spells it. An open set.
 public struct StorageClass: Hashable, Sendable, RawRepresentable, ExpressibleByStringLiteral {
     /// The value as sent.
     public var rawValue: String

@@ -32,7 +32,7 @@ public struct ObjectWriteResult: Sendable, Hashable {
     /// S3's CRC-64/NVME of the whole object, when the answer reports one (``S3Checksum``).
     var crc64nvme: UInt64?
 
-    /// Reads the result from the answer's headers in the provider's dialect.
+    /// Reads the result from the answer's headers in the vendor's dialect.
     init(headers: HTTPHeaders, prefix: String, etag: String?, lastModified: Date? = nil) {
         self.etag = etag
         self.versionID = headers.first(name: prefix + "version-id")

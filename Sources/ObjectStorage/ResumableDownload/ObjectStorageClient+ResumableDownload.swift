@@ -96,7 +96,7 @@ extension ObjectStorageClient {
         progress: TransferProgressHandler? = nil
     ) async throws -> TransferResult {
         try ObjectNameRules.validateBucketReference(bucket)
-        try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider)
+        try ObjectNameRules.validateObjectKey(key, for: self.configuration.vendor)
         try range?.validate()
         let logger = self.transferLogger("ResumableDownload", bucket: bucket, key: key, logger)
         let download = try ResumableDownloadStrategy(

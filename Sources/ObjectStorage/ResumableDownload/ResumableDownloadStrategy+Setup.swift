@@ -62,7 +62,7 @@ extension ResumableDownloadStrategy {
         switch self.source {
         case .object(let bucket, let key):
             return DownloadCheckpoint.Identity(
-                provider: self.client.configuration.provider.description,
+                vendor: self.client.configuration.vendor.description,
                 endpoint: self.client.configuration.endpoint.description,
                 bucket: bucket,
                 key: key,
@@ -73,7 +73,7 @@ extension ResumableDownloadStrategy {
         case .presigned(let url):
             let (endpoint, path) = try Self.split(presignedURL: url)
             return DownloadCheckpoint.Identity(
-                provider: "url",
+                vendor: "url",
                 endpoint: endpoint,
                 bucket: "",
                 key: path,
@@ -112,7 +112,7 @@ extension ResumableDownloadStrategy {
         case .object(let bucket, let key):
             var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: bucket, key: key)
             operation.query("versionId", self.options.versionID)
-            if self.client.configuration.provider == .s3 {
+            if self.client.configuration.vendor == .s3 {
                 // S3 reports the object's CRC-64/NVME only when asked.
                 operation.header(S3ChecksumHeader.mode, "ENABLED")
             }

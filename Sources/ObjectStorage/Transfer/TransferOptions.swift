@@ -47,7 +47,7 @@ public struct TransferOptions: Sendable, Hashable {
 
     /// The size of each part, in bytes (8 MiB by default).
     ///
-    /// Uploads clamp it to the provider's limits (OSS and OBS 100 KiB–5 GiB, S3 5 MiB–5 GiB); both directions
+    /// Uploads clamp it to the vendor's limits (OSS and OBS 100 KiB–5 GiB, S3 5 MiB–5 GiB); both directions
     /// raise it so a transfer has at most 10,000 parts (a part size aligned to 1 MiB that fits the file).
     /// A resumed transfer keeps the part size of the run that created its checkpoint.
     public var partSize: Int64 = TransferOptions.defaultPartSize

@@ -18,7 +18,7 @@ extension ObjectStorageClient {
     /// - A file no larger than one part goes up as a single PUT (unless
     ///   ``TransferOptions/forceMultipart``); larger files as a multipart upload with parts read from
     ///   the file by offset (never the whole file in memory), ``TransferOptions/concurrency`` at a time.
-    ///   The part size is clamped to the provider's limits and raised, in whole MiB, to fit 10,000 parts.
+    ///   The part size is clamped to the vendor's limits and raised, in whole MiB, to fit 10,000 parts.
     /// - With ``TransferOptions/enableCheckpoint``, every part is recorded in a crash-safe, locked
     ///   checkpoint as it lands. Calling again with the same arguments resumes: the checkpoint is
     ///   checked against the file (a changed file aborts the old upload and starts over) and against
@@ -92,7 +92,7 @@ extension ObjectStorageClient {
     /// The checkpoint is found as ``uploadFile(from:bucket:key:attributes:options:logger:progress:)``
     /// finds it (``TransferOptions/checkpointFilePath``, or beside the file). The multipart upload it
     /// records is aborted only when the checkpoint was written by an upload of this file to this
-    /// client's provider and endpoint, even if the file has changed since.
+    /// client's vendor and endpoint, even if the file has changed since.
     ///
     /// - Parameters:
     ///   - filePath: The file the upload was reading.
@@ -118,7 +118,7 @@ extension ObjectStorageClient {
             let store = CheckpointStore(logger: logger)
             // The bucket and key are read from the checkpoint: whatever it records, it is found as `previous`.
             let unknown = UploadCheckpoint.Identity(
-                provider: configuration.provider.description,
+                vendor: configuration.vendor.description,
                 endpoint: configuration.endpoint.description,
                 bucket: "",
                 key: "",
@@ -127,7 +127,7 @@ extension ObjectStorageClient {
             let found = store.load(at: path, expecting: UploadCheckpoint.Expectation(identity: unknown))
             var discarded = false
             if let checkpoint = found.checkpoint ?? found.previous,
-                checkpoint.identity.provider == configuration.provider.description,
+                checkpoint.identity.vendor == configuration.vendor.description,
                 checkpoint.identity.endpoint == configuration.endpoint.description,
                 checkpoint.identity.sourcePath == sourcePath
             {
@@ -152,7 +152,7 @@ extension ObjectStorageClient {
     /// Refuses a request that cannot work, before the file is read or anything is sent.
     private func validate(_ request: UploadFileRequest) throws(ObjectStorageError) {
         try ObjectNameRules.validateBucketReference(request.bucket)
-        try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.provider)
+        try ObjectNameRules.validateObjectKey(request.key, for: self.configuration.vendor)
         try request.options.validate()
         guard request.enableCheckpoint else { return }
         _ = try Self.checkpointPath(uploading: request.filePath, options: request.options)

@@ -50,7 +50,7 @@ struct UploadFileStrategy: TransferStrategy {
         self.progress = progress
         self.logger = logger
         self.identity = UploadCheckpoint.Identity(
-            provider: client.configuration.provider.description,
+            vendor: client.configuration.vendor.description,
             endpoint: client.configuration.endpoint.description,
             bucket: request.bucket,
             key: request.key,
@@ -71,11 +71,11 @@ struct UploadFileStrategy: TransferStrategy {
         self.plan = try UploadPartSizing.plan(
             fileSize: source.size,
             requestedPartSize: request.partSize,
-            provider: client.configuration.provider
+            vendor: client.configuration.vendor
         )
         if let requested = plan.clampedFrom {
             logger.warning(
-                "part size \(requested) is outside \(client.configuration.provider)'s limits; using \(plan.partSize)",
+                "part size \(requested) is outside \(client.configuration.vendor)'s limits; using \(plan.partSize)",
                 metadata: ["os.part_size": "\(plan.partSize)"]
             )
         }
@@ -94,7 +94,7 @@ struct UploadFileStrategy: TransferStrategy {
     /// ``TransferOptions/verifyIntegrity``: S3's CRC-64/NVME or OBS's CRC-64/XZ; `nil` for OSS, which reports its
     /// own. Each part's is sent with it, and the object's with the completion (a single PUT's with the PUT).
     static func sentChecksum(client: ObjectStorageClient, request: UploadFileRequest) -> SentChecksum.Kind? {
-        request.enableCRC64Check ? SentChecksum.Kind.of(client.configuration.provider) : nil
+        request.enableCRC64Check ? SentChecksum.Kind.of(client.configuration.vendor) : nil
     }
 
     var sentChecksum: SentChecksum.Kind? { Self.sentChecksum(client: client, request: request) }

@@ -9,16 +9,16 @@
 package import ObjectStorageSigning
 
 /// How ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)`` chooses the part
-/// size: a pure function of the file size, the requested size and the provider.
+/// size: a pure function of the file size, the requested size and the vendor.
 ///
-/// 1. The requested size is clamped to the provider's limits (``limits(for:)``): OSS and OBS accept
+/// 1. The requested size is clamped to the vendor's limits (``limits(for:)``): OSS and OBS accept
 ///    parts of 100 KiB to 5 GiB, S3 5 MiB to 5 GiB (all but the last part).
 /// 2. If the file would need more than ``maximumPartCount`` parts, the size is raised to
 ///    `ceil(fileSize / 10,000)` rounded up to a whole MiB.
 /// 3. A file larger than 10,000 × 5 GiB is refused before any request is sent.
 ///
 /// ```swift
-/// let plan = try UploadPartSizing.plan(fileSize: 200 << 30, requestedPartSize: 5 << 20, provider: .s3)
+/// let plan = try UploadPartSizing.plan(fileSize: 200 << 30, requestedPartSize: 5 << 20, vendor: .s3)
 /// plan.partSize   // 21 MiB: 200 GiB / 10,000 rounded up to a MiB
 /// ```
 package enum UploadPartSizing {
@@ -33,7 +33,7 @@ package enum UploadPartSizing {
         package var partSize: Int64
         /// The number of parts (1 for an empty file).
         package var partCount: Int
-        /// The requested size, when it was outside the provider's limits and clamped.
+        /// The requested size, when it was outside the vendor's limits and clamped.
         package var clampedFrom: Int64?
         /// Whether the size was raised so the file fits in ``UploadPartSizing/maximumPartCount`` parts.
         package var enlargedToFit: Bool
@@ -53,13 +53,13 @@ package enum UploadPartSizing {
         }
     }
 
-    /// The part sizes a provider accepts for every part but the last.
+    /// The part sizes a vendor accepts for every part but the last.
     ///
-    /// - Parameter provider: The provider.
+    /// - Parameter vendor: The vendor.
     /// - Returns: 5 MiB...5 GiB for S3, 100 KiB...5 GiB for OSS and OBS.
-    package static func limits(for provider: StorageProvider) -> ClosedRange<Int64> {
+    package static func limits(for vendor: StorageVendor) -> ClosedRange<Int64> {
         let maximum: Int64 = 5 * 1024 * 1024 * 1024
-        return provider == .s3 ? (5 * 1024 * 1024)...maximum : (100 * 1024)...maximum
+        return vendor == .s3 ? (5 * 1024 * 1024)...maximum : (100 * 1024)...maximum
     }
 
     /// Chooses the part size for a file.
@@ -67,25 +67,25 @@ package enum UploadPartSizing {
     /// - Parameters:
     ///   - fileSize: The file's size in bytes (≥ 0).
     ///   - requestedPartSize: The caller's part size (> 0).
-    ///   - provider: The provider whose limits apply.
+    ///   - vendor: The vendor whose limits apply.
     /// - Returns: The final part size and part count.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a negative file size, a part size
     ///   ≤ 0, or a file larger than 10,000 parts of the largest part size.
     package static func plan(
         fileSize: Int64,
         requestedPartSize: Int64,
-        provider: StorageProvider
+        vendor: StorageVendor
     ) throws(ObjectStorageError) -> Plan {
         guard fileSize >= 0 else { throw .invalidArgument("file size \(fileSize) is negative") }
         guard requestedPartSize > 0 else {
             throw .invalidArgument("part size \(requestedPartSize) must be positive")
         }
-        let limits = self.limits(for: provider)
+        let limits = self.limits(for: vendor)
         let (most, overflow) = limits.upperBound.multipliedReportingOverflow(by: Int64(maximumPartCount))
         guard overflow || fileSize <= most else {
             throw .invalidArgument(
                 "the file has \(fileSize) bytes, more than \(maximumPartCount) parts of \(limits.upperBound) bytes "
-                    + "(\(most) bytes) allow for \(provider)"
+                    + "(\(most) bytes) allow for \(vendor)"
             )
         }
         let clamped = min(max(requestedPartSize, limits.lowerBound), limits.upperBound)

@@ -16,7 +16,7 @@ extension ObjectStorageClient {
     ///
     /// - A stream that ends within the first part goes up as a single PUT (unless
     ///   ``TransferOptions/forceMultipart``); an empty stream makes an empty object. A longer one as a multipart upload with parts of ``TransferOptions/partSize`` (clamped to the
-    ///   provider's limits), ``TransferOptions/concurrency`` at a time, in the order the stream gives them.
+    ///   vendor's limits), ``TransferOptions/concurrency`` at a time, in the order the stream gives them.
     /// - Memory: each part is assembled into one buffer and handed to an uploader; the stream is not read while
     ///   `concurrency` parts are in memory, so at most `concurrency × partSize` bytes are held, plus the rest of
     ///   one of the stream's chunks.
@@ -124,7 +124,7 @@ extension ObjectStorageClient {
         options: TransferOptions
     ) throws(ObjectStorageError) {
         try ObjectNameRules.validateBucketReference(bucket)
-        try ObjectNameRules.validateObjectKey(key, for: self.configuration.provider)
+        try ObjectNameRules.validateObjectKey(key, for: self.configuration.vendor)
         try options.validate()
         guard !options.enableCheckpoint else {
             throw .invalidArgument("a stream cannot be resumed: uploadStream does not take enableCheckpoint")

@@ -20,7 +20,7 @@ struct UploadStreamStrategy: Sendable {
     let key: String
     let attributes: UploadAttributes
     let options: TransferOptions
-    /// The part size, clamped to the provider's limits.
+    /// The part size, clamped to the vendor's limits.
     let partSize: Int64
     /// The most parts the upload may have (10,000; lower in tests).
     let maximumPartCount: Int
@@ -46,11 +46,11 @@ struct UploadStreamStrategy: Sendable {
         let plan = try UploadPartSizing.plan(
             fileSize: 0,
             requestedPartSize: options.partSize,
-            provider: client.configuration.provider
+            vendor: client.configuration.vendor
         )
         if let requested = plan.clampedFrom {
             logger.warning(
-                "part size \(requested) is outside \(client.configuration.provider)'s limits; using \(plan.partSize)",
+                "part size \(requested) is outside \(client.configuration.vendor)'s limits; using \(plan.partSize)",
                 metadata: ["os.part_size": "\(plan.partSize)"]
             )
         }

@@ -40,21 +40,8 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
             """
     )
 
-    /// The dialect the transfers speak.
-    enum Dialect: String, ExpressibleByArgument, CaseIterable, Sendable {
-        case oss, obs, s3
-
-        var provider: StorageProvider {
-            switch self {
-            case .oss: .oss
-            case .obs: .obs
-            case .s3: .s3
-            }
-        }
-    }
-
-    @Option(help: "The dialect of the transfers: oss (CRC-64 verified end to end), obs or s3.")
-    var provider: Dialect = .oss
+    @Option(help: "The vendor whose dialect the transfers speak: oss (CRC-64 verified end to end), obs or s3.")
+    var vendor: StorageVendor = .oss
 
     @Option(help: "The size of the generated file, e.g. 64M or 1G (default: 64M, at least 32M).")
     var size: ByteCount?
@@ -115,9 +102,9 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
     /// The whole demo; whatever happens, removes what it created before returning or throwing.
     private func walkThrough(console: DemoConsole) async throws -> DemoSummary {
         let start = ContinuousClock.now
-        let provider = self.provider.provider
+        let vendor = self.vendor
         let embedded = !DemoSite.hasConfiguredEndpoint(
-            provider: provider,
+            vendor: vendor,
             options: remote,
             environment: ProcessInfo.processInfo.environment
         )
@@ -135,7 +122,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
         let key = embedded ? "demo/sample data.bin" : "objstore-demo-\(run)/sample data.bin"
         let workspace = try DemoWorkspace.create()
         var summary = DemoSummary(
-            provider: provider.description,
+            vendor: vendor.description,
             embeddedServer: embedded,
             bucket: bucket,
             key: key,
@@ -149,12 +136,12 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
             let opened =
                 embedded
                 ? try await DemoSite.embedded(
-                    provider: provider,
+                    vendor: vendor,
                     signature: remote.signature,
                     dataDirectory: workspace.serverData,
                     logger: remote.logger
                 )
-                : try await DemoSite.configured(provider: provider, options: remote)
+                : try await DemoSite.configured(vendor: vendor, options: remote)
             site = opened
             summary.endpoint = opened.endpoint
             let transfers = DemoTransfers(
@@ -209,7 +196,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
         summary: inout DemoSummary
     ) async throws {
         let (site, console, workspace) = (transfers.site, transfers.console, transfers.workspace)
-        console.say("objstore demo: uploadFile, presigned URLs and resumableDownload, end to end (\(site.provider))")
+        console.say("objstore demo: uploadFile, presigned URLs and resumableDownload, end to end (\(site.vendor))")
         if site.server != nil {
             console.say("Embedded object server on \(site.endpoint), data in \(workspace.serverData)")
         } else {
@@ -230,7 +217,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
         )
         console.say("  SHA-256 \(sourceHash)")
 
-        console.heading("2. Upload to \(site.provider)://\(transfers.bucket)/\(transfers.key)")
+        console.heading("2. Upload to \(site.vendor)://\(transfers.bucket)/\(transfers.key)")
         summary.upload = try await transfers.upload()
 
         console.heading("3. Presigned URLs, fetched with a plain HTTP client (no SDK, no credentials)")

@@ -13,7 +13,7 @@ import ObjectStorageLocalServer
 import ObjectStorageSigning
 
 /// Where the demo runs: the embedded ``LocalObjectServer`` (the default), or the endpoint configured
-/// with `--endpoint` or the provider's endpoint variable, with the CLI's usual credentials.
+/// with `--endpoint` or the vendor's endpoint variable, with the CLI's usual credentials.
 struct DemoSite: Sendable {
     /// A signature scheme shown in the presigned-URL table.
     struct Scheme: Sendable {
@@ -22,41 +22,41 @@ struct DemoSite: Sendable {
     }
 
     /// The dialect of the transfers.
-    var provider: StorageProvider
+    var vendor: StorageVendor
     /// The endpoint URL, for display.
     var endpoint: String
-    /// The client of the transfers (the provider's default signature, or `--signature`).
+    /// The client of the transfers (the vendor's default signature, or `--signature`).
     var client: ObjectStorageClient
     /// One presigning client per scheme to show.
     var schemes: [Scheme]
     /// The embedded server, when no endpoint is configured.
     var server: LocalObjectServer?
 
-    /// Whether an endpoint is configured: `--endpoint`, or the provider's endpoint variable.
+    /// Whether an endpoint is configured: `--endpoint`, or the vendor's endpoint variable.
     static func hasConfiguredEndpoint(
-        provider: StorageProvider,
+        vendor: StorageVendor,
         options: RemoteOptions,
         environment: [String: String]
     ) -> Bool {
         options.endpoint != nil
-            || ServiceEnvironment(provider, variables: environment).configuredEndpoint != nil
+            || ServiceEnvironment(vendor, variables: environment).configuredEndpoint != nil
     }
 
     /// Starts the embedded server on an ephemeral port with its data in `dataDirectory`.
     ///
     /// - Parameters:
-    ///   - provider: The dialect of the transfers.
+    ///   - vendor: The dialect of the transfers.
     ///   - signature: `--signature`, if given.
     ///   - dataDirectory: The server's data directory.
     ///   - logger: The clients' logger, and the server's at `--log-level info` or below (which shows every
     ///     request); otherwise the server is quiet, as the pauses cut uploads short on purpose.
     static func embedded(
-        provider: StorageProvider,
+        vendor: StorageVendor,
         signature: String?,
         dataDirectory: String,
         logger: Logger
     ) async throws -> DemoSite {
-        let version = try SigningContext.signatureVersion(signature, for: provider)
+        let version = try SigningContext.signatureVersion(signature, for: vendor)
         var serverLogger = logger
         if serverLogger.logLevel > .info { serverLogger.logLevel = .critical }
         let server = LocalObjectServer(
@@ -65,11 +65,11 @@ struct DemoSite: Sendable {
         )
         let port = try await server.start()
         let endpoint = try Endpoint(url: "http://127.0.0.1:\(port)")
-        func client(_ provider: StorageProvider, _ version: SignatureVersion) -> ObjectStorageClient {
-            let region = version == .ossV4 ? server.configuration.ossRegion : server.configuration.region
+        func client(_ vendor: StorageVendor, _ version: SignatureVersion) -> ObjectStorageClient {
+            let region = server.configuration.region(for: vendor)
             return ObjectStorageClient(
                 configuration: .init(
-                    provider: provider,
+                    vendor: vendor,
                     endpoint: endpoint,
                     region: region,
                     credentials: StaticCredentialsProvider(LocalObjectServer.developmentCredentials),
@@ -79,9 +79,9 @@ struct DemoSite: Sendable {
             )
         }
         return DemoSite(
-            provider: provider,
+            vendor: vendor,
             endpoint: "http://127.0.0.1:\(port)",
-            client: client(provider, version),
+            client: client(vendor, version),
             schemes: [
                 Scheme(label: "OSS V4", client: client(.oss, .ossV4)),
                 Scheme(label: "OSS V1", client: client(.oss, .ossV1)),
@@ -94,14 +94,14 @@ struct DemoSite: Sendable {
     }
 
     /// Clients for a configured endpoint, built by ``ClientFactory`` from `options` and the environment
-    /// exactly as `cp` builds them; the presigned-URL table shows the schemes the provider accepts.
-    static func configured(provider: StorageProvider, options: RemoteOptions) async throws -> DemoSite {
+    /// exactly as `cp` builds them; the presigned-URL table shows the schemes the vendor accepts.
+    static func configured(vendor: StorageVendor, options: RemoteOptions) async throws -> DemoSite {
         guard !options.noSignRequest else {
             throw CLIError.usage("demo: --no-sign-request cannot be used; presigning and uploads need credentials")
         }
-        let client = try await ClientFactory(options: options).makeClient(for: provider)
+        let client = try await ClientFactory(options: options).makeClient(for: vendor)
         let names: [(label: String, signature: String)]
-        switch provider {
+        switch vendor {
         case .oss: names = [("OSS V4", "v4"), ("OSS V1", "v1")]
         case .obs: names = [("OBS", "obs"), ("AWS V2", "v2"), ("S3 SigV4", "v4")]
         default: names = [("S3 SigV4", "sigv4"), ("AWS V2", "v2")]
@@ -113,12 +113,12 @@ struct DemoSite: Sendable {
             schemes.append(
                 Scheme(
                     label: name.label,
-                    client: try await ClientFactory(options: schemeOptions).makeClient(for: provider)
+                    client: try await ClientFactory(options: schemeOptions).makeClient(for: vendor)
                 )
             )
         }
         return DemoSite(
-            provider: provider,
+            vendor: vendor,
             endpoint: client.configuration.endpoint.description,
             client: client,
             schemes: schemes,

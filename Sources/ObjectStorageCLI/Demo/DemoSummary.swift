@@ -76,7 +76,7 @@ struct DemoSummary: Encodable, Sendable {
 
     /// Whether every check passed.
     var ok = false
-    var provider: String
+    var vendor: String
     var endpoint: String?
     var embeddedServer: Bool
     var bucket: String

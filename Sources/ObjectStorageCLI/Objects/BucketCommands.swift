@@ -23,9 +23,9 @@ struct MakeBucketCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.provider)
+        let client = try await factory.makeClient(for: location.vendor)
         let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
             try await client.createBucket(bucket: location.bucket)
             output.report("make_bucket: \(location.bucket)")
         }
@@ -50,9 +50,9 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.provider)
+        let client = try await factory.makeClient(for: location.vendor)
         let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
             try await client.deleteBucket(bucket: location.bucket)
             output.report("remove_bucket: \(location.bucket)")
         }

@@ -37,8 +37,8 @@ struct CatCommand: AsyncParsableCommand, Sendable {
         let location = try RemoteLocation.object(url)
         let byteRange = try range.map(Self.parseRange)
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.provider)
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
+        let client = try await factory.makeClient(for: location.vendor)
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
             var request = GetObjectRequest(bucket: location.bucket, key: location.key ?? "")
             request.range = byteRange
             let response = try await client.getObject(request)

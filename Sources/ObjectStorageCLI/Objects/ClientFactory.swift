@@ -21,21 +21,21 @@ struct ClientFactory {
         self.environment = environment
     }
 
-    /// A client for `provider`'s dialect. Credentials are loaded here, once, so a missing key
+    /// A client for `vendor`'s dialect. Credentials are loaded here, once, so a missing key
     /// fails (status 77) before anything is sent.
-    func makeClient(for provider: StorageProvider) async throws(CLIError) -> ObjectStorageClient {
-        let version = try SigningContext.signatureVersion(options.signature, for: provider)
-        let (choice, region) = try ServiceEnvironment(provider, variables: environment)
+    func makeClient(for vendor: StorageVendor) async throws(CLIError) -> ObjectStorageClient {
+        let version = try SigningContext.signatureVersion(options.signature, for: vendor)
+        let (choice, region) = try ServiceEnvironment(vendor, variables: environment)
             .resolve(endpoint: options.endpoint, region: options.region)
         let endpoint = choice.endpoint
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
             guard options.profile == nil else { throw .usage("--profile cannot be combined with --no-sign-request") }
-            configuration = .init(provider: provider, endpoint: endpoint, region: region, signatureVersion: version)
+            configuration = .init(vendor: vendor, endpoint: endpoint, region: region, signatureVersion: version)
         } else {
-            let credentials = try await loadCredentials(for: provider)
+            let credentials = try await loadCredentials(for: vendor)
             configuration = .init(
-                provider: provider,
+                vendor: vendor,
                 endpoint: endpoint,
                 region: region,
                 credentials: StaticCredentialsProvider(credentials),
@@ -46,19 +46,19 @@ struct ClientFactory {
         return ObjectStorageClient(configuration: configuration, logger: options.logger)
     }
 
-    /// The endpoint ``makeClient(for:)`` uses for `provider` and where it came from, for error messages; `nil` when
+    /// The endpoint ``makeClient(for:)`` uses for `vendor` and where it came from, for error messages; `nil` when
     /// the options name no valid endpoint (``makeClient(for:)`` refuses them).
-    func endpointChoice(for provider: StorageProvider) -> EndpointChoice? {
-        try? ServiceEnvironment(provider, variables: environment)
+    func endpointChoice(for vendor: StorageVendor) -> EndpointChoice? {
+        try? ServiceEnvironment(vendor, variables: environment)
             .choose(endpoint: options.endpoint, region: options.region).0
     }
 
     /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI
     /// lets `--profile` win over environment keys).
-    private func credentialsProvider(for provider: StorageProvider) throws(CLIError) -> ChainCredentialsProvider {
-        guard let profile = options.profile else { return .standard(provider, environment: environment) }
+    private func credentialsProvider(for vendor: StorageVendor) throws(CLIError) -> ChainCredentialsProvider {
+        guard let profile = options.profile else { return .standard(vendor, environment: environment) }
         guard !profile.isEmpty else { throw .usage("--profile: the profile name is empty") }
-        switch provider {
+        switch vendor {
         case .oss:
             return .chain(.profile(.alibabaCloud(), name: profile), .profile(.aliyunCLI(), name: profile))
         case .obs:
@@ -70,8 +70,8 @@ struct ClientFactory {
 
     /// Loads credentials, mapping failures to exit statuses: 77 when none are
     /// found or they are half set, 65 for a malformed file.
-    private func loadCredentials(for provider: StorageProvider) async throws(CLIError) -> Credentials {
-        let chain = try credentialsProvider(for: provider)
+    private func loadCredentials(for vendor: StorageVendor) async throws(CLIError) -> Credentials {
+        let chain = try credentialsProvider(for: vendor)
         do {
             return try await chain.credentials(logger: options.logger)
         } catch {

@@ -65,11 +65,11 @@ extension CopyCommand {
 
     private func upload(to target: ObjectURL) async throws {
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: target.provider)
+        let client = try await factory.makeClient(for: target.vendor)
         let attributes = transfer.uploadAttributes(contentType: contentType)
         let options = streamOptions
         let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             let result = try await client.uploadStream(
                 StandardInputBytes(),
                 bucket: target.bucket,
@@ -83,9 +83,9 @@ extension CopyCommand {
 
     private func download(from origin: ObjectURL) async throws {
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: origin.provider)
+        let client = try await factory.makeClient(for: origin.vendor)
         let options = streamOptions
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.vendor)) {
             try await OrderedDownload.run(from: origin, options: options, client: client)
         }
     }

@@ -152,29 +152,29 @@ struct CopyPlan: Sendable {
         return false
     }
 
-    /// The provider of the client that writes (or, for a download, reads) the transfer.
-    var destinationProvider: StorageProvider {
+    /// The vendor of the client that writes (or, for a download, reads) the transfer.
+    var destinationProvider: StorageVendor {
         switch direction {
-        case .upload(_, let target): target.provider
-        case .download(let origin, _): origin.provider
-        case .copy(_, let target): target.provider
+        case .upload(_, let target): target.vendor
+        case .download(let origin, _): origin.vendor
+        case .copy(_, let target): target.vendor
         }
     }
 
-    /// For a copy between two services, the source's provider: its bytes stream through this process, read by a
+    /// For a copy between two services, the source's vendor: its bytes stream through this process, read by a
     /// client of its own. Each service's endpoint and region then come from its own variables, never from
     /// `--endpoint` or `--region`, which would name one endpoint for two services.
     ///
     /// - Throws: ``CLIError`` `.usage` when `--endpoint` or `--region` is given for such a copy.
-    func streamedSourceProvider(options: RemoteOptions) throws(CLIError) -> StorageProvider? {
-        guard case .copy(let origin, let target) = direction, origin.provider != target.provider else { return nil }
+    func streamedSourceProvider(options: RemoteOptions) throws(CLIError) -> StorageVendor? {
+        guard case .copy(let origin, let target) = direction, origin.vendor != target.vendor else { return nil }
         if options.endpoint != nil || options.region != nil {
             throw .usage(
-                "cp: --endpoint and --region name one service's endpoint; a copy from \(origin.provider) to "
-                    + "\(target.provider) reads each service's endpoint and region from its environment variables"
+                "cp: --endpoint and --region name one service's endpoint; a copy from \(origin.vendor) to "
+                    + "\(target.vendor) reads each service's endpoint and region from its environment variables"
             )
         }
-        return origin.provider
+        return origin.vendor
     }
 
     init(source: String, destination: String, fileManager: FileManager = .default) throws(CLIError) {
@@ -231,7 +231,7 @@ struct CopyPlan: Sendable {
         let key = target.key ?? ""
         guard key.isEmpty || key.hasSuffix("/") else { return target }
         return ObjectURL(
-            provider: target.provider,
+            vendor: target.vendor,
             bucket: target.bucket,
             key: key + RemoteLocation.lastComponent(name)
         )

@@ -126,7 +126,7 @@ enum CopyTransfer {
     {
         let configuration = client.configuration
         let identity = [
-            configuration.provider.description, configuration.endpoint.description,
+            configuration.vendor.description, configuration.endpoint.description,
             source.bucket, source.key ?? "", destination.bucket, destination.key ?? "",
         ].joined(separator: "\u{0}")
         let name = "objstore-copy-" + ByteEncoding.hex(Hashing.SHA256.hash(identity)).prefix(32) + ".ccp"

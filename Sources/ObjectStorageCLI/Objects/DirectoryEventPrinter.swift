@@ -37,7 +37,7 @@ struct EventPrinter: Sendable {
     func print(_ event: DirectoryTransferEvent) {
         progressLine.clear()
         let url = event.key.map {
-            RemoteLocation.text(ObjectURL(provider: remote.provider, bucket: remote.bucket, key: $0))
+            RemoteLocation.text(ObjectURL(vendor: remote.vendor, bucket: remote.bucket, key: $0))
         }
         let reason = event.error.map { RemoteFailure.cliError($0).message } ?? event.reason
         if json {
@@ -60,7 +60,7 @@ struct EventPrinter: Sendable {
         case .downloaded: output.report("\(dry)download: \(url ?? event.name) to \(local)")
         case .copied:
             let from = source.map {
-                RemoteLocation.text(ObjectURL(provider: $0.provider, bucket: $0.bucket, key: sourcePrefix + event.name))
+                RemoteLocation.text(ObjectURL(vendor: $0.vendor, bucket: $0.bucket, key: sourcePrefix + event.name))
             }
             output.report("\(dry)copy: \(from ?? event.name) to \(url ?? event.name)")
         case .deleted: output.report("\(dry)delete: \(url ?? local)")

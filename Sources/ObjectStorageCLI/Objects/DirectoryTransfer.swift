@@ -109,11 +109,11 @@ struct DirectoryTransfer: Sendable {
         let directory = URL(fileURLWithPath: source).standardizedFileURL.path
         let options = self.options(identity: "upload \(directory) \(RemoteLocation.text(target)) \(prefix)")
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: target.provider)
+        let client = try await factory.makeClient(for: target.vendor)
         let attributes = transfer.uploadAttributes(contentType: contentType)
         let printer = self.printer(remote: target)
         let command = self.command
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             let summary = try await client.uploadDirectory(
                 directory,
                 bucket: target.bucket,
@@ -136,10 +136,10 @@ struct DirectoryTransfer: Sendable {
         let directory = URL(fileURLWithPath: destination).standardizedFileURL.path
         let options = self.options(identity: "download \(directory) \(RemoteLocation.text(origin)) \(prefix)")
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: origin.provider)
+        let client = try await factory.makeClient(for: origin.vendor)
         let printer = self.printer(remote: origin)
         let command = self.command
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.vendor)) {
             let summary = try await client.downloadDirectory(
                 bucket: origin.bucket,
                 prefix: prefix,
@@ -155,11 +155,11 @@ struct DirectoryTransfer: Sendable {
     /// Between two prefixes: server-side within one service, streamed from one service to another (each
     /// service's endpoint and region then come from its own variables).
     private func copy(from origin: ObjectURL, to target: ObjectURL) async throws {
-        let crossService = origin.provider != target.provider
+        let crossService = origin.vendor != target.vendor
         if crossService, remote.endpoint != nil || remote.region != nil {
             throw CLIError.usage(
-                "\(command): --endpoint and --region name one service's endpoint; a copy from \(origin.provider) to "
-                    + "\(target.provider) reads each service's endpoint and region from its environment variables"
+                "\(command): --endpoint and --region name one service's endpoint; a copy from \(origin.vendor) to "
+                    + "\(target.vendor) reads each service's endpoint and region from its environment variables"
             )
         }
         let sourcePrefix = Self.prefix(origin.key)
@@ -168,11 +168,11 @@ struct DirectoryTransfer: Sendable {
             identity: "copy \(RemoteLocation.text(origin)) \(sourcePrefix) \(RemoteLocation.text(target)) \(prefix)"
         )
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: target.provider)
-        let sourceClient = crossService ? try await factory.makeClient(for: origin.provider) : nil
+        let client = try await factory.makeClient(for: target.vendor)
+        let sourceClient = crossService ? try await factory.makeClient(for: origin.vendor) : nil
         let printer = self.printer(remote: target, source: origin, sourcePrefix: sourcePrefix)
         let command = self.command
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             let summary = try await client.copyPrefix(
                 bucket: target.bucket,
                 prefix: prefix,

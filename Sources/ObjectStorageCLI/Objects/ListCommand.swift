@@ -49,12 +49,12 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         guard let url, !Self.bareSchemes.keys.contains(url.lowercased()) else {
             guard !recursive else { throw CLIError.usage("ls: --recursive lists the keys of a bucket; name one") }
             guard !incomplete else { throw CLIError.usage("ls: --incomplete lists the uploads of a bucket; name one") }
-            return try await listBuckets(Self.provider(named: url))
+            return try await listBuckets(Self.vendor(named: url))
         }
         let location = try RemoteLocation.any(url)
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.provider)
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
+        let client = try await factory.makeClient(for: location.vendor)
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
             guard !incomplete else {
                 for try await page in client.listMultipartUploads(bucket: location.bucket, prefix: location.key) {
                     for upload in page.uploads {
@@ -79,21 +79,21 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     }
 
     /// `oss://`, `obs://` and `s3://`, which name a service and no bucket.
-    private static let bareSchemes: [String: StorageProvider] = ["oss://": .oss, "obs://": .obs, "s3://": .s3]
+    private static let bareSchemes: [String: StorageVendor] = ["oss://": .oss, "obs://": .obs, "s3://": .s3]
 
     /// The service whose buckets to list: the bare scheme's, or with no URL the only one whose
     /// credentials the environment holds.
-    static func provider(
+    static func vendor(
         named url: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(CLIError) -> StorageProvider {
-        if let url, let provider = bareSchemes[url.lowercased()] { return provider }
-        let variables: [(provider: StorageProvider, names: [String])] = [
+    ) throws(CLIError) -> StorageVendor {
+        if let url, let vendor = bareSchemes[url.lowercased()] { return vendor }
+        let variables: [(vendor: StorageVendor, names: [String])] = [
             (.oss, ["OSS_ACCESS_KEY_ID", "ALIBABA_CLOUD_PROFILE"]), (.obs, ["OBS_ACCESS_KEY_ID"]),
             (.s3, ["AWS_ACCESS_KEY_ID", "AWS_PROFILE"]),
         ]
-        let configured = variables.filter { $0.names.contains { !(environment[$0] ?? "").isEmpty } }.map(\.provider)
-        guard configured.count == 1, let provider = configured.first else {
+        let configured = variables.filter { $0.names.contains { !(environment[$0] ?? "").isEmpty } }.map(\.vendor)
+        guard configured.count == 1, let vendor = configured.first else {
             throw .usage(
                 "ls: say which service's buckets to list: objstore ls oss://, objstore ls obs:// or objstore ls s3:// "
                     + (configured.isEmpty
@@ -101,14 +101,14 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                         : "(credentials for several services are set)")
             )
         }
-        return provider
+        return vendor
     }
 
-    private func listBuckets(_ provider: StorageProvider) async throws {
+    private func listBuckets(_ vendor: StorageVendor) async throws {
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: provider)
+        let client = try await factory.makeClient(for: vendor)
         let json = self.json
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: vendor)) {
             for bucket in try await client.listBuckets().buckets {
                 let created = bucket.creationDate.map(JSONOutput.iso8601)
                 if json {

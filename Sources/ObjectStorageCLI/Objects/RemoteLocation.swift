@@ -30,14 +30,14 @@ enum RemoteLocation {
     static func bucket(_ text: String) throws(CLIError) -> ObjectURL {
         let location = try any(text)
         guard location.key == nil else {
-            throw .usage("URL: '\(text)' names an object; expected \(location.provider)://BUCKET")
+            throw .usage("URL: '\(text)' names an object; expected \(location.vendor)://BUCKET")
         }
         return location
     }
 
     /// The URL as printed: `oss://bucket/key`.
     static func text(_ location: ObjectURL) -> String {
-        "\(location.provider)://\(location.bucket)/\(location.key ?? "")"
+        "\(location.vendor)://\(location.bucket)/\(location.key ?? "")"
     }
 
     /// The last `/`-separated component of a key or path (the key itself when it has none).

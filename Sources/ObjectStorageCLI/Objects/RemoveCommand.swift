@@ -71,14 +71,14 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
                         "add --recursive (-r) to delete every object in it, or use rb to delete the empty bucket"
                 )
         }
-        guard let provider = locations.first?.provider else { return }
-        guard locations.allSatisfy({ $0.provider == provider }) else {
+        guard let vendor = locations.first?.vendor else { return }
+        guard locations.allSatisfy({ $0.vendor == vendor }) else {
             throw CLIError.usage("URL: all URLs must use the same scheme")
         }
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: provider)
+        let client = try await factory.makeClient(for: vendor)
         let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: provider)) {
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: vendor)) {
             var failures = 0
             for location in locations {
                 if incomplete {
@@ -102,7 +102,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
     private func abortUploads(under location: ObjectURL, client: ObjectStorageClient) async throws {
         let cutoff = olderThan.map { Date(timeIntervalSinceNow: -$0.seconds) }
         let describe = { (upload: ListMultipartUploadsResponse.Upload) in
-            let url = ObjectURL(provider: location.provider, bucket: location.bucket, key: upload.key)
+            let url = ObjectURL(vendor: location.vendor, bucket: location.bucket, key: upload.key)
             return "\(RemoteLocation.text(url)) (upload \(upload.uploadID))"
         }
         guard !dryrun else {
@@ -138,7 +138,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         for try await page in client.listObjectsV2(bucket: location.bucket, prefix: key.isEmpty ? nil : key) {
             for object in page.contents where object.key == key || object.key.hasPrefix(directory) {
                 guard !dryrun else {
-                    let url = ObjectURL(provider: location.provider, bucket: location.bucket, key: object.key)
+                    let url = ObjectURL(vendor: location.vendor, bucket: location.bucket, key: object.key)
                     output.report("(dryrun) delete: \(RemoteLocation.text(url))")
                     continue
                 }
@@ -164,11 +164,11 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         let response = try await client.deleteObjects(bucket: bucket.bucket, keys: keys)
         for key in response.deleted {
             output.report(
-                "delete: \(RemoteLocation.text(ObjectURL(provider: bucket.provider, bucket: bucket.bucket, key: key)))"
+                "delete: \(RemoteLocation.text(ObjectURL(vendor: bucket.vendor, bucket: bucket.bucket, key: key)))"
             )
         }
         for failure in response.failures {
-            let url = RemoteLocation.text(ObjectURL(provider: bucket.provider, bucket: bucket.bucket, key: failure.key))
+            let url = RemoteLocation.text(ObjectURL(vendor: bucket.vendor, bucket: bucket.bucket, key: failure.key))
             printError("objstore: delete failed: \(url): \(failure.code): \(failure.message)")
         }
         return response.failures.count

@@ -28,8 +28,8 @@ struct StatCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try RemoteLocation.object(url)
         let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.provider)
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.provider)) {
+        let client = try await factory.makeClient(for: location.vendor)
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
             let head = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
             let output = ObjectStat(location: location, attributes: head)
             if json {

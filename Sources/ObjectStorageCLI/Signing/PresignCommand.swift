@@ -33,7 +33,7 @@ struct PresignCommand: AsyncParsableCommand {
         let location = try RemoteLocation.object(url)
         guard expires > 0 else { throw CLIError.invalidInput("--expires: must be at least 1 second, got \(expires)") }
         let context = try SigningContext(location: location, options: options)
-        let credentials = try await CommandCredentials.load(for: context.provider)
+        let credentials = try await CommandCredentials.load(for: context.vendor)
         let presigned: PresignedURL
         do {
             presigned = try context.signer.presign(

@@ -78,7 +78,7 @@ struct PresignPostCommand: AsyncParsableCommand {
             guard maxSize.bytes >= 0 else { throw CLIError.usage("--max-size: must not be negative") }
             conditions.append(.contentLengthRange(0...maxSize.bytes))
         }
-        let credentials = try await CommandCredentials.load(for: context.provider)
+        let credentials = try await CommandCredentials.load(for: context.vendor)
         let post: PresignedPost
         do {
             post = try context.signer.presignPost(

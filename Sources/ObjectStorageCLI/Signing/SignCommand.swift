@@ -50,7 +50,7 @@ struct SignCommand: AsyncParsableCommand {
         let location = try RemoteLocation.object(url)
         let context = try SigningContext(location: location, options: options)
         let payload = try resolvePayload(for: context.signer.version)
-        let credentials = try await CommandCredentials.load(for: context.provider)
+        let credentials = try await CommandCredentials.load(for: context.vendor)
         let signed: SignedRequest
         do {
             signed = try context.signer.sign(

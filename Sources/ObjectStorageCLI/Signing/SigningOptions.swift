@@ -53,7 +53,7 @@ struct SigningContext {
     var request: SigningRequest
     var signer: RequestSigner
     var date: Date
-    var provider: StorageProvider
+    var vendor: StorageVendor
 
     private static let allowedMethods: Set<String> = ["GET", "HEAD", "PUT", "POST", "DELETE"]
 
@@ -86,8 +86,8 @@ struct SigningContext {
         additionalHeaders: [String] = [],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) {
-        let version = try Self.signatureVersion(target.signature, for: location.provider)
-        let (choice, region) = try ServiceEnvironment(location.provider, variables: environment)
+        let version = try Self.signatureVersion(target.signature, for: location.vendor)
+        let (choice, region) = try ServiceEnvironment(location.vendor, variables: environment)
             .resolve(endpoint: target.endpoint, region: target.region)
         let endpoint = choice.endpoint
         let addressing: AddressingStyle =
@@ -109,13 +109,13 @@ struct SigningContext {
             additionalHeaders: additionalHeaders
         )
         date = try target.date.map(Self.parseDate) ?? Date()
-        provider = location.provider
+        vendor = location.vendor
     }
 
-    static func signatureVersion(_ name: String?, for provider: StorageProvider) throws(CLIError) -> SignatureVersion {
+    static func signatureVersion(_ name: String?, for vendor: StorageVendor) throws(CLIError) -> SignatureVersion {
         let accepted: [String: SignatureVersion]
         let fallback: SignatureVersion
-        switch provider {
+        switch vendor {
         case .oss:
             accepted = ["v1": .ossV1, "v4": .ossV4]
             fallback = .ossV4
@@ -129,7 +129,7 @@ struct SigningContext {
         guard let name else { return fallback }
         guard let version = accepted[name.lowercased()] else {
             let names = accepted.keys.sorted().joined(separator: ", ")
-            throw .usage("--signature: '\(name)' is not valid for \(provider); use one of \(names)")
+            throw .usage("--signature: '\(name)' is not valid for \(vendor); use one of \(names)")
         }
         return version
     }

@@ -14,9 +14,9 @@ import ObjectStorageSigning
 enum CommandCredentials {
     /// Loads credentials, mapping failures to exit status 77 (none found, or half set) or 65 (a
     /// malformed credentials file).
-    static func load(for provider: StorageProvider) async throws(CLIError) -> Credentials {
+    static func load(for vendor: StorageVendor) async throws(CLIError) -> Credentials {
         do {
-            return try await ChainCredentialsProvider.standard(provider).credentials(logger: Logger(label: "objstore"))
+            return try await ChainCredentialsProvider.standard(vendor).credentials(logger: Logger(label: "objstore"))
         } catch {
             throw CLIError.loadingCredentials(error)
         }

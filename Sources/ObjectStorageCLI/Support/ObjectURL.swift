@@ -14,20 +14,20 @@ import ObjectStorageSigning
 /// The key is everything after `BUCKET/`, verbatim: nothing is percent-decoded, and `?`, `#`, `%`,
 /// `//` and leading or trailing slashes all belong to the key.
 struct ObjectURL: Hashable, Sendable {
-    var provider: StorageProvider
+    var vendor: StorageVendor
     var bucket: String
     /// `nil` for a bucket URL (`oss://bucket` or `oss://bucket/`).
     var key: String?
 
-    init(provider: StorageProvider, bucket: String, key: String?) {
-        self.provider = provider
+    init(vendor: StorageVendor, bucket: String, key: String?) {
+        self.vendor = vendor
         self.bucket = bucket
         self.key = key
     }
 
     /// Parses a remote URL, or returns `nil` if `text` does not start with a known scheme.
     init?(parsing text: String) throws(CLIError) {
-        let schemes: [(prefix: String, provider: StorageProvider)] = [
+        let schemes: [(prefix: String, vendor: StorageVendor)] = [
             ("oss://", .oss), ("obs://", .obs), ("s3://", .s3),
         ]
         guard let match = schemes.first(where: { text.lowercased().hasPrefix($0.prefix) }) else {
@@ -53,10 +53,10 @@ struct ObjectURL: Hashable, Sendable {
         guard !bucket.isEmpty else {
             throw CLIError.invalidInput("'\(text)' names no bucket; expected \(match.prefix)BUCKET/KEY")
         }
-        self.init(provider: match.provider, bucket: String(bucket), key: key.map(String.init))
+        self.init(vendor: match.vendor, bucket: String(bucket), key: key.map(String.init))
         do {
             try ObjectNameRules.validateBucketReference(self.bucket)
-            if let key = self.key { try ObjectNameRules.validateObjectKey(key, for: provider) }
+            if let key = self.key { try ObjectNameRules.validateObjectKey(key, for: vendor) }
         } catch {
             throw CLIError.invalidInput(CLIError.sentence(error.message))
         }

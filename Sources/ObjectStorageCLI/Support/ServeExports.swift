@@ -27,10 +27,8 @@ struct ServeExports {
 
     /// The server's address as a URL, `http://HOST:PORT`.
     var endpoint: String
-    /// The region SigV4 scopes name (`--region`).
-    var region: String
-    /// The region OSS V4 scopes name (`--oss-region`).
-    var ossRegion: String
+    /// Each vendor's region, in the order of the lines: S3, OSS, OBS.
+    var regions: [(vendor: StorageVendor, region: String)]
     /// The accepted access key id.
     var accessKeyID: String
     /// The accepted secret, or where to read it.
@@ -67,26 +65,17 @@ struct ServeExports {
 
     /// One `export` line per dialect, S3 first, then OSS and OBS.
     var lines: [String] {
-        [
-            line(.s3, vendor: .aws, region: region),
-            line(.oss, vendor: .oss, region: ossRegion),
-            line(.obs, vendor: .obs, region: region),
-        ]
+        self.regions.map { line($0.vendor, region: $0.region) }
     }
 
-    private func line(
-        _ provider: StorageProvider,
-        vendor: EnvironmentCredentialsProvider.Vendor,
-        region: String
-    ) -> String {
-        let defaults = ServiceEnvironment(provider, variables: [:])
-        let regionVariable = defaults.regionVariables.first ?? "AWS_REGION"
+    private func line(_ vendor: StorageVendor, region: String) -> String {
+        let regionVariable = vendor.regionVariables.first ?? "AWS_REGION"
         let secretText: String
         switch secret {
         case .development(let value): secretText = Self.shellQuoted(value)
         case .expansion(let expansion): secretText = expansion
         }
-        return "export \(defaults.endpointVariable)=\(Self.shellQuoted(endpoint)) "
+        return "export \(vendor.endpointVariable)=\(Self.shellQuoted(endpoint)) "
             + "\(regionVariable)=\(Self.shellQuoted(region)) "
             + "\(vendor.accessKeyIDVariable)=\(Self.shellQuoted(accessKeyID)) "
             + "\(vendor.secretAccessKeyVariable)=\(secretText); unset \(vendor.securityTokenVariable)"

@@ -23,7 +23,7 @@ extension CredentialsProvider where Self == ChainCredentialsProvider {
     ///   - environment: The variables to read instead of the process environment (for tests), `HOME` included.
     /// - Returns: The chain.
     public static func standard(
-        _ provider: StorageProvider,
+        _ provider: StorageVendor,
         environment: [String: String]? = nil
     ) -> ChainCredentialsProvider {
         switch provider {
@@ -36,7 +36,7 @@ extension CredentialsProvider where Self == ChainCredentialsProvider {
         case .obs:
             .chain(.environment(.obs, environment: environment))
         default:
-            .chain(.environment(.aws, environment: environment), .profile(.aws(), environment: environment))
+            .chain(.environment(.s3, environment: environment), .profile(.aws(), environment: environment))
         }
     }
 }

@@ -26,68 +26,8 @@ import Foundation
 /// when only one of them is (or only the token), it throws ``CredentialsError/Code/incomplete``
 /// naming the missing variable.
 public struct EnvironmentCredentialsProvider: CredentialsProvider, CustomStringConvertible {
-    /// The names of a vendor's credentials variables.
-    public struct Vendor: Sendable, Hashable, CustomStringConvertible {
-        /// The vendor's short name, used in messages (e.g. `OSS`).
-        package var name: String
-        /// The access key id variable, e.g. `OSS_ACCESS_KEY_ID`.
-        package var accessKeyIDVariable: String
-        /// The secret variable, e.g. `OSS_ACCESS_KEY_SECRET`.
-        package var secretAccessKeyVariable: String
-        /// The security token variable, e.g. `OSS_SESSION_TOKEN`.
-        package var securityTokenVariable: String
-
-        /// Creates a set of variable names, for a vendor this SDK does not list.
-        ///
-        /// - Parameters:
-        ///   - name: A short name for messages.
-        ///   - accessKeyIDVariable: The access key id variable.
-        ///   - secretAccessKeyVariable: The secret variable.
-        ///   - securityTokenVariable: The security token variable.
-        package init(
-            name: String,
-            accessKeyIDVariable: String,
-            secretAccessKeyVariable: String,
-            securityTokenVariable: String
-        ) {
-            self.name = name
-            self.accessKeyIDVariable = accessKeyIDVariable
-            self.secretAccessKeyVariable = secretAccessKeyVariable
-            self.securityTokenVariable = securityTokenVariable
-        }
-
-        /// Alibaba Cloud OSS: `OSS_ACCESS_KEY_ID`, `OSS_ACCESS_KEY_SECRET`, `OSS_SESSION_TOKEN`.
-        public static let oss = Vendor(
-            name: "OSS",
-            accessKeyIDVariable: "OSS_ACCESS_KEY_ID",
-            secretAccessKeyVariable: "OSS_ACCESS_KEY_SECRET",
-            securityTokenVariable: "OSS_SESSION_TOKEN"
-        )
-
-        /// Huawei Cloud OBS: `OBS_ACCESS_KEY_ID`, `OBS_SECRET_ACCESS_KEY`, `OBS_SECURITY_TOKEN`.
-        public static let obs = Vendor(
-            name: "OBS",
-            accessKeyIDVariable: "OBS_ACCESS_KEY_ID",
-            secretAccessKeyVariable: "OBS_SECRET_ACCESS_KEY",
-            securityTokenVariable: "OBS_SECURITY_TOKEN"
-        )
-
-        /// AWS S3 and S3-compatible services: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`.
-        public static let aws = Vendor(
-            name: "AWS",
-            accessKeyIDVariable: "AWS_ACCESS_KEY_ID",
-            secretAccessKeyVariable: "AWS_SECRET_ACCESS_KEY",
-            securityTokenVariable: "AWS_SESSION_TOKEN"
-        )
-
-        /// The vendor's name.
-        public var description: String {
-            self.name
-        }
-    }
-
-    /// The variables this provider reads.
-    package let vendor: Vendor
+    /// The vendor whose variables this provider reads.
+    package let vendor: StorageVendor
     private let environment: [String: String]?
 
     /// Creates a provider for a vendor's variables.
@@ -95,7 +35,7 @@ public struct EnvironmentCredentialsProvider: CredentialsProvider, CustomStringC
     /// - Parameters:
     ///   - vendor: Which variables to read.
     ///   - environment: The variables to read instead of the process environment (for tests).
-    package init(_ vendor: Vendor, environment: [String: String]? = nil) {
+    package init(_ vendor: StorageVendor, environment: [String: String]? = nil) {
         self.vendor = vendor
         self.environment = environment
     }
@@ -156,11 +96,13 @@ extension CredentialsProvider where Self == EnvironmentCredentialsProvider {
     /// A provider that reads a vendor's standard environment variables.
     ///
     /// - Parameters:
-    ///   - vendor: Which variables to read: `.oss`, `.obs` or `.aws`.
+    ///   - vendor: Whose variables to read: `.oss` (`OSS_ACCESS_KEY_ID`, `OSS_ACCESS_KEY_SECRET`,
+    ///     `OSS_SESSION_TOKEN`), `.obs` (`OBS_ACCESS_KEY_ID`, `OBS_SECRET_ACCESS_KEY`, `OBS_SECURITY_TOKEN`) or `.s3`
+    ///     (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`).
     ///   - environment: The variables to read instead of the process environment (for tests).
     /// - Returns: An environment provider.
     public static func environment(
-        _ vendor: EnvironmentCredentialsProvider.Vendor,
+        _ vendor: StorageVendor,
         environment: [String: String]? = nil
     ) -> EnvironmentCredentialsProvider {
         EnvironmentCredentialsProvider(vendor, environment: environment)

@@ -15,7 +15,7 @@ import Foundation
 /// A vendor's endpoint and region as the environment names them, else as the vendor's conventions do: the one
 /// reading shared by `ObjectStorageClient.Configuration.environment(_:variables:)` and `objstore`.
 ///
-/// | Provider | Endpoint | Region | Default region |
+/// | Vendor | Endpoint | Region | Default region |
 /// |---|---|---|---|
 /// | OSS | `OSS_ENDPOINT` | `OSS_REGION` | `cn-hangzhou` |
 /// | OBS | `OBS_ENDPOINT` | `OBS_REGION` | `cn-north-4` |
@@ -23,52 +23,25 @@ import Foundation
 ///
 /// An empty variable counts as unset. An endpoint without a scheme gets `https://`.
 package struct ServiceEnvironment: Sendable {
-    package var provider: StorageProvider
+    package var vendor: StorageVendor
     package var variables: [String: String]
 
     /// - Parameters:
-    ///   - provider: The vendor whose variables to read.
+    ///   - vendor: The vendor whose variables to read.
     ///   - variables: The variables to read; `nil` reads the process environment.
-    package init(_ provider: StorageProvider, variables: [String: String]? = nil) {
-        self.provider = provider
+    package init(_ vendor: StorageVendor, variables: [String: String]? = nil) {
+        self.vendor = vendor
         self.variables = variables ?? ProcessInfo.processInfo.environment
-    }
-
-    /// The environment variables that name the region, in the order they are read (never empty).
-    package var regionVariables: [String] {
-        switch self.provider {
-        case .oss: ["OSS_REGION"]
-        case .obs: ["OBS_REGION"]
-        default: ["AWS_REGION", "AWS_DEFAULT_REGION"]
-        }
     }
 
     /// The region from the environment, if any.
     package var environmentRegion: String? {
-        self.regionVariables.lazy.compactMap { self.variables[$0] }.first { !$0.isEmpty }
-    }
-
-    /// The region used when neither a caller nor the environment names one.
-    package var fallbackRegion: String {
-        switch self.provider {
-        case .oss: "cn-hangzhou"
-        case .obs: "cn-north-4"
-        default: "us-east-1"
-        }
-    }
-
-    /// The environment variable that names the vendor's endpoint.
-    package var endpointVariable: String {
-        switch self.provider {
-        case .oss: "OSS_ENDPOINT"
-        case .obs: "OBS_ENDPOINT"
-        default: "AWS_ENDPOINT_URL"
-        }
+        self.vendor.regionVariables.lazy.compactMap { self.variables[$0] }.first { !$0.isEmpty }
     }
 
     /// The endpoint the environment names, if any.
     package var configuredEndpoint: String? {
-        self.variables[self.endpointVariable].flatMap { $0.isEmpty ? nil : $0 }
+        self.variables[self.vendor.endpointVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The endpoint and signing region: `endpoint` and `region` when given, then the environment, then the
@@ -87,13 +60,13 @@ package struct ServiceEnvironment: Sendable {
             let withScheme = configured.contains("://") ? configured : "https://" + configured
             choice = EndpointChoice(
                 endpoint: try Endpoint(url: withScheme),
-                origin: .environment(variable: self.endpointVariable)
+                origin: .environment(variable: self.vendor.endpointVariable)
             )
         } else {
-            let region = region ?? self.environmentRegion ?? self.fallbackRegion
+            let region = region ?? self.environmentRegion ?? self.vendor.defaultRegion
             choice = EndpointChoice(
-                endpoint: self.provider.endpoint(region: region),
-                origin: .vendorDefault(region: region, variable: self.endpointVariable)
+                endpoint: self.vendor.endpoint(region: region),
+                origin: .vendorDefault(region: region, variable: self.vendor.endpointVariable)
             )
         }
         return (choice, region ?? self.region(for: choice.endpoint))
@@ -105,7 +78,7 @@ package struct ServiceEnvironment: Sendable {
     package func region(for endpoint: Endpoint) -> String {
         if let region = self.environmentRegion { return region }
         let labels = endpoint.host.split(separator: ".").map(String.init)
-        switch self.provider {
+        switch self.vendor.kind {
         case .oss:
             if let first = labels.first, first.hasPrefix("oss-"), endpoint.host.hasSuffix(".aliyuncs.com") {
                 let region = first.dropFirst(4)
@@ -115,12 +88,12 @@ package struct ServiceEnvironment: Sendable {
             if labels.count > 2, labels[0] == "obs", endpoint.host.hasSuffix(".myhuaweicloud.com") {
                 return labels[1]
             }
-        default:
+        case .s3:
             if labels.count > 3, labels[0] == "s3", endpoint.host.hasSuffix(".amazonaws.com") {
                 return labels[1]
             }
         }
-        return self.fallbackRegion
+        return self.vendor.defaultRegion
     }
 }
 

@@ -27,7 +27,7 @@ import Foundation
         let original = Data((0..<(12 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try original.write(to: URL(fileURLWithPath: directory + "/db.tar"))
 
-        try await LocalObjectServer.withRunning(dialect: .oss) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: .oss) { client, _ in
             try await client.createBucket(bucket: "backups")
             let backups = Backups(client: client, bucket: "backups")
             let reports = ProgressReports()

@@ -6,59 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The wire dialect the server speaks for one request: Alibaba Cloud OSS, Huawei Cloud OBS or Amazon S3.
+import ObjectStorageSigning
+
+/// What the server speaks to one request in a vendor's dialect: the vendor's headers, limits and formats.
 ///
-/// The server picks it per request from how the request is signed; an anonymous request gets the S3 dialect,
-/// or on a server started by ``LocalObjectServer/withRunning(dialect:faults:logger:configureServer:configureClient:isolation:_:)`` the dialect
-/// named there.
-public struct Dialect: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case oss
-        case obs
-        case s3
-    }
-
-    let kind: Kind
-
-    /// Alibaba Cloud OSS: `x-oss-` headers, uppercase ETags, `x-oss-hash-crc64ecma`, `<EC>` in errors.
-    public static let oss = Dialect(kind: .oss)
-    /// Huawei Cloud OBS: `x-obs-` headers.
-    public static let obs = Dialect(kind: .obs)
-    /// Amazon S3 and S3-compatible services: `x-amz-` headers.
-    public static let s3 = Dialect(kind: .s3)
-
-    /// Parses `oss`, `obs` or `s3` (case-insensitive; `aws` is accepted for S3).
-    ///
-    /// - Parameter name: The dialect name.
-    package init?(name: String) {
-        switch name.lowercased() {
-        case "oss": self = .oss
-        case "obs": self = .obs
-        case "s3", "aws": self = .s3
-        default: return nil
-        }
-    }
-
-    init(kind: Kind) { self.kind = kind }
-
-    /// `oss`, `obs` or `s3`.
-    public var description: String {
-        switch kind {
-        case .oss: "oss"
-        case .obs: "obs"
-        case .s3: "s3"
-        }
-    }
-
-    /// The prefix of the dialect's own headers, such as `x-oss-`.
-    var headerPrefix: String {
-        switch kind {
-        case .oss: "x-oss-"
-        case .obs: "x-obs-"
-        case .s3: "x-amz-"
-        }
-    }
-
+/// The server picks the vendor per request from how the request is signed; an anonymous request gets the S3
+/// dialect, or on a server started by ``LocalObjectServer/withRunning(vendor:faults:logger:configureServer:configureClient:isolation:_:)``
+/// the vendor named there.
+extension StorageVendor {
     /// The prefix of user-metadata headers.
     var metadataPrefix: String { headerPrefix + "meta-" }
 
@@ -67,7 +22,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
 
     /// The header carrying the secondary request id, where the dialect has one.
     var hostIDHeader: String? {
-        switch kind {
+        switch self.kind {
         case .oss: nil
         case .obs: "x-obs-id-2"
         case .s3: "x-amz-id-2"
@@ -76,7 +31,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
 
     /// The storage class of an object stored without one.
     var defaultStorageClass: String {
-        switch kind {
+        switch self.kind {
         case .oss: "Standard"
         case .obs, .s3: "STANDARD"
         }
@@ -84,7 +39,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
 
     /// The smallest size of a part that is not the last one.
     var minimumPartSize: Int64 {
-        switch kind {
+        switch self.kind {
         case .s3: 5 * 1024 * 1024
         case .oss, .obs: 100 * 1024
         }
@@ -92,7 +47,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
 
     /// The longest key, in UTF-8 bytes: 1,023 for OSS, 1,024 for OBS and S3.
     var maximumKeyLength: Int {
-        switch kind {
+        switch self.kind {
         case .oss: 1023
         case .obs, .s3: 1024
         }
@@ -104,7 +59,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
     /// The largest source one CopyObject copies: 1 GiB for OSS, 5 GiB for OBS and S3 (larger objects are copied
     /// part by part, with UploadPartCopy, whose ranges may each be up to ``maximumSinglePutSize``).
     var maximumCopyObjectSourceSize: Int64 {
-        switch kind {
+        switch self.kind {
         case .oss: 1024 * 1024 * 1024
         case .obs, .s3: 5 * 1024 * 1024 * 1024
         }
@@ -112,7 +67,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
 
     /// The `Server` response header a client of this dialect expects.
     var serverName: String {
-        switch kind {
+        switch self.kind {
         case .oss: "AliyunOSS"
         case .obs: "OBS"
         case .s3: "AmazonS3"
@@ -121,7 +76,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
 
     /// The XML namespace of response documents.
     var xmlNamespace: String? {
-        switch kind {
+        switch self.kind {
         case .oss: nil
         case .obs: "http://obs.myhwclouds.com/doc/2015-06-30/"
         case .s3: "http://s3.amazonaws.com/doc/2006-03-01/"
@@ -131,7 +86,7 @@ public struct Dialect: Hashable, Sendable, CustomStringConvertible {
     /// Formats a stored (lowercase, unquoted) entity tag as this dialect sends it: quoted, and
     /// uppercase for OSS.
     func formatETag(_ etag: String) -> String {
-        switch kind {
+        switch self.kind {
         case .oss: "\"\(etag.uppercased())\""
         case .obs, .s3: "\"\(etag)\""
         }
