@@ -69,9 +69,9 @@ struct ServeFaultSpec {
         var rule = FaultRule(fault: .internalError)
         if let operations = fields["op"] {
             for name in operations.split(separator: "|", omittingEmptySubsequences: false) {
-                guard let operation = Operation.known.first(where: { $0.name == name }) else {
+                guard let operation = ServiceOperation.known.first(where: { $0.name == name }) else {
                     throw invalid(
-                        "unknown operation '\(name)' (known: \(Operation.known.map(\.name).joined(separator: ", ")))"
+                        "unknown operation '\(name)' (known: \(ServiceOperation.known.map(\.name).joined(separator: ", ")))"
                     )
                 }
                 rule.operations.insert(operation)

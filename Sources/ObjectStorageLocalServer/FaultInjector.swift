@@ -138,7 +138,7 @@ public struct FaultRule: Sendable {
     }
 
     /// The operations the rule applies to; empty for all.
-    package var operations: Set<Operation>
+    package var operations: Set<ServiceOperation>
     /// The bucket the rule applies to; `nil` for any.
     package var bucket: String?
     /// The object key the rule applies to; `nil` for any.
@@ -157,7 +157,7 @@ public struct FaultRule: Sendable {
     ///   - trigger: When it fires.
     ///   - fault: What it does.
     public init(
-        operations: Set<Operation> = [],
+        operations: Set<ServiceOperation> = [],
         bucket: String? = nil,
         key: String? = nil,
         trigger: Trigger = .always,
@@ -217,7 +217,7 @@ public final class FaultInjector: Sendable {
     }
 
     /// The faults that fire for one request.
-    func faults(operation: Operation, bucket: String?, key: String?) -> [Fault] {
+    func faults(operation: ServiceOperation, bucket: String?, key: String?) -> [Fault] {
         state.withLock { state in
             var fired: [Fault] = []
             for index in state.entries.indices {

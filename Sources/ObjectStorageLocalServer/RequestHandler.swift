@@ -27,7 +27,7 @@ struct RequestHandler: Sendable {
         var request: IncomingRequest
         var dialect: StorageVendor
         var requestID: String
-        var operation: Operation
+        var operation: ServiceOperation
         var now: Int64
         var nowMilliseconds: Int64
         /// Whether the S3 dialect reads and reports `x-amz-checksum-crc64nvme`.
@@ -154,7 +154,7 @@ struct RequestHandler: Sendable {
 
     /// The operation a request asks for. Only the dialect's own copy-source header makes a PUT a copy: the
     /// dialect is the signing scheme's, whose signature covers that prefix and no other.
-    static func operation(for request: IncomingRequest, dialect: StorageVendor) -> Operation {
+    static func operation(for request: IncomingRequest, dialect: StorageVendor) -> ServiceOperation {
         guard request.bucket != nil else { return .listBuckets }
         guard request.key != nil else {
             switch request.method {
@@ -166,7 +166,7 @@ struct RequestHandler: Sendable {
                 if request.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
                     return .postObject
                 }
-                return Operation("PostBucket")
+                return ServiceOperation("PostBucket")
             default:
                 if request.hasQuery("location") { return .getBucketLocation }
                 if request.hasQuery("uploads") { return .listMultipartUploads }
@@ -185,8 +185,8 @@ struct RequestHandler: Sendable {
         case "POST":
             if request.hasQuery("uploads") { return .createMultipartUpload }
             if request.hasQuery("uploadId") { return .completeMultipartUpload }
-            return Operation("PostObject")
-        default: return Operation(request.method)
+            return ServiceOperation("PostObject")
+        default: return ServiceOperation(request.method)
         }
     }
 

@@ -208,7 +208,7 @@ struct TransferSymmetryTests {
 
         var testDescription: String { self.rawValue }
 
-        var delayedOperation: ObjectStorageLocalServer.Operation {
+        var delayedOperation: ObjectStorageLocalServer.ServiceOperation {
             switch self {
             case .upload: return .uploadPart
             case .download: return .getObject

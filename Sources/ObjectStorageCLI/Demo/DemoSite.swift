@@ -128,7 +128,7 @@ struct DemoSite: Sendable {
 
     /// On the embedded server, answers every matching request 100 ms late, so that the pause lands
     /// part way even on a fast machine; a no-op against a real service (the network is slow enough).
-    func slowDown(_ operation: ObjectStorageLocalServer.Operation, bucket: String, key: String) {
+    func slowDown(_ operation: ObjectStorageLocalServer.ServiceOperation, bucket: String, key: String) {
         server?.faults.add(
             FaultRule(
                 operations: [operation],

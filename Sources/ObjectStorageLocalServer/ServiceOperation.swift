@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 /// An API operation recognised by the local server; fault rules select requests by it.
-public struct Operation: Hashable, Sendable, CustomStringConvertible {
+public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible {
     /// The operation name, as the S3 API spells it (`GetObject`).
     package let name: String
 
@@ -20,48 +20,48 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// `GET /`.
-    public static let listBuckets = Operation("ListBuckets")
+    public static let listBuckets = ServiceOperation("ListBuckets")
     /// `PUT /bucket`.
-    public static let createBucket = Operation("CreateBucket")
+    public static let createBucket = ServiceOperation("CreateBucket")
     /// `DELETE /bucket`.
-    public static let deleteBucket = Operation("DeleteBucket")
+    public static let deleteBucket = ServiceOperation("DeleteBucket")
     /// `HEAD /bucket`.
-    public static let headBucket = Operation("HeadBucket")
+    public static let headBucket = ServiceOperation("HeadBucket")
     /// `GET /bucket?location`.
-    public static let getBucketLocation = Operation("GetBucketLocation")
+    public static let getBucketLocation = ServiceOperation("GetBucketLocation")
     /// `GET /bucket`.
-    public static let listObjects = Operation("ListObjects")
+    public static let listObjects = ServiceOperation("ListObjects")
     /// `GET /bucket?list-type=2`.
-    public static let listObjectsV2 = Operation("ListObjectsV2")
+    public static let listObjectsV2 = ServiceOperation("ListObjectsV2")
     /// `PUT /bucket/key`.
-    public static let putObject = Operation("PutObject")
+    public static let putObject = ServiceOperation("PutObject")
     /// `PUT /bucket/key` with a copy source.
-    public static let copyObject = Operation("CopyObject")
+    public static let copyObject = ServiceOperation("CopyObject")
     /// `GET /bucket/key`.
-    public static let getObject = Operation("GetObject")
+    public static let getObject = ServiceOperation("GetObject")
     /// `HEAD /bucket/key`.
-    public static let headObject = Operation("HeadObject")
+    public static let headObject = ServiceOperation("HeadObject")
     /// `DELETE /bucket/key`.
-    public static let deleteObject = Operation("DeleteObject")
+    public static let deleteObject = ServiceOperation("DeleteObject")
     /// `POST /bucket?delete`.
-    public static let deleteObjects = Operation("DeleteObjects")
+    public static let deleteObjects = ServiceOperation("DeleteObjects")
     /// `POST /bucket` with a `multipart/form-data` form (a browser upload under a POST policy).
-    public static let postObject = Operation("PostObject")
+    public static let postObject = ServiceOperation("PostObject")
     /// `POST /bucket/key?uploads`.
-    public static let createMultipartUpload = Operation("CreateMultipartUpload")
+    public static let createMultipartUpload = ServiceOperation("CreateMultipartUpload")
     /// `PUT /bucket/key?partNumber=N&uploadId=ID`.
-    public static let uploadPart = Operation("UploadPart")
+    public static let uploadPart = ServiceOperation("UploadPart")
     /// `POST /bucket/key?uploadId=ID`.
-    public static let completeMultipartUpload = Operation("CompleteMultipartUpload")
+    public static let completeMultipartUpload = ServiceOperation("CompleteMultipartUpload")
     /// `DELETE /bucket/key?uploadId=ID`.
-    public static let abortMultipartUpload = Operation("AbortMultipartUpload")
+    public static let abortMultipartUpload = ServiceOperation("AbortMultipartUpload")
     /// `GET /bucket/key?uploadId=ID`.
-    public static let listParts = Operation("ListParts")
+    public static let listParts = ServiceOperation("ListParts")
     /// `GET /bucket?uploads`.
-    public static let listMultipartUploads = Operation("ListMultipartUploads")
+    public static let listMultipartUploads = ServiceOperation("ListMultipartUploads")
 
     /// Every operation the server routes, in the order above.
-    package static let known: [Operation] = [
+    package static let known: [ServiceOperation] = [
         .listBuckets, .createBucket, .deleteBucket, .headBucket, .getBucketLocation, .listObjects, .listObjectsV2,
         .putObject, .copyObject, .getObject, .headObject, .deleteObject, .deleteObjects, .createMultipartUpload,
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
