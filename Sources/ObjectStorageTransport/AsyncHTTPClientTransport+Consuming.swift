@@ -39,7 +39,7 @@ extension AsyncHTTPClientTransport {
         logger: Logger,
         consumer: some ResponseBodyConsumer
     ) async throws -> TransportResponse {
-        let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
+        let (context, logger) = self.scope(request, logger: logger)
         let delegate = ConsumingDelegate(
             consumer: consumer,
             pacing: BodyPacing(transport: self.bandwidth),
@@ -51,8 +51,7 @@ extension AsyncHTTPClientTransport {
             let clientRequest = try HTTPClient.Request(
                 url: request.url,
                 method: request.method,
-                headers: request.headers,
-                tlsConfiguration: self.requestTLS
+                headers: request.headers
             )
             let eventLoop = self.consumingLoad.pick(from: self.httpClient.eventLoopGroup)
             defer { self.consumingLoad.release(eventLoop) }
@@ -62,7 +61,7 @@ extension AsyncHTTPClientTransport {
                 eventLoop: .delegate(on: eventLoop),
                 logger: logger
             )
-            let headDeadline = eventLoop.scheduleTask(deadline: effectiveDeadline) {
+            let headDeadline = eventLoop.scheduleTask(deadline: deadline) {
                 if !delegate.hasHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
             }
             defer { headDeadline.cancel() }

@@ -34,7 +34,7 @@ extension AsyncHTTPClientTransport {
         deadline: NIODeadline,
         logger: Logger
     ) async throws -> TransportResponse {
-        let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
+        let (context, logger) = self.scope(request, logger: logger)
         logger.trace("sending request", metadata: ["http.body.length": "\(region.length)", "http.body.sendfile": "1"])
         do {
             try Task.checkCancellation()
@@ -46,7 +46,7 @@ extension AsyncHTTPClientTransport {
                     meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .request) }
                 )
             }
-            let headDeadline = HeadDeadline(effectiveDeadline)
+            let headDeadline = HeadDeadline(deadline)
             let (delegate, responseBody) = StreamingResponseDelegate.make(transit: headDeadline) { part in
                 sender.partSent(part)
             }
@@ -56,8 +56,7 @@ extension AsyncHTTPClientTransport {
                     url: request.url,
                     method: request.method,
                     headers: request.headers,
-                    body: sender.body,
-                    tlsConfiguration: self.requestTLS
+                    body: sender.body
                 )
             } catch {
                 sender.abandon()

@@ -13,84 +13,26 @@ import NIOHTTP1
 import NIOSSL
 import Tracing
 
-/// The HTTP client the SDK sends through: AsyncHTTPClient, configured for object storage.
+/// The HTTP client the SDK sends through: AsyncHTTPClient, built from an ``HTTPConfiguration``.
 ///
-/// Its ``Configuration`` sizes the connection pool and sets the timeouts, TLS and proxy of a client made by
-/// `withObjectStorageClient(configuration:transport:logger:isolation:_:)`. Every client it
-/// sends through never follows a redirect (a signed request is valid for one host only, and following a redirect
-/// would hand its credentials and payload to whatever host the server names; a 3xx answer with a `Location` fails
-/// with ``TransportError/Code/redirectRefused``) and never decompresses a body (an object stored with
-/// `Content-Encoding: gzip` comes back byte for byte, as stored, so its checksums hold).
-public struct AsyncHTTPClientTransport: HTTPTransport {
+/// Every client it builds never follows a redirect and never decompresses a body (see ``HTTPConfiguration``). An
+/// application's own `HTTPClient` is never accepted: its configuration cannot be checked for either (AsyncHTTPClient
+/// keeps it internal), so the transport always builds the client it sends through.
+package struct AsyncHTTPClientTransport: HTTPTransport {
     /// The underlying client.
     package let httpClient: HTTPClient
-    /// The configuration. With a shared application client, only ``Configuration/totalTimeout``,
-    /// ``Configuration/minimumTransferRate``, ``Configuration/tls`` and ``Configuration/usesSendfile`` may differ
-    /// from the defaults (they apply per request).
-    package let configuration: Configuration
-    /// Paces every body to ``Configuration/bandwidthLimit``, when set.
+    /// The configuration it was built from.
+    package let configuration: HTTPConfiguration
+    /// Paces every body to ``HTTPConfiguration/bandwidthLimit``, when set.
     package let bandwidth: BandwidthLimiter?
     private let ownsClient: Bool
     /// The body-consuming requests in flight per event loop (see ``execute(_:deadline:logger:consumer:)``).
     let consumingLoad = EventLoopLoad()
-    let requestTLS: TLSConfiguration?
 
-    /// The SDK's process-wide transport, over a client of its own with the default ``Configuration``: no
-    /// redirects, no decompression, ``Configuration/maximumConnectionsPerHost`` connections per host. It is never
-    /// shut down (like `HTTPClient.shared`), so it needs no lifecycle management; ``shutdown()`` does nothing.
-    package static let shared = AsyncHTTPClientTransport(
-        sharing: HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-            configuration: AsyncHTTPClientTransport.clientConfiguration(Configuration()),
-            backgroundActivityLogger: Logger(label: "ObjectStorageTransport") { _ in SwiftLogNoOpLogHandler() }
-        ),
-        configuration: Configuration()
-    )
-
-    private init(sharing httpClient: HTTPClient, configuration: Configuration) {
-        self.httpClient = httpClient
-        self.configuration = configuration
-        self.bandwidth = configuration.bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
-        self.ownsClient = false
-        self.requestTLS = configuration.tls.isDefault ? nil : configuration.tls.makeTLSConfiguration()
-    }
-
-    /// Creates a transport that shares an application's client; it does not need to be shut down.
-    ///
-    /// The client must be configured with `redirectConfiguration: .disallow` and `decompression: .disabled`
-    /// (AsyncHTTPClient's defaults follow redirects; `HTTPClient.shared` also decompresses), so that no request
-    /// is ever sent to a host the server names and every body arrives as stored.
-    ///
-    /// ```swift
-    /// var httpConfiguration = HTTPClient.Configuration()
-    /// httpConfiguration.redirectConfiguration = .disallow
-    /// httpConfiguration.decompression = .disabled
-    /// let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
-    /// let transport = try AsyncHTTPClientTransport(httpClient: httpClient)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - httpClient: The client to send through; the caller owns its lifetime.
-    ///   - configuration: Per-request settings: ``Configuration/totalTimeout``, ``Configuration/minimumTransferRate``,
-    ///     ``Configuration/tls`` (applied to each request when not the default) and ``Configuration/usesSendfile``.
-    ///     The client's own settings govern the rest, so the others must keep their defaults.
-    /// - Throws: ``TransportError/Code/unsafeHTTPClient`` when the client follows redirects or decompresses, when
-    ///   its configuration cannot be read (AsyncHTTPClient does not make it public, so it is read by reflection, and
-    ///   an unreadable one is refused rather than trusted), or when `configuration` sets a client-level value
-    ///   the shared client would ignore.
-    package init(httpClient: HTTPClient, configuration: Configuration = Configuration()) throws(TransportError) {
-        try Self.validate(httpClient)
-        let ignored = configuration.clientOnlySettingsChanged
-        guard ignored.isEmpty else {
-            throw TransportError(
-                code: .unsafeHTTPClient,
-                message: "\(ignored.joined(separator: ", ")) configure a client the transport creates and would be "
-                    + "ignored with a shared HTTPClient; configure that client instead, or use "
-                    + "AsyncHTTPClientTransport(configuration:)"
-            )
-        }
-        self.init(sharing: httpClient, configuration: configuration)
-    }
+    /// The SDK's process-wide transport, over a client of its own with the default ``HTTPConfiguration``. It is
+    /// never shut down (like `HTTPClient.shared`), so it needs no lifecycle management; ``shutdown()`` does
+    /// nothing.
+    package static let shared = AsyncHTTPClientTransport(configuration: HTTPConfiguration(), ownsClient: false)
 
     /// Creates a transport that owns a new client built from `configuration` (no redirects, no decompression).
     /// Call ``shutdown()`` when done.
@@ -99,10 +41,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     ///   - configuration: Timeouts, pool size, TLS and proxy.
     ///   - eventLoopGroup: The event loops to run on (default AsyncHTTPClient's shared group).
     ///   - backgroundActivityLogger: A logger for the pool's background activity (default none).
+    ///   - ownsClient: Whether ``shutdown()`` shuts the client down; `false` for a transport that lives as long as
+    ///     the process (never deallocated, so never shut down).
     package init(
-        configuration: Configuration,
+        configuration: HTTPConfiguration,
         eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup,
-        backgroundActivityLogger: Logger? = nil
+        backgroundActivityLogger: Logger? = nil,
+        ownsClient: Bool = true
     ) {
         self.httpClient = HTTPClient(
             eventLoopGroup: eventLoopGroup,
@@ -114,8 +59,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         )
         self.configuration = configuration
         self.bandwidth = configuration.bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
-        self.ownsClient = true
-        self.requestTLS = nil
+        self.ownsClient = ownsClient
     }
 
     /// Shuts down the client if the transport owns it; does nothing for a shared client.
@@ -129,14 +73,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Sends one request and returns when the response head arrives.
     ///
     /// A file body (an upload read from a file) on a plain `http` URL
-    /// is sent with `sendfile`, so its bytes never pass through the process (see ``Configuration/usesSendfile``).
+    /// is sent with `sendfile`, so its bytes never pass through the process (unless the configuration turns `sendfile` off).
     ///
-    /// The effective deadline is the earlier of `deadline` and now plus ``Configuration/totalTimeout``, moved later
-    /// by the time the request body spends in transit: a deadline bounds waiting for the answer, never an upload
-    /// that keeps moving (``Configuration/readIdleTimeout`` and ``Configuration/minimumTransferRate`` bound that).
+    /// The deadline is moved later by the time the request body spends in transit: a deadline bounds waiting for the answer, never an upload
+    /// that keeps moving (``HTTPConfiguration/readIdleTimeout`` and ``HTTPConfiguration/minimumTransferRate`` bound that).
     /// Redirects are never followed: a 3xx answer with a `Location` throws ``TransportError/Code/redirectRefused``
     /// (naming the status and the `Location`'s host); one without (such as `304 Not Modified`) is returned.
-    /// The request and response bodies are watched for stalls (``Configuration/minimumTransferRate``).
+    /// The request and response bodies are watched for stalls (``HTTPConfiguration/minimumTransferRate``).
     ///
     /// - Parameters:
     ///   - request: The request to send.
@@ -154,19 +97,18 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         if pacing.isEmpty, let region = self.sendfileRegion(of: request) {
             return try await self.execute(request, sending: region, deadline: deadline, logger: logger)
         }
-        let (context, logger, effectiveDeadline) = self.scope(request, deadline: deadline, logger: logger)
+        let (context, logger) = self.scope(request, logger: logger)
 
         var clientRequest = HTTPClientRequest(url: request.url)
         clientRequest.method = request.method
         clientRequest.headers = request.headers
-        clientRequest.tlsConfiguration = self.requestTLS
         var uploadWatch: UploadStallWatch?
         var headDeadline: HeadDeadline?
         if let body = request.body {
             (clientRequest.body, uploadWatch, headDeadline) = Self.clientBody(
                 body,
                 minimumRate: self.configuration.minimumTransferRate,
-                deadline: effectiveDeadline,
+                deadline: deadline,
                 pacing: pacing
             )
         }
@@ -179,7 +121,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             try Task.checkCancellation()
             let response = try await self.send(
                 clientRequest,
-                deadline: headDeadline.map(Deadline.movingWithBody) ?? .fixed(effectiveDeadline),
+                deadline: headDeadline.map(Deadline.movingWithBody) ?? .fixed(deadline),
                 watch: uploadWatch,
                 logger: logger
             )
@@ -273,7 +215,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         return (.stream(paced, length: length), watch, transit)
     }
 
-    static func clientConfiguration(_ configuration: Configuration) -> HTTPClient.Configuration {
+    static func clientConfiguration(_ configuration: HTTPConfiguration) -> HTTPClient.Configuration {
         var timeout = HTTPClient.Configuration.Timeout(
             connect: TimeAmount(configuration.connectTimeout),
             read: configuration.readIdleTimeout.map { TimeAmount($0) }
@@ -313,7 +255,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 /// - Throws: What `body` throws, or the shutdown error.
 @discardableResult
 package func withAsyncHTTPClientTransport<Result>(
-    configuration: AsyncHTTPClientTransport.Configuration = .init(),
+    configuration: HTTPConfiguration = .init(),
     backgroundActivityLogger: Logger? = nil,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (AsyncHTTPClientTransport) async throws -> Result
@@ -334,20 +276,12 @@ package func withAsyncHTTPClientTransport<Result>(
 }
 
 extension AsyncHTTPClientTransport {
-    /// What every request starts from: its context (for error translation), a logger carrying the
-    /// request's metadata, and the deadline shortened to the configured total timeout.
-    func scope(
-        _ request: TransportRequest,
-        deadline: NIODeadline,
-        logger: Logger
-    ) -> (context: RequestContext, logger: Logger, deadline: NIODeadline) {
+    /// What every request starts from: its context (for error translation) and a logger carrying the request's
+    /// metadata.
+    func scope(_ request: TransportRequest, logger: Logger) -> (context: RequestContext, logger: Logger) {
         let context = RequestContext(method: request.method.rawValue, url: request.url)
         var logger = logger
         for (key, value) in context.metadata { logger[metadataKey: key] = value }
-        var deadline = deadline
-        if let totalTimeout = self.configuration.totalTimeout {
-            deadline = min(deadline, .now() + TimeAmount(totalTimeout))
-        }
-        return (context, logger, deadline)
+        return (context, logger)
     }
 }

@@ -32,10 +32,6 @@ package final class BandwidthLimiter: Sendable {
     private let sending: Mutex<TokenBucket>
     private let receiving: Mutex<TokenBucket>
 
-    /// The limiter of the transfer the current task runs (set by the transfer engines for their parts), applied
-    /// on top of the transport's own.
-    @TaskLocal package static var transfer: BandwidthLimiter?
-
     /// Creates a limiter.
     ///
     /// - Parameters:
@@ -109,24 +105,19 @@ struct TokenBucket: Sendable {
     }
 }
 
-/// The limiters one request's bodies obey: the transport's and the current transfer's.
+/// The limiter one request's bodies obey: the transport's, if it has one.
 struct BodyPacing: Sendable {
-    let limiters: [BandwidthLimiter]
+    let limiter: BandwidthLimiter?
 
-    /// The transport's limiter (if any) and the current task's transfer limiter (if any).
     init(transport: BandwidthLimiter?) {
-        self.limiters = [transport, BandwidthLimiter.transfer].compactMap { $0 }
+        self.limiter = transport
     }
 
-    var isEmpty: Bool { self.limiters.isEmpty }
+    var isEmpty: Bool { self.limiter == nil }
 
-    /// How long to wait before (or after) `bytes` move: the longest any limiter asks.
+    /// How long to wait before (or after) `bytes` move.
     func delay(for bytes: Int, _ direction: BandwidthLimiter.Direction) -> Duration {
-        var longest = Duration.zero
-        for limiter in self.limiters {
-            longest = max(longest, limiter.delay(for: bytes, direction))
-        }
-        return longest
+        self.limiter?.delay(for: bytes, direction) ?? .zero
     }
 
     /// Waits as long as ``delay(for:_:)`` says.

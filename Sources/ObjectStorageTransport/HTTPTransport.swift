@@ -11,8 +11,8 @@ package import NIOCore
 
 /// Sends HTTP requests. The SDK's operations talk to the network only through this protocol, so the package's own
 /// tests can put a fake or a recording transport in its place. It is `package`, not public: an application sends
-/// through AsyncHTTPClient, with `ObjectStorageClient(configuration:)`,
-/// `ObjectStorageClient(configuration:httpClient:)` or `withObjectStorageClient(configuration:transport:)`.
+/// through AsyncHTTPClient, with `ObjectStorageClient(configuration:)` or
+/// `withObjectStorageClient(configuration:http:)`.
 ///
 /// The shape follows AsyncHTTPClient's `execute(_:deadline:logger:)`: the call returns when the response head
 /// arrives, and the body streams afterwards.

@@ -22,7 +22,7 @@
 /// as well.
 ///
 /// ```swift
-/// var configuration = AsyncHTTPClientTransport.Configuration()
+/// var configuration = HTTPConfiguration()
 /// configuration.minimumTransferRate = MinimumTransferRate(bytes: 64 * 1024, per: .seconds(20))
 /// ```
 public struct MinimumTransferRate: Sendable, Hashable {

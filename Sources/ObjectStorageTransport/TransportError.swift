@@ -42,7 +42,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case transferStalled
             case malformedResponse
             case bodyTruncated
-            case unsafeHTTPClient
         }
 
         private let base: Base
@@ -90,7 +89,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// the message names the status and the `Location`'s host (never its path or query).
         public static let redirectRefused = Code(.redirectRefused)
         /// A request or response body moved fewer bytes than
-        /// ``AsyncHTTPClientTransport/Configuration/minimumTransferRate`` allows, over its window of time spent
+        /// ``HTTPConfiguration/minimumTransferRate`` allows, over its window of time spent
         /// waiting for the network (a server that drips bytes). Transient: a fresh attempt may reach a healthy
         /// server.
         public static let transferStalled = Code(.transferStalled)
@@ -99,12 +98,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let malformedResponse = Code(.malformedResponse)
         /// The response body ended before the length its `Content-Length` announced (for a ranged read, the
         /// range's length): the connection closed early, for example after the application paused reading for
-        /// longer than ``AsyncHTTPClientTransport/Configuration/readIdleTimeout``. The message says how many bytes
+        /// longer than ``HTTPConfiguration/readIdleTimeout``. The message says how many bytes
         /// arrived of how many. Transient: a fresh attempt may get the whole body.
         public static let bodyTruncated = Code(.bodyTruncated)
-        /// An `HTTPClient` passed in is configured in a way an object-storage client must not use (it follows
-        /// redirects or decompresses responses), or its configuration cannot be verified.
-        public static let unsafeHTTPClient = Code(.unsafeHTTPClient)
 
         /// The code's name, e.g. `connectionClosed`.
         public var description: String {
@@ -128,7 +124,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case .transferStalled: return "transferStalled"
             case .malformedResponse: return "malformedResponse"
             case .bodyTruncated: return "bodyTruncated"
-            case .unsafeHTTPClient: return "unsafeHTTPClient"
             }
         }
 
@@ -137,7 +132,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         ///
         /// Faults that cannot heal by asking again are not transient: ``hostNotFound``,
         /// ``proxyAuthenticationRequired``, ``tlsFailed`` (an untrusted certificate stays untrusted),
-        /// ``invalidRequest``, ``malformedResponse``, ``redirectRefused``, ``unsafeHTTPClient`` and the rest.
+        /// ``invalidRequest``, ``malformedResponse``, ``redirectRefused`` and the rest.
         public var isTransient: Bool {
             switch self.base {
             case .connectFailed, .connectTimeout, .readTimeout, .writeTimeout, .connectionClosed, .transferStalled,
@@ -208,7 +203,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     ///   - attempts: How many attempts were made.
     ///   - elapsed: How long they took, if known.
     /// - Returns: The phrase.
-    public static func retries(attempts: Int, elapsed: Duration?) -> String {
+    package static func retries(attempts: Int, elapsed: Duration?) -> String {
         var text = "after \(attempts) attempt\(attempts == 1 ? "" : "s")"
         if let elapsed {
             let seconds = Int64(elapsed.components.seconds)

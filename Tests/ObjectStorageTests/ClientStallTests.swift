@@ -44,7 +44,7 @@ struct ClientStallTests {
             )
         }
         defer { Task { try? await server.stop() } }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         configuration.minimumTransferRate = Self.rate
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             let client = try Self.client(endpoint: server.url(""), transport: transport)
@@ -79,7 +79,7 @@ struct ClientStallTests {
             )
         }
         defer { Task { try? await server.stop() } }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         configuration.minimumTransferRate = Self.rate
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             let client = try Self.client(endpoint: server.url(""), transport: transport)
@@ -117,7 +117,7 @@ struct ClientStallTests {
             )
         }
         defer { Task { try? await server.stop() } }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         configuration.minimumTransferRate = Self.rate
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             let client = try Self.client(endpoint: server.url(""), transport: transport)

@@ -30,9 +30,9 @@ struct EmbeddedServerTests {
             guard let maximumConnectionsPerHost else {
                 return try await expectSmallRequestsUnaffectedBySlowStreams(shared, faults: faults)
             }
-            var transport = AsyncHTTPClientTransport.Configuration()
-            transport.maximumConnectionsPerHost = maximumConnectionsPerHost
-            try await withObjectStorageClient(configuration: shared.configuration, transport: transport) { client in
+            var http = HTTPConfiguration()
+            http.maximumConnectionsPerHost = maximumConnectionsPerHost
+            try await withObjectStorageClient(configuration: shared.configuration, http: http) { client in
                 try await expectSmallRequestsUnaffectedBySlowStreams(client, faults: faults)
             }
         }
@@ -91,10 +91,10 @@ struct EmbeddedServerTests {
             let content = testBytes(16 << 20)
             try await shared.putObject(PutObjectRequest(bucket: "paused", key: "k", body: .bytes(content)))
             faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
-            var transport = AsyncHTTPClientTransport.Configuration()
+            var http = HTTPConfiguration()
             // Long enough for a loaded 2-core machine to start the body; the pause below is three times as long.
-            transport.readIdleTimeout = .seconds(3)
-            try await withObjectStorageClient(configuration: shared.configuration, transport: transport) { client in
+            http.readIdleTimeout = .seconds(3)
+            try await withObjectStorageClient(configuration: shared.configuration, http: http) { client in
                 let response = try await client.getObject(GetObjectRequest(bucket: "paused", key: "k"))
                 var chunks = response.body.makeAsyncIterator()
                 var received = try await chunks.next()?.readableBytes ?? 0

@@ -20,10 +20,9 @@ enum MetadataTestSupport {
     /// The metadata providers' transport in tests: the product's 1 s connect timeout fails fast off-cloud, but a
     /// loopback connect on a loaded 2-core machine running the whole suite has taken longer.
     static let transport = AsyncHTTPClientTransport(
-        configuration: AsyncHTTPClientTransport.Configuration(
+        configuration: HTTPConfiguration(
             connectTimeout: .seconds(30),
             readIdleTimeout: .seconds(30),
-            totalTimeout: .seconds(30),
             maximumConnectionsPerHost: 2
         )
     )

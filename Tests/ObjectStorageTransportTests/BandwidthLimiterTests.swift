@@ -62,7 +62,7 @@ struct BandwidthLimiterTests {
         let fileBytes = generatedBytes(count: 300_000) { UInt8(truncatingIfNeeded: $0 &* 7) }
         try Data(fileBytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         // Fast enough to finish at once, slow enough that every piece asks the bucket.
         configuration.bandwidthLimit = 64 << 20
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
@@ -92,27 +92,6 @@ struct BandwidthLimiterTests {
             #expect(consumer.mismatches == 0)
             #expect(limiter.bytesPaced(.receive) == 801_000)
             #expect(limiter.bytesPaced(.send) == 301_000)
-        }
-    }
-
-    @Test("a transfer's own limiter, from the task, paces on top of the transport's")
-    func theTransferLimiterComesFromTheTask() async throws {
-        let server = try await TestHTTPServer.start()
-        defer { Task { try await server.stop() } }
-        let transferLimiter = BandwidthLimiter(bytesPerSecond: 64 << 20)
-        try await withAsyncHTTPClientTransport { transport in
-            #expect(transport.bandwidth == nil)
-            let body = ByteBuffer(bytes: Array(repeating: 9, count: 200_000))
-            let request = TransportRequest(method: .PUT, url: server.url("/echo"), body: .bytes(body))
-            try await BandwidthLimiter.$transfer.withValue(transferLimiter) {
-                let response = try await transport.execute(request, deadline: .now() + .seconds(60), logger: logger)
-                #expect(try await response.body.collect(upTo: 1 << 20) == body)
-            }
-            #expect(transferLimiter.bytesPaced(.send) == 200_000)
-            #expect(transferLimiter.bytesPaced(.receive) == 200_000)
-            // Outside the transfer, nothing is paced by it.
-            _ = try await transport.execute(request, deadline: .now() + .seconds(60), logger: logger)
-            #expect(transferLimiter.bytesPaced(.send) == 200_000)
         }
     }
 }

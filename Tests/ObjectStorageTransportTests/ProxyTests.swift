@@ -93,7 +93,7 @@ struct ProxyTests {
                 certificatePEM: pki.serverCertificatePEM,
                 keyPEM: pki.serverKeyPEM
             )
-            var configuration = AsyncHTTPClientTransport.Configuration.through(proxy)
+            var configuration = HTTPConfiguration.through(proxy)
             configuration.tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(pki.caPEM))
             do {
                 try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
@@ -119,7 +119,7 @@ struct ProxyTests {
         try await withProxyAndServer { proxy, server in
             let closed = try RefusingPort()
             defer { closed.release() }
-            var configuration = AsyncHTTPClientTransport.Configuration()
+            var configuration = HTTPConfiguration()
             configuration.proxy = .init(host: "127.0.0.1", port: closed.port)
             try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
                 let request = TransportRequest(url: server.url("/echo"))
@@ -176,7 +176,7 @@ struct ProxyTests {
     }
 }
 
-extension AsyncHTTPClientTransport.Configuration {
+extension HTTPConfiguration {
     fileprivate static func through(_ proxy: TunnellingProxy) -> Self {
         var configuration = Self()
         configuration.proxy = .init(host: "127.0.0.1", port: proxy.port)

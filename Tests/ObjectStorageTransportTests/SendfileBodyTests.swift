@@ -47,7 +47,7 @@ struct SendfileBodyTests {
         let server = try await TestHTTPServer.start()
         let capture = LogCapture()
         let progress = ProgressLog()
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         configuration.usesSendfile = sendfile
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             let body = TransportRequest.Body.file(
@@ -169,7 +169,7 @@ struct SendfileBodyTests {
         let file = try TestFile(size: 300_000)
         defer { file.remove() }
         let server = try await TestHTTPServer.start()
-        var configuration = AsyncHTTPClientTransport.Configuration(maximumConnectionsPerHost: 1)
+        var configuration = HTTPConfiguration(maximumConnectionsPerHost: 1)
         configuration.usesSendfile = true
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             let length = 8 << 20  // far more than the body's high watermark and the socket buffers

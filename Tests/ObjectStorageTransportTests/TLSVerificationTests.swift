@@ -77,7 +77,7 @@ struct TLSVerificationTests {
         let progress = ProgressLog()
         try await withServer { pki, server in
             try await pki.withCAFile { caPath in
-                var configuration = AsyncHTTPClientTransport.Configuration()
+                var configuration = HTTPConfiguration()
                 configuration.tls.trustRoots = .pemFile(caPath)
                 try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
                     let body = TransportRequest.Body.file(
@@ -118,7 +118,7 @@ struct TLSVerificationTests {
     @Test func theConfiguredCAFileIsTrusted() async throws {
         try await withServer { pki, server in
             try await pki.withCAFile { caPath in
-                var configuration = AsyncHTTPClientTransport.Configuration()
+                var configuration = HTTPConfiguration()
                 configuration.tls.trustRoots = .pemFile(caPath)
                 #expect(configuration.tls.verifiesCertificates)
                 try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
@@ -130,25 +130,10 @@ struct TLSVerificationTests {
         }
     }
 
-    @Test func theConfiguredCAIsTrustedPerRequestOnASharedClient() async throws {
-        try await withServer { pki, server in
-            let certificates = try NIOSSLCertificate.fromPEMBytes(pki.caPEM)
-            try await withApplicationHTTPClient { httpClient in
-                let transport = try AsyncHTTPClientTransport(
-                    httpClient: httpClient,
-                    configuration: .init(tls: .init(trustRoots: .certificates(certificates)))
-                )
-                let (status, body) = try await get(server.url("/"), through: transport)
-                #expect(status == 200)
-                #expect(body == TLSTestServer.body)
-            }
-        }
-    }
-
     @Test func aTrustedCertificateForAnotherHostIsRefused() async throws {
         try await withServer(wrongName: true) { pki, server in
             try await pki.withCAFile { caPath in
-                var configuration = AsyncHTTPClientTransport.Configuration()
+                var configuration = HTTPConfiguration()
                 configuration.tls.trustRoots = .pemFile(caPath)
                 try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
                     await expectTLSFailure { _ = try await get(server.url("/"), through: transport) }
@@ -159,7 +144,7 @@ struct TLSVerificationTests {
 
     @Test func verificationCanBeTurnedOffExplicitly() async throws {
         try await withServer(wrongName: true) { _, server in
-            var configuration = AsyncHTTPClientTransport.Configuration()
+            var configuration = HTTPConfiguration()
             configuration.tls.verifiesCertificates = false
             try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
                 let (status, body) = try await get(server.url("/"), through: transport)

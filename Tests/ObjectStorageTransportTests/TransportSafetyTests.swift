@@ -106,7 +106,7 @@ struct TransportSafetyTests {
         let body = [UInt8](repeating: 0x62, count: 4 << 20)
         let server = try await RawHTTPServer.start { _ in .response("200 OK", body: body) }
         defer { Task { try? await server.stop() } }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         // 1 KiB per 2 s of waiting, which loopback always delivers, even on a loaded machine; the reader's one
         // pause of 3 s with no byte moving would exceed the window if the time it holds the body back counted.
         configuration.minimumTransferRate = MinimumTransferRate(bytes: 1 << 10, per: .seconds(2))
@@ -135,7 +135,7 @@ struct TransportSafetyTests {
             .readSlowly(piece: 16, interval: .milliseconds(10))
         }
         defer { Task { try? await server.stop() } }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         configuration.minimumTransferRate = Self.uploadRate
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             // Far more than the socket buffers and the server's reads before it starts reading slowly can
@@ -167,7 +167,7 @@ struct TransportSafetyTests {
         try handle.truncate(atOffset: 1 << 30)
         try handle.close()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = HTTPConfiguration()
         configuration.minimumTransferRate = Self.uploadRate
         try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
             let started = ContinuousClock.now
@@ -189,47 +189,6 @@ struct TransportSafetyTests {
 
     // MARK: The HTTP client
 
-    @Test func anApplicationClientIsCheckedAndASafeOneIsUsed() async throws {
-        #expect(throws: TransportError.self) { _ = try AsyncHTTPClientTransport(httpClient: .shared) }
-        let followsRedirects = objectStorageClientConfiguration(
-            redirects: .follow(max: 3, allowCycles: false),
-            decompression: .disabled
-        )
-        let decompresses = objectStorageClientConfiguration(
-            redirects: .disallow,
-            // AsyncHTTPClient's singleton configuration decompresses (with a ratio limit).
-            decompression: HTTPClient.Configuration.singletonConfiguration.decompression
-        )
-        for (configuration, complaint) in [(followsRedirects, "redirects"), (decompresses, "decompresses")] {
-            let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            let error = #expect(throws: TransportError.self) {
-                _ = try AsyncHTTPClientTransport(httpClient: httpClient)
-            }
-            #expect(error?.code == .unsafeHTTPClient)
-            #expect(error?.message.contains(complaint) == true)
-            try await httpClient.shutdown()
-        }
-
-        let server = try await RawHTTPServer.start { _ in .response("200 OK", body: Array("ok".utf8)) }
-        defer { Task { try? await server.stop() } }
-        try await withApplicationHTTPClient { httpClient in
-            let ignored = #expect(throws: TransportError.self) {
-                _ = try AsyncHTTPClientTransport(
-                    httpClient: httpClient,
-                    configuration: .init(maximumConnectionsPerHost: 256)
-                )
-            }
-            #expect(ignored?.message.contains("maximumConnectionsPerHost") == true)
-            let transport = try AsyncHTTPClientTransport(httpClient: httpClient)
-            let response = try await transport.execute(
-                TransportRequest(url: server.url("/")),
-                timeout: .seconds(10),
-                logger: logger
-            )
-            #expect(String(buffer: try await response.body.collect(upTo: 16)) == "ok")
-        }
-    }
-
     @Test func aConfigurationGivenAloneBuildsAClientOfItsOwn() async throws {
         let transport = AsyncHTTPClientTransport(configuration: .init(maximumConnectionsPerHost: 256))
         #expect(transport.httpClient !== AsyncHTTPClientTransport.shared.httpClient)
@@ -242,32 +201,6 @@ struct TransportSafetyTests {
 private struct DiscardingConsumer: ResponseBodyConsumer {
     func accept(status: HTTPResponseStatus, headers: HTTPHeaders) throws -> Bool { true }
     func consume(_ buffer: ByteBuffer, on eventLoop: any EventLoop) throws -> BodyDemand { .more }
-}
-
-/// Runs `body` with an application-owned `HTTPClient` configured for object storage, shut down afterwards.
-func withApplicationHTTPClient(_ body: (HTTPClient) async throws -> Void) async throws {
-    let httpClient = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: objectStorageClientConfiguration(redirects: .disallow, decompression: .disabled)
-    )
-    do {
-        try await body(httpClient)
-    } catch {
-        try? await httpClient.shutdown()
-        throw error
-    }
-    try await httpClient.shutdown()
-}
-
-/// AsyncHTTPClient's default configuration with the given redirect and decompression settings.
-func objectStorageClientConfiguration(
-    redirects: HTTPClient.Configuration.RedirectConfiguration,
-    decompression: HTTPClient.Decompression
-) -> HTTPClient.Configuration {
-    var configuration = HTTPClient.Configuration()
-    configuration.redirectConfiguration = redirects
-    configuration.decompression = decompression
-    return configuration
 }
 
 /// `count` buffers of `chunk` bytes, made one at a time as they are asked for.

@@ -34,9 +34,8 @@ extension InteropRunner {
         let (direction, bucket, file) = (arguments[0], arguments[1], arguments[2])
         var info = stat()
         guard stat(file, &info) == 0 else { throw CheckFailure("cannot stat \(file)") }
-        var transport = AsyncHTTPClientTransport.Configuration()
-        transport.bandwidthLimit = rate
-        try await withObjectStorageClient(configuration: try settings.configuration(), transport: transport) { client in
+        let http = HTTPConfiguration(bandwidthLimit: rate)
+        try await withObjectStorageClient(configuration: try settings.configuration(), http: http) { client in
             let clock = ContinuousClock()
             let start = clock.now
             let bytes = try await withThrowingTaskGroup(of: Int64.self) { group in

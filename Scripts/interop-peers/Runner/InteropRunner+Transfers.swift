@@ -67,8 +67,21 @@ extension InteropRunner {
             var options = TransferOptions(enableCheckpoint: self.checkpoint)
             if let partSize { options.partSize = partSize }
             if let concurrency { options.concurrency = concurrency }
-            options.bandwidthLimit = self.limitRate
             return options
+        }
+
+        /// Runs `body` with `client`, or, with `--limit-rate`, with a client of its own whose HTTP client has that
+        /// bandwidth limit (the limit is the client's: one per transfer here).
+        func limiting<Result>(
+            _ client: ObjectStorageClient,
+            _ body: (ObjectStorageClient) async throws -> Result
+        ) async throws -> Result {
+            guard let limitRate else { return try await body(client) }
+            return try await withObjectStorageClient(
+                configuration: client.configuration,
+                http: HTTPConfiguration(bandwidthLimit: limitRate),
+                body
+            )
         }
     }
 
@@ -82,13 +95,15 @@ extension InteropRunner {
         let reports = ReportCounter()
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try await client.resumableDownload(
-            bucket: bucket,
-            key: key,
-            to: file,
-            options: options.transferOptions,
-            progress: { _ in reports.increment() }
-        )
+        let result = try await options.limiting(client) { client in
+            try await client.resumableDownload(
+                bucket: bucket,
+                key: key,
+                to: file,
+                options: options.transferOptions,
+                progress: { _ in reports.increment() }
+            )
+        }
         Self.report(
             "download (\(result.verification))",
             bytes: result.objectSize,
@@ -109,13 +124,15 @@ extension InteropRunner {
         let reports = ReportCounter()
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try await client.uploadFile(
-            from: file,
-            bucket: bucket,
-            key: key,
-            options: options.transferOptions,
-            progress: { _ in reports.increment() }
-        )
+        let result = try await options.limiting(client) { client in
+            try await client.uploadFile(
+                from: file,
+                bucket: bucket,
+                key: key,
+                options: options.transferOptions,
+                progress: { _ in reports.increment() }
+            )
+        }
         Self.report(
             "upload (\(result.partsTransferred) parts of \(result.partSize) bytes)",
             bytes: Int64(info.st_size),

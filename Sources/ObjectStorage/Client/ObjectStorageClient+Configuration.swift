@@ -55,8 +55,8 @@ extension ObjectStorageClient {
         /// once this long has passed since the operation began). Default 15 min.
         ///
         /// It never bounds a transfer that keeps moving: a slow but steady upload or download takes as long as it
-        /// takes. Silence and stalls are bounded by the transport's read-idle timeout and minimum transfer rate
-        /// (`AsyncHTTPClientTransport.Configuration`).
+        /// takes. Silence and stalls are bounded by the HTTP client's read-idle timeout and minimum transfer rate
+        /// (``/ObjectStorageTransport/HTTPConfiguration``). This is the only timeout on waiting for an answer.
         public var timeout: Duration
         /// The signing clock. Leave it alone outside tests; the client adds the learned clock offset to it.
         package var now: @Sendable () -> Date

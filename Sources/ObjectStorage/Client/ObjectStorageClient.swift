@@ -6,9 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import AsyncHTTPClient
 public import Logging
-public import ObjectStorageTransport
+import ObjectStorageTransport
 import Synchronization
 
 /// A client for Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible object storage.
@@ -20,7 +19,7 @@ import Synchronization
 /// ``/ObjectStorageTransport/TransportError/Code/redirectRefused``, naming the status and the host it points to:
 /// a signed request is valid for its own host only, and following it would hand the credentials to another host)
 /// and never decompresses a body (an object stored with `Content-Encoding: gzip` is returned as stored, so its
-/// checksums hold). An `HTTPClient` of the application's that would do either is refused.
+/// checksums hold).
 ///
 /// ```swift
 /// let client = ObjectStorageClient(configuration: .oss(region: "cn-hangzhou"))
@@ -42,44 +41,15 @@ public struct ObjectStorageClient: Sendable {
     /// Creates a client that sends through the SDK's process-wide HTTP client (no redirects, no decompression,
     /// a pool of 64 connections per host), which needs no shutdown.
     ///
-    /// Each streamed download holds a connection while its reader reads; to serve more streams at once, or to
-    /// change the network timeouts, size a client's own pool with
-    /// ``withObjectStorageClient(configuration:transport:logger:isolation:_:)``.
+    /// Each streamed download holds a connection while its reader reads; to serve more streams at once, change the
+    /// network timeouts, TLS, proxy or bandwidth, give a client its own HTTP client with
+    /// ``withObjectStorageClient(configuration:http:logger:isolation:_:)``.
     ///
     /// - Parameters:
     ///   - configuration: The configuration.
     ///   - logger: The logger for operations that are not given one.
     public init(configuration: Configuration, logger: Logger? = nil) {
         self.init(configuration: configuration, transport: AsyncHTTPClientTransport.shared, logger: logger)
-    }
-
-    /// Creates a client that sends through the application's AsyncHTTPClient `HTTPClient`, which must be
-    /// configured with `redirectConfiguration: .disallow` and `decompression: .disabled`.
-    ///
-    /// <!-- snippet: given configuration: ObjectStorageClient.Configuration -->
-    /// ```swift
-    /// import AsyncHTTPClient
-    ///
-    /// var httpConfiguration = HTTPClient.Configuration()
-    /// httpConfiguration.redirectConfiguration = .disallow
-    /// httpConfiguration.decompression = .disabled
-    /// let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: httpConfiguration)
-    /// let client = try ObjectStorageClient(configuration: configuration, httpClient: httpClient)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - configuration: The configuration.
-    ///   - httpClient: The HTTP client; the caller owns its lifetime.
-    ///   - logger: The logger for operations that are not given one.
-    /// - Throws: ``/ObjectStorageTransport/TransportError/Code/unsafeHTTPClient`` when `httpClient` follows
-    ///   redirects or decompresses responses (`HTTPClient.shared` does both), or its configuration cannot be
-    ///   checked.
-    public init(configuration: Configuration, httpClient: HTTPClient, logger: Logger? = nil) throws(TransportError) {
-        self.init(
-            configuration: configuration,
-            transport: try AsyncHTTPClientTransport(httpClient: httpClient),
-            logger: logger
-        )
     }
 
     /// Creates a client that sends through any transport (a test double, or a client of the package's own).

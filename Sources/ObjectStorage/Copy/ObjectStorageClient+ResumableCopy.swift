@@ -116,7 +116,7 @@ extension ObjectStorageClient {
     ///   source's (OSS and OBS report one) and the destination's (OSS); the result says what was compared.
     /// - Unless `replacesMetadata`, the copy keeps the source's media type, user metadata and content headers; the
     ///   storage class and encryption are carried only between endpoints of one vendor.
-    /// - ``TransferOptions/bandwidthLimit`` applies to both directions.
+    /// - Each client's bandwidth limit (``/ObjectStorageTransport/HTTPConfiguration/bandwidthLimit``) paces its own side.
     ///
     /// ```swift
     /// let oss = ObjectStorageClient(configuration: try .environment(.oss))
@@ -195,8 +195,7 @@ extension ObjectStorageClient {
         let logger = self.transferLogger("ResumableCopy", bucket: request.bucket, key: request.key, logger)
         let strategy = try ResumableCopyStrategy(client: self, request: request, progress: progress, logger: logger)
         // A server-side copy moves its bytes inside the service, never through the client: no limit applies.
-        let limit = request.sourceClient == nil ? nil : request.options.bandwidthLimit
-        return try await Self.runTransfer(logger: logger, bandwidthLimit: limit) { try await strategy.run() }
+        return try await Self.runTransfer(logger: logger) { try await strategy.run() }
     }
 
     /// UploadPartCopy: stores a byte range of another object as a part of a multipart upload, server-side.

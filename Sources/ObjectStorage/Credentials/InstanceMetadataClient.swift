@@ -23,10 +23,9 @@ struct InstanceMetadataClient: Sendable {
     /// The transport used when the app supplies none: a dedicated client with a 1 s connect timeout and no
     /// proxy, created on first use and kept for the life of the process (like `HTTPClient.shared`).
     static let defaultTransport: AsyncHTTPClientTransport = AsyncHTTPClientTransport(
-        configuration: AsyncHTTPClientTransport.Configuration(
+        configuration: HTTPConfiguration(
             connectTimeout: .seconds(1),
             readIdleTimeout: .seconds(5),
-            totalTimeout: .seconds(5),
             maximumConnectionsPerHost: 2
         )
     )

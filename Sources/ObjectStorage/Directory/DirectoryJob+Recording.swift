@@ -222,7 +222,7 @@ extension DirectoryJob {
                 .contains(error.code)
         }
         if let error = error as? TransportError {
-            return [.connectFailed, .hostNotFound, .tlsFailed, .redirectRefused, .unsafeHTTPClient].contains(error.code)
+            return [.connectFailed, .hostNotFound, .tlsFailed, .redirectRefused].contains(error.code)
         }
         return false
     }

@@ -107,7 +107,7 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.runTransfer(logger: logger, bandwidthLimit: options.bandwidthLimit) {
+        return try await Self.runTransfer(logger: logger) {
             try await download.run()
         }
     }
@@ -151,7 +151,7 @@ extension ObjectStorageClient {
             progress: progress,
             logger: logger
         )
-        return try await Self.runTransfer(logger: logger, bandwidthLimit: options.bandwidthLimit) {
+        return try await Self.runTransfer(logger: logger) {
             try await download.run()
         }
     }

@@ -11,18 +11,13 @@ import ObjectStorageCheckpoint
 import ObjectStorageTransport
 
 extension ObjectStorageClient {
-    /// Runs a resumable transfer (`uploadFile`, `resumableDownload`) under its own bandwidth limit (on top of the
-    /// transport's), and stamps its duration.
+    /// Runs a resumable transfer (`uploadFile`, `resumableDownload`, copies) and stamps its duration.
     static func runTransfer(
         logger: Logger,
-        bandwidthLimit: Int64?,
         _ body: () async throws -> TransferResult
     ) async throws -> TransferResult {
         let start = ContinuousClock.now
-        let limiter = bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
-        var result = try await BandwidthLimiter.$transfer.withValue(limiter) {
-            try await self.withTransferErrors(logger: logger, body)
-        }
+        var result = try await self.withTransferErrors(logger: logger, body)
         result.duration = ContinuousClock.now - start
         return result
     }

@@ -77,13 +77,6 @@ public struct TransferOptions: Sendable, Hashable {
     /// while it runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
     /// versions are never mixed. Uploads ignore it.
     public var restartsOnChange = 1
-    /// The most bytes per second this transfer moves, all its parts together; `nil` (the default) for no limit of
-    /// its own. At least 1 KiB/s. It applies on top of the transport's `bandwidthLimit`, which every transfer and
-    /// request of a client shares: the lower of the two governs. Bytes move in pieces of up to 64 KiB, and a
-    /// connection held back longer than the transport's read-idle timeout (60 s by default) is closed: keep
-    /// ``concurrency`` × 64 KiB well below what the limit moves in that time (at 64 KiB/s, 8 parts wait about 8 s).
-    /// A server-side copy moves no bytes through the client and ignores it.
-    public var bandwidthLimit: Int64?
 
     /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).
     ///
@@ -111,12 +104,6 @@ public struct TransferOptions: Sendable, Hashable {
         }
         guard (1...Self.maximumConcurrency).contains(self.concurrency) else {
             throw .invalidArgument("concurrency \(self.concurrency) is outside 1...\(Self.maximumConcurrency)")
-        }
-        if let bandwidthLimit, bandwidthLimit < BandwidthLimiter.slowestRate {
-            throw .invalidArgument(
-                "bandwidth limit \(bandwidthLimit) bytes per second is below the slowest, "
-                    + "\(BandwidthLimiter.slowestRate)"
-            )
         }
         guard self.restartsOnChange >= 0 else {
             throw .invalidArgument("restartsOnChange must not be negative, not \(self.restartsOnChange)")

@@ -81,7 +81,7 @@ extension ObjectStorageClient {
         )
         try self.validate(request)
         let logger = self.transferLogger("UploadFile", bucket: bucket, key: key, logger)
-        return try await Self.runTransfer(logger: logger, bandwidthLimit: options.bandwidthLimit) {
+        return try await Self.runTransfer(logger: logger) {
             try await UploadFileStrategy(client: self, request: request, progress: progress, logger: logger).run()
         }
     }

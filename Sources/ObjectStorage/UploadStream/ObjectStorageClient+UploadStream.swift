@@ -102,7 +102,7 @@ extension ObjectStorageClient {
             throw ObjectStorageError.invalidArgument("maximumPartCount \(maximumPartCount) is outside 1...10000")
         }
         let logger = self.transferLogger("UploadStream", bucket: bucket, key: key, logger)
-        return try await Self.runTransfer(logger: logger, bandwidthLimit: options.bandwidthLimit) {
+        return try await Self.runTransfer(logger: logger) {
             let strategy = try UploadStreamStrategy(
                 client: self,
                 bucket: bucket,

@@ -10,14 +10,23 @@ import Foundation
 import Logging
 import ObjectStorage
 import ObjectStorageSigning
+import ObjectStorageTransport
+import Synchronization
 
 /// Builds an ``ObjectStorageClient`` from ``RemoteOptions``, the environment and the credentials chain.
 struct ClientFactory {
     var options: RemoteOptions
     var environment: [String: String]
+    /// `--limit-rate`: the most bytes per second every client made here moves together, each direction.
+    var bandwidthLimit: Int64?
 
-    init(options: RemoteOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(
+        options: RemoteOptions,
+        bandwidthLimit: Int64? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.options = options
+        self.bandwidthLimit = bandwidthLimit
         self.environment = environment
     }
 
@@ -43,7 +52,31 @@ struct ClientFactory {
             )
         }
         if options.pathStyle { configuration.addressing = .path }
-        return ObjectStorageClient(configuration: configuration, logger: options.logger)
+        guard let bandwidthLimit else {
+            return ObjectStorageClient(configuration: configuration, logger: options.logger)
+        }
+        return ObjectStorageClient(
+            configuration: configuration,
+            transport: Self.limitedTransport(bandwidthLimit),
+            logger: options.logger
+        )
+    }
+
+    /// The limited transports of this process, by rate: one per rate, so that every client of a command (the
+    /// source's and the destination's of a copy, every object of a directory job) shares one limit. Like the
+    /// SDK's shared transport, they live as long as the process.
+    private static let limitedTransports = Mutex<[Int64: AsyncHTTPClientTransport]>([:])
+
+    private static func limitedTransport(_ bytesPerSecond: Int64) -> AsyncHTTPClientTransport {
+        limitedTransports.withLock { transports in
+            if let transport = transports[bytesPerSecond] { return transport }
+            let transport = AsyncHTTPClientTransport(
+                configuration: HTTPConfiguration(bandwidthLimit: bytesPerSecond),
+                ownsClient: false
+            )
+            transports[bytesPerSecond] = transport
+            return transport
+        }
     }
 
     /// The endpoint ``makeClient(for:)`` uses for `vendor` and where it came from, for error messages; `nil` when

@@ -64,7 +64,7 @@ extension CopyCommand {
     }
 
     private func upload(to target: ObjectURL) async throws {
-        let factory = ClientFactory(options: remote)
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: target.vendor)
         let attributes = transfer.uploadAttributes(contentType: contentType)
         let options = streamOptions
@@ -82,7 +82,7 @@ extension CopyCommand {
     }
 
     private func download(from origin: ObjectURL) async throws {
-        let factory = ClientFactory(options: remote)
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: origin.vendor)
         let options = streamOptions
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.vendor)) {

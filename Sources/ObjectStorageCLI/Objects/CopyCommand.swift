@@ -78,7 +78,7 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
         if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
         }
-        let factory = ClientFactory(options: remote)
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let streamedSourceProvider = try plan.streamedSourceProvider(options: remote)
         let client = try await factory.makeClient(for: plan.destinationProvider)
         var streamedSource: ObjectStorageClient?

@@ -108,7 +108,7 @@ struct DirectoryTransfer: Sendable {
         let prefix = Self.prefix(target.key)
         let directory = URL(fileURLWithPath: source).standardizedFileURL.path
         let options = self.options(identity: "upload \(directory) \(RemoteLocation.text(target)) \(prefix)")
-        let factory = ClientFactory(options: remote)
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: target.vendor)
         let attributes = transfer.uploadAttributes(contentType: contentType)
         let printer = self.printer(remote: target)
@@ -135,7 +135,7 @@ struct DirectoryTransfer: Sendable {
         let prefix = Self.prefix(origin.key)
         let directory = URL(fileURLWithPath: destination).standardizedFileURL.path
         let options = self.options(identity: "download \(directory) \(RemoteLocation.text(origin)) \(prefix)")
-        let factory = ClientFactory(options: remote)
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: origin.vendor)
         let printer = self.printer(remote: origin)
         let command = self.command
@@ -167,7 +167,7 @@ struct DirectoryTransfer: Sendable {
         let options = self.options(
             identity: "copy \(RemoteLocation.text(origin)) \(sourcePrefix) \(RemoteLocation.text(target)) \(prefix)"
         )
-        let factory = ClientFactory(options: remote)
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: target.vendor)
         let sourceClient = crossService ? try await factory.makeClient(for: origin.vendor) : nil
         let printer = self.printer(remote: target, source: origin, sourcePrefix: sourcePrefix)

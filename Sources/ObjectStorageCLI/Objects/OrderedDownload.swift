@@ -28,7 +28,7 @@ enum OrderedDownload {
     ///
     /// - Parameters:
     ///   - source: The object.
-    ///   - options: Part size, concurrency and bandwidth limit.
+    ///   - options: Part size and concurrency.
     ///   - client: The client.
     /// - Throws: ``CLIError`` when the object changed while it was read or standard output fails;
     ///   ``ServiceError``, transport errors.
@@ -37,52 +37,49 @@ enum OrderedDownload {
         let head = try await client.headObject(bucket: source.bucket, key: key)
         let size = head.contentLength ?? 0
         let partSize = max(options.partSize, 1)
-        let limiter = options.bandwidthLimit.map { BandwidthLimiter(bytesPerSecond: $0) }
         do {
-            try await BandwidthLimiter.$transfer.withValue(limiter) {
-                guard size > partSize, let etag = head.etag else {
-                    var request = GetObjectRequest(bucket: source.bucket, key: key)
-                    request.ifMatch = head.etag
-                    for try await chunk in try await client.getObject(request).body { try await write(chunk) }
-                    return
-                }
-                let parts = Int((size + partSize - 1) / partSize)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    var readAheads: [Int: PartReadAhead] = [:]
-                    let limit = Int(min(partSize, Int64(readAheadLimit)))
-                    var started = 0
-                    for written in 0..<parts {
-                        while started < parts && started - written < options.concurrency {
-                            let range = Int64(started) * partSize..<min(Int64(started + 1) * partSize, size)
-                            let readAhead = PartReadAhead(limit: limit)
-                            readAheads[started] = readAhead
-                            group.addTask {
-                                do {
-                                    try await fetch(source, range: range, etag: etag, client: client, into: readAhead)
-                                } catch {
-                                    readAhead.finish(throwing: error)
-                                    throw error
-                                }
+            guard size > partSize, let etag = head.etag else {
+                var request = GetObjectRequest(bucket: source.bucket, key: key)
+                request.ifMatch = head.etag
+                for try await chunk in try await client.getObject(request).body { try await write(chunk) }
+                return
+            }
+            let parts = Int((size + partSize - 1) / partSize)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var readAheads: [Int: PartReadAhead] = [:]
+                let limit = Int(min(partSize, Int64(readAheadLimit)))
+                var started = 0
+                for written in 0..<parts {
+                    while started < parts && started - written < options.concurrency {
+                        let range = Int64(started) * partSize..<min(Int64(started + 1) * partSize, size)
+                        let readAhead = PartReadAhead(limit: limit)
+                        readAheads[started] = readAhead
+                        group.addTask {
+                            do {
+                                try await fetch(source, range: range, etag: etag, client: client, into: readAhead)
+                            } catch {
+                                readAhead.finish(throwing: error)
+                                throw error
                             }
-                            started += 1
                         }
-                        guard let readAhead = readAheads.removeValue(forKey: written) else { break }
-                        var copied: Int64 = 0
-                        while let block = try await readAhead.next() {
-                            copied += Int64(block.readableBytes)
-                            try await write(block)
-                        }
-                        let expected = min(partSize, size - Int64(written) * partSize)
-                        guard copied == expected else {
-                            throw CLIError(
-                                status: .failure,
-                                message: "cp: '\(RemoteLocation.text(source))': part \(written + 1) ended after "
-                                    + "\(copied) of \(expected) bytes"
-                            )
-                        }
+                        started += 1
                     }
-                    try await group.waitForAll()
+                    guard let readAhead = readAheads.removeValue(forKey: written) else { break }
+                    var copied: Int64 = 0
+                    while let block = try await readAhead.next() {
+                        copied += Int64(block.readableBytes)
+                        try await write(block)
+                    }
+                    let expected = min(partSize, size - Int64(written) * partSize)
+                    guard copied == expected else {
+                        throw CLIError(
+                            status: .failure,
+                            message: "cp: '\(RemoteLocation.text(source))': part \(written + 1) ended after "
+                                + "\(copied) of \(expected) bytes"
+                        )
+                    }
                 }
+                try await group.waitForAll()
             }
         } catch let error as ServiceError where error.code == .preconditionFailed || error.statusCode == 412 {
             throw CLIError(

@@ -26,7 +26,10 @@ struct TransferFlags: ParsableArguments, Sendable {
     )
     var checkpoint = true
 
-    @Option(help: "The most bytes per second to move, all parts together, e.g. 20M (1024-based; at least 1K).")
+    @Option(
+        help:
+            "The most bytes per second the command moves, all objects and parts together, e.g. 20M (1024-based; at least 1K)."
+    )
     var limitRate: ByteCount?
 
     @Option(
@@ -67,7 +70,6 @@ struct TransferFlags: ParsableArguments, Sendable {
         if let partSize { options.partSize = partSize.bytes }
         if let concurrency { options.concurrency = concurrency }
         options.enableMD5Check = md5
-        options.bandwidthLimit = limitRate?.bytes
         return options
     }
 

@@ -9,11 +9,11 @@
 public import Logging
 public import ObjectStorageTransport
 
-/// Runs `body` with a client that owns an HTTP client built from `transport`, and shuts that HTTP client down when
+/// Runs `body` with a client that owns an HTTP client built from `http`, and shuts that HTTP client down when
 /// `body` returns or throws.
 ///
-/// This is the one place to size the connection pool and set the network timeouts for a client: every setting of
-/// `transport` configures the HTTP client it creates (which, like every client the SDK sends through, follows no
+/// This is the one place to size the connection pool, set the network timeouts, TLS, proxy and bandwidth limit of a
+/// client: every setting of `http` configures the HTTP client it creates (which, like every client the SDK sends through, follows no
 /// redirect and decompresses nothing), so none is ignored. A server that streams objects to its own clients
 /// needs a pool larger than the number of streams it serves at once, because each streamed download holds a
 /// connection for as long as its reader takes:
@@ -21,9 +21,9 @@ public import ObjectStorageTransport
 /// <!-- snippet: given configuration: ObjectStorageClient.Configuration,
 ///      runApp: (ObjectStorageClient) async throws -> Void -->
 /// ```swift
-/// var transport = AsyncHTTPClientTransport.Configuration()
-/// transport.maximumConnectionsPerHost = 512
-/// try await withObjectStorageClient(configuration: configuration, transport: transport) { client in
+/// var http = HTTPConfiguration()
+/// http.maximumConnectionsPerHost = 512
+/// try await withObjectStorageClient(configuration: configuration, http: http) { client in
 ///     try await runApp(client)  // a web app whose routes stream objects with `client`
 /// }
 /// ```
@@ -33,7 +33,7 @@ public import ObjectStorageTransport
 ///
 /// - Parameters:
 ///   - configuration: The client's configuration.
-///   - transport: The HTTP client's pool size, timeouts, TLS and proxy.
+///   - http: The HTTP client's pool size, timeouts, TLS, proxy and bandwidth limit.
 ///   - logger: The logger for operations that are not given one.
 ///   - isolation: The actor `body` runs on; the caller's by default.
 ///   - body: The work to do with the client. The client must not be used after it returns.
@@ -42,12 +42,12 @@ public import ObjectStorageTransport
 @discardableResult
 public func withObjectStorageClient<Result>(
     configuration: ObjectStorageClient.Configuration,
-    transport: AsyncHTTPClientTransport.Configuration,
+    http: HTTPConfiguration,
     logger: Logger? = nil,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (ObjectStorageClient) async throws -> Result
 ) async throws -> Result {
-    try await withAsyncHTTPClientTransport(configuration: transport) { httpTransport in
+    try await withAsyncHTTPClientTransport(configuration: http) { httpTransport in
         try await body(ObjectStorageClient(configuration: configuration, transport: httpTransport, logger: logger))
     }
 }
