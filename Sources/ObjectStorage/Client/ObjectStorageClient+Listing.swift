@@ -34,7 +34,9 @@ extension ObjectStorageClient {
     ///   - continuationToken: Resume from ``ListObjectsV2Response/nextContinuationToken`` of an earlier listing.
     ///   - fetchOwner: Include each object's owner.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The pages; each iteration step may throw ``ServiceError`` (e.g. `NoSuchBucket`).
+    /// - Returns: The pages; each iteration step may throw ``ServiceError`` (e.g. `NoSuchBucket`), or
+    ///   ``ObjectStorageError/Code/invalidResponse`` for a page that says it is truncated but carries no continuation
+    ///   token: a listing never ends early as if complete.
     public func listObjectsV2(
         bucket: String,
         prefix: String? = nil,
@@ -78,6 +80,14 @@ extension ObjectStorageClient {
                 keyCount: root["KeyCount"].flatMap { Int($0) },
                 requestID: headers.requestID
             )
+            // A truncated page without a token must not read as the end: a sync with --delete would delete
+            // what it never saw (OBS has been seen to answer so).
+            if page.isTruncated && (page.nextContinuationToken ?? "").isEmpty {
+                throw ObjectStorageError.invalidResponse(
+                    "the listing of bucket '\(bucket)' says it is truncated but gives no continuation token, so "
+                        + "the rest cannot be fetched; the listing is incomplete"
+                )
+            }
             return (page, page.isTruncated ? page.nextContinuationToken : nil)
         }
     }
