@@ -50,12 +50,6 @@ extension RequestHandler {
     }
 
     func createBucket(_ context: Context, bucket: String, body: RequestBody) async throws -> Reply {
-        let subresources = ["acl", "cors", "lifecycle", "policy", "tagging", "versioning", "website", "encryption"]
-        if let subresource = subresources.first(where: { context.request.hasQuery($0) }) {
-            guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
-            if subresource == "acl" { return Reply() }
-            throw ServerError.notImplemented("PUT ?\(subresource)")
-        }
         guard Self.isValidBucketName(bucket) else { throw ServerError.invalidBucketName(bucket) }
         let document = try await collect(body, context: context)
         if !document.isEmpty, RequestDocument.parse(document) == nil { throw ServerError.malformedXML() }

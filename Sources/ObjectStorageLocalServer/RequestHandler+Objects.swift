@@ -76,10 +76,6 @@ extension RequestHandler {
     }
 
     func putObject(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
-        if context.request.hasQuery("acl") || context.request.hasQuery("tagging") {
-            _ = try store.object(bucket, key)
-            return Reply()
-        }
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
         let received = try await receive(body, context: context, temporaryPath: store.temporaryPath())
         let md5 = received.md5

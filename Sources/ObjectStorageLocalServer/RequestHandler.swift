@@ -99,6 +99,9 @@ struct RequestHandler: Sendable {
             if incoming.header("expect")?.lowercased() == "100-continue" {
                 try await writer.writeInformationalHead(HTTPResponse(status: .continue))
             }
+            if let name = SubresourceGate.unimplemented(in: incoming, vendor: dialect) {
+                throw ServerError.notImplemented("the ?\(name) sub-resource")
+            }
             if context.operation == .postObject {
                 reply = try await postObject(&context, body: request.body)
             } else {

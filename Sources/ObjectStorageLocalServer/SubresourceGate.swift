@@ -1,0 +1,60 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ObjectStorageSigning
+
+/// Refuses the sub-resources a service documents and this server does not implement (versions, tags, CORS,
+/// lifecycle, ACLs, appends, ...), on every method, with 501 `NotImplemented` in the dialect's error format: a test
+/// peer that answered `GET ?versions` with a plain listing, or stored nothing for `PUT ?tagging` and said 200, would
+/// let wrong client code pass.
+enum SubresourceGate {
+    /// What this server implements of the documented sub-resources, by name as sent (case-insensitively for OBS,
+    /// whose signer compares them lowercased).
+    static let implemented: Set<String> = [
+        "location", "uploads", "uploadid", "partnumber", "delete", "continuation-token", "response-cache-control",
+        "response-content-disposition", "response-content-encoding", "response-content-language",
+        "response-content-type", "response-expires",
+        // Not features but credentials and limits of a presigned or STS-signed request, checked by the verifier.
+        "security-token",
+    ]
+
+    /// S3's sub-resources (the REST API reference's bucket and object sub-resources).
+    static let s3Documented: Set<String> = [
+        "accelerate", "acl", "analytics", "attributes", "cors", "delete", "encryption", "intelligent-tiering",
+        "inventory", "legal-hold", "lifecycle", "location", "logging", "metadataTable", "metrics", "notification",
+        "object-lock", "ownershipControls", "partNumber", "policy", "policyStatus", "publicAccessBlock",
+        "replication", "requestPayment", "restore", "retention", "select", "session", "tagging", "torrent",
+        "uploadId", "uploads", "versionId", "versioning", "versions", "website",
+    ]
+
+    /// The sub-resources `vendor` documents, lowercased.
+    static func documented(by vendor: StorageVendor) -> Set<String> {
+        let names: Set<String>
+        switch vendor.kind {
+        case .oss: names = OSSV1Signature.subresources
+        case .obs: names = OBSSignature.subresources
+        case .s3: names = Self.s3Documented
+        }
+        return Set(names.map { $0.lowercased() })
+    }
+
+    /// The first query parameter of `request` that names a sub-resource `vendor` documents and this server does
+    /// not implement, if any. `versionId=null` (the null version, which every object of an unversioned bucket is)
+    /// is accepted.
+    static func unimplemented(in request: IncomingRequest, vendor: StorageVendor) -> String? {
+        let documented = Self.documented(by: vendor)
+        for item in request.query {
+            let name = item.name.lowercased()
+            guard documented.contains(name), !Self.implemented.contains(name) else { continue }
+            if name.hasPrefix("response-") { continue }
+            if name == "versionid" && item.value == "null" { continue }
+            return item.name
+        }
+        return nil
+    }
+}
