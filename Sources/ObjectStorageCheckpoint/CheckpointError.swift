@@ -26,7 +26,7 @@
 package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as an open set of values (new codes may be added).
     package struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: Hashable, Sendable {
+        private enum Base: String, Hashable, Sendable {
             case invalidPath
             case parentDirectoryMissing
             case checkpointLocked
@@ -63,15 +63,7 @@ package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertib
 
         /// The code's name, e.g. `checkpointLocked`.
         package var description: String {
-            switch self.base {
-            case .invalidPath: return "invalidPath"
-            case .parentDirectoryMissing: return "parentDirectoryMissing"
-            case .checkpointLocked: return "checkpointLocked"
-            case .fileSystem: return "fileSystem"
-            case .invalidCheckpoint: return "invalidCheckpoint"
-            case .sensitiveValue: return "sensitiveValue"
-            case .unsafePath: return "unsafePath"
-            }
+            self.base.rawValue
         }
     }
 

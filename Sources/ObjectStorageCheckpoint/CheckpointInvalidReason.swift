@@ -16,7 +16,7 @@
 package struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of defect, as an open set of values (new codes may be added).
     package struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: Hashable, Sendable {
+        private enum Base: String, Hashable, Sendable {
             case missing, unreadable, malformed, wrongFormat, wrongKind, unsupportedVersion, digestMismatch
             case invalidContent, identityMismatch, objectChanged, tempFileMissing, tempFileSizeMismatch
             case sourceMissing, sourceChanged, parametersChanged
@@ -62,23 +62,7 @@ package struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringC
 
         /// The code's name, e.g. `digestMismatch`.
         package var description: String {
-            switch self.base {
-            case .missing: return "missing"
-            case .unreadable: return "unreadable"
-            case .malformed: return "malformed"
-            case .wrongFormat: return "wrongFormat"
-            case .wrongKind: return "wrongKind"
-            case .unsupportedVersion: return "unsupportedVersion"
-            case .digestMismatch: return "digestMismatch"
-            case .invalidContent: return "invalidContent"
-            case .identityMismatch: return "identityMismatch"
-            case .objectChanged: return "objectChanged"
-            case .tempFileMissing: return "tempFileMissing"
-            case .tempFileSizeMismatch: return "tempFileSizeMismatch"
-            case .sourceMissing: return "sourceMissing"
-            case .sourceChanged: return "sourceChanged"
-            case .parametersChanged: return "parametersChanged"
-            }
+            self.base.rawValue
         }
     }
 

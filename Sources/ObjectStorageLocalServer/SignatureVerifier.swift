@@ -96,17 +96,16 @@ struct SignatureVerifier: Sendable {
             throw ServerError.accessDenied("The request must contain a valid Date or \(dateHeader) header.")
         }
         try checkSkew(requestTime: requestTime, now: now)
-        let stringToSign = hmacSHA1StringToSign(wire, kind: kind, query: wire.query, expires: nil)
-        let expected = hmacSHA1Signature(kind: kind, secret: secretKey, stringToSign: stringToSign)
-        guard constantTimeEquals(expected, provided) else {
-            throw mismatch(
-                dialect: dialect,
-                keyID: keyID,
-                provided: provided,
-                stringToSign: stringToSign,
-                canonical: nil
-            )
-        }
+        try checkHMACSHA1(
+            provided,
+            wire,
+            kind: kind,
+            dialect: dialect,
+            query: wire.query,
+            expires: nil,
+            keyID: keyID,
+            secret: secretKey
+        )
     }
 
     private func verifyHMACSHA1Query(
@@ -137,17 +136,16 @@ struct SignatureVerifier: Sendable {
             )
         }
         let query = wire.without([keyName, "Expires", "Signature"])
-        let stringToSign = hmacSHA1StringToSign(wire, kind: kind, query: query, expires: expires)
-        let expected = hmacSHA1Signature(kind: kind, secret: secretKey, stringToSign: stringToSign)
-        guard constantTimeEquals(expected, provided) else {
-            throw mismatch(
-                dialect: dialect,
-                keyID: keyID,
-                provided: provided,
-                stringToSign: stringToSign,
-                canonical: nil
-            )
-        }
+        try checkHMACSHA1(
+            provided,
+            wire,
+            kind: kind,
+            dialect: dialect,
+            query: query,
+            expires: expires,
+            keyID: keyID,
+            secret: secretKey
+        )
     }
 
     private func hmacSHA1StringToSign(
@@ -182,10 +180,33 @@ struct SignatureVerifier: Sendable {
         }
     }
 
-    private func hmacSHA1Signature(kind: SignatureKind, secret: String, stringToSign: String) -> String {
-        switch kind {
-        case .ossV1Header, .ossV1Query: OSSV1Signature.signature(secret: secret, stringToSign: stringToSign)
-        default: OBSSignature.signature(secret: secret, stringToSign: stringToSign)
+    /// Compares `provided` in constant time with the HMAC-SHA1 signature, under `secret`, of the string to sign of
+    /// `wire` with `query` and `expires` (`nil` for a header-signed request); throws `SignatureDoesNotMatch` (with
+    /// the string to sign, as the vendor does) when they differ.
+    private func checkHMACSHA1(
+        _ provided: String,
+        _ wire: WireParts,
+        kind: SignatureKind,
+        dialect: StorageVendor,
+        query: [QueryParameter],
+        expires: Int64?,
+        keyID: String,
+        secret: String
+    ) throws(ServerError) {
+        let stringToSign = hmacSHA1StringToSign(wire, kind: kind, query: query, expires: expires)
+        let expected =
+            switch kind {
+            case .ossV1Header, .ossV1Query: OSSV1Signature.signature(secret: secret, stringToSign: stringToSign)
+            default: OBSSignature.signature(secret: secret, stringToSign: stringToSign)
+            }
+        guard constantTimeEquals(expected, provided) else {
+            throw mismatch(
+                dialect: dialect,
+                keyID: keyID,
+                provided: provided,
+                stringToSign: stringToSign,
+                canonical: nil
+            )
         }
     }
 

@@ -23,7 +23,8 @@ struct ECSRoleCredentialsProviderTests {
     @Test func hardenedModeUsesTheTokenToDiscoverTheRoleAndFetchCredentials() async throws {
         let server = try await Server.start()
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
@@ -49,7 +50,8 @@ struct ECSRoleCredentialsProviderTests {
     @Test func aConfiguredRoleSkipsDiscoveryAndTheTokenTTLIsClamped() async throws {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             roleName: "ecs-test-role",
             endpoint: server.endpoint + "/",
             tokenTTL: .seconds(100_000),
@@ -80,7 +82,8 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let credentials = try await AlibabaCloudECSRoleCredentialsProvider(
+        let credentials = try await InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
@@ -101,7 +104,8 @@ struct ECSRoleCredentialsProviderTests {
         behaviour.token = .status(403)
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             endpoint: server.endpoint,
             tokenMode: .required,
             timeout: MetadataTestSupport.timeout,
@@ -120,7 +124,8 @@ struct ECSRoleCredentialsProviderTests {
     @Test func disabledTokenModeSendsOnlyPlainRequests() async throws {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             endpoint: server.endpoint,
             tokenMode: .disabled,
             timeout: MetadataTestSupport.timeout,
@@ -140,7 +145,8 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let credentials = try await AlibabaCloudECSRoleCredentialsProvider(
+        let credentials = try await InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
@@ -148,7 +154,8 @@ struct ECSRoleCredentialsProviderTests {
         .credentials(logger: logger)
         #expect(credentials.accessKeyID == "STS.AK1")
 
-        let plain = AlibabaCloudECSRoleCredentialsProvider(
+        let plain = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             endpoint: server.endpoint,
             tokenMode: .disabled,
             timeout: MetadataTestSupport.timeout,
@@ -163,7 +170,8 @@ struct ECSRoleCredentialsProviderTests {
     @Test func anUnattachedRoleIsNotFound() async throws {
         let server = try await Server.start()
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = AlibabaCloudECSRoleCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .alibabaCloudECSRole,
             roleName: "other role",
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
@@ -187,7 +195,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -206,7 +215,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -232,7 +242,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -252,7 +263,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -273,7 +285,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -292,7 +305,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -312,7 +326,8 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await AlibabaCloudECSRoleCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -347,7 +362,8 @@ struct ECSRoleCredentialsProviderTests {
         let clock = MetadataTestClock(start)
         // Generous timeouts: a refresh that timed out on a loaded machine would keep the cached pair.
         let provider: some CredentialsProvider = .refreshing(
-            AlibabaCloudECSRoleCredentialsProvider(
+            InstanceMetadataCredentialsProvider(
+                service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport

@@ -23,7 +23,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.credentials = .valid(expiration: "2030-01-02T03:04:05.583000Z")
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = HuaweiCloudECSCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .huaweiCloudECS,
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
@@ -50,7 +51,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
 
-        _ = try await HuaweiCloudECSCredentialsProvider(
+        _ = try await InstanceMetadataCredentialsProvider(
+            service: .huaweiCloudECS,
             endpoint: server.endpoint,
             tokenTTL: .seconds(5),
             timeout: MetadataTestSupport.timeout,
@@ -69,7 +71,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let credentials = try await HuaweiCloudECSCredentialsProvider(
+        let credentials = try await InstanceMetadataCredentialsProvider(
+            service: .huaweiCloudECS,
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
@@ -87,7 +90,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.token = .status(404)
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = HuaweiCloudECSCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .huaweiCloudECS,
             endpoint: server.endpoint,
             tokenMode: .required,
             timeout: MetadataTestSupport.timeout,
@@ -108,7 +112,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await HuaweiCloudECSCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .huaweiCloudECS,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -128,7 +133,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await HuaweiCloudECSCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .huaweiCloudECS,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -145,7 +151,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.credentials = .raw(status: 200, body: "{\"other\": 1}")
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = HuaweiCloudECSCredentialsProvider(
+        let provider = InstanceMetadataCredentialsProvider(
+            service: .huaweiCloudECS,
             endpoint: server.endpoint,
             timeout: MetadataTestSupport.timeout,
             transport: MetadataTestSupport.transport
@@ -171,7 +178,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, _) = MetadataTestSupport.logger()
 
         let error = await MetadataTestSupport.credentialsError {
-            _ = try await HuaweiCloudECSCredentialsProvider(
+            _ = try await InstanceMetadataCredentialsProvider(
+                service: .huaweiCloudECS,
                 endpoint: server.endpoint,
                 timeout: MetadataTestSupport.timeout,
                 transport: MetadataTestSupport.transport
@@ -191,7 +199,11 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
         let clock = MetadataTestClock(start)
         let provider: some CredentialsProvider = .refreshing(
-            HuaweiCloudECSCredentialsProvider(endpoint: server.endpoint, transport: MetadataTestSupport.transport),
+            InstanceMetadataCredentialsProvider(
+                service: .huaweiCloudECS,
+                endpoint: server.endpoint,
+                transport: MetadataTestSupport.transport
+            ),
             now: { clock.now }
         )
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Logging
+public import Logging
 import NIOHTTP1
-import ObjectStorageSigning
-import ObjectStorageTransport
+public import ObjectStorageSigning
+package import ObjectStorageTransport
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -17,9 +17,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Temporary credentials from a cloud instance's metadata service, as an ``InstanceMetadataService`` describes
-/// it; ``AlibabaCloudECSRoleCredentialsProvider`` and ``HuaweiCloudECSCredentialsProvider`` are this provider
-/// with their service.
+/// Temporary credentials from a cloud instance's metadata service: the RAM role of an Alibaba Cloud ECS instance
+/// (`.alibabaCloudECSRole(roleName:endpoint:tokenMode:tokenTTL:timeout:)`) or the agency of a Huawei Cloud ECS
+/// instance (`.huaweiCloudECS(endpoint:tokenMode:tokenTTL:timeout:)`).
 ///
 /// Each call asks the metadata service:
 ///
@@ -28,11 +28,18 @@ import Foundation
 /// 2. for the role's name, when the service keeps credentials per role and none is configured;
 /// 3. for the credentials,
 ///
-/// sending the token on the `GET`s. Errors are `CredentialsError` values naming the metadata host, the path and
-/// the HTTP status; an unreachable metadata service, HTTP 404 or no role at all is `CredentialsError.Code.notFound`,
-/// so a `chain(_:)` moves on. Neither errors nor log lines ever contain the metadata token, the secret, the
-/// security token or a response body.
-struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringConvertible {
+/// sending the token on the `GET`s. The credentials expire within hours, so wrap the provider in
+/// `refreshing(_:configuration:now:randomNumberGenerator:)`, which fetches once, serves the cached credentials to
+/// every request, and fetches again shortly before they expire:
+///
+/// ```swift
+/// let credentials: some CredentialsProvider = .refreshing(.alibabaCloudECSRole())
+/// ```
+///
+/// Errors are `CredentialsError` values naming the metadata host, the path and the HTTP status; an unreachable
+/// metadata service, HTTP 404 or no role at all is `CredentialsError.Code.notFound`, so a `chain(_:)` moves on.
+/// Neither errors nor log lines ever contain the metadata token, the secret, the security token or a response body.
+public struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     let service: InstanceMetadataService
     /// The role's name, or `nil` to ask the metadata service for the attached role (services with roles only).
     let roleName: String?
@@ -41,29 +48,40 @@ struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringCon
     /// The lifetime requested for the session token (clamped to the range the service accepts).
     let tokenTTL: Duration
     private let client: InstanceMetadataClient
-    private let now: @Sendable () -> Date
 
-    init(
+    /// Creates a provider.
+    ///
+    /// - Parameters:
+    ///   - service: The cloud's metadata service.
+    ///   - roleName: The role's name, or `nil` (the default) to discover the attached role (services with roles
+    ///     only; ignored by the others).
+    ///   - endpoint: The metadata service's base URL (default: the service's own address; override it for tests).
+    ///   - tokenMode: Whether to use the hardened mode's session token (default
+    ///     ``InstanceMetadataTokenMode/preferred``).
+    ///   - tokenTTL: The lifetime requested for the session token (default 5 minutes, clamped to the range the
+    ///     service accepts; the token is used only for the requests of one fetch).
+    ///   - timeout: How long each metadata request may take (default 5 s).
+    ///   - transport: The transport to send through, or `nil` (the default) for a dedicated client with a
+    ///     1 s connect timeout and no proxy.
+    package init(
         service: InstanceMetadataService,
-        roleName: String?,
-        endpoint: String,
-        tokenMode: InstanceMetadataTokenMode,
-        tokenTTL: Duration,
-        timeout: Duration,
-        transport: (any HTTPTransport)?,
-        now: @escaping @Sendable () -> Date
+        roleName: String? = nil,
+        endpoint: String? = nil,
+        tokenMode: InstanceMetadataTokenMode = .preferred,
+        tokenTTL: Duration = .seconds(300),
+        timeout: Duration = .seconds(5),
+        transport: (any HTTPTransport)? = nil
     ) {
         self.service = service
         self.roleName = roleName.flatMap { $0.isEmpty ? nil : $0 }
         self.tokenMode = tokenMode
         self.tokenTTL = tokenTTL
         self.client = InstanceMetadataClient(
-            endpoint: endpoint,
+            endpoint: endpoint ?? service.defaultEndpoint,
             source: service.source,
             transport: transport,
             timeout: timeout
         )
-        self.now = now
     }
 
     /// Fetches the current credentials from the metadata service.
@@ -74,7 +92,7 @@ struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringCon
     ///   404 or has no role attached; `CredentialsError.Code.refreshFailed` for another status or a malformed
     ///   document; `CredentialsError.Code.incomplete` when a field is missing;
     ///   `CredentialsError.Code.expired` when the credentials have already expired.
-    func credentials(logger: Logger) async throws -> Credentials {
+    public func credentials(logger: Logger) async throws -> Credentials {
         var logger = logger
         logger[metadataKey: "metadata.host"] = "\(self.client.host)"
         logger.debug("fetching credentials from the instance metadata service", metadata: ["provider": "\(self)"])
@@ -112,7 +130,7 @@ struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringCon
             from: response.body,
             format: self.service.document,
             context: "\(self.client.source): \(step)",
-            now: self.now()
+            now: Date()
         )
         metadata["accessKeyID"] = "\(credentials.accessKeyID)"
         metadata["expiration"] = "\(credentials.expiration.map { "\($0)" } ?? "-")"
@@ -164,7 +182,7 @@ struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomStringCon
 
     /// `NAME(role: ROLE, endpoint: HOST, token: MODE)`, the role only for services with roles (`<discovered>`
     /// when not configured).
-    var description: String {
+    public var description: String {
         var role = ""
         if case .role = self.service.location { role = "role: \(self.roleName ?? "<discovered>"), " }
         return "\(self.service.name)(\(role)endpoint: \(self.client.host), token: \(self.tokenMode))"

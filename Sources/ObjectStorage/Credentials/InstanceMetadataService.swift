@@ -16,7 +16,7 @@
 /// | token | `PUT /latest/api/token`, `X-aliyun-ecs-metadata-token…`, 1 s – 6 h | `PUT /meta-data/latest/api/token`, `X-Metadata-Token…`, 1 min – 6 h |
 /// | credentials | `/latest/meta-data/ram/security-credentials/<role>`, the role discovered there | `/openstack/latest/securitykey` |
 /// | document | `{"Code": "Success", "AccessKeyId", "AccessKeySecret", "SecurityToken", "Expiration"}` | `{"credential": {"access", "secret", "securitytoken", "expires_at"}}` |
-struct InstanceMetadataService: Sendable {
+package struct InstanceMetadataService: Sendable {
     /// Where a service keeps the credentials.
     enum Location: Sendable {
         /// At one path, fetched in the step named `step` (for messages).
@@ -41,7 +41,7 @@ struct InstanceMetadataService: Sendable {
     var document: InstanceMetadataDocument.Format
 
     /// The RAM role attached to an Alibaba Cloud ECS (or ECI) instance.
-    static let alibabaCloudECSRole = InstanceMetadataService(
+    package static let alibabaCloudECSRole = InstanceMetadataService(
         name: "alibabaCloudECSRole",
         source: "Alibaba Cloud ECS RAM role",
         defaultEndpoint: "http://100.100.100.200",
@@ -64,7 +64,7 @@ struct InstanceMetadataService: Sendable {
     )
 
     /// The agency attached to a Huawei Cloud ECS instance: the OpenStack metadata service's security key.
-    static let huaweiCloudECS = InstanceMetadataService(
+    package static let huaweiCloudECS = InstanceMetadataService(
         name: "huaweiCloudECS",
         source: "Huawei Cloud ECS security key",
         defaultEndpoint: "http://169.254.169.254",

@@ -14,14 +14,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension DirectoryJob {
     /// Transfers one object; returns the stamp to record when it differs from the planned one (a download's or a
     /// copy's ETag as the service answered it).
@@ -97,7 +89,9 @@ extension DirectoryJob {
                     options: options,
                     logger: self.logger
                 )
-                if let lastModified = source.lastModified { Self.setModificationTime(destination, lastModified) }
+                if let lastModified = source.lastModified {
+                    TemporaryFile.setModificationTime(of: destination, to: lastModified)
+                }
                 return result.etag
             }
             var request = GetObjectRequest(bucket: self.bucket, key: key)
@@ -111,12 +105,6 @@ extension DirectoryJob {
             )
             return attributes.etag
         }
-    }
-
-    /// Gives the file at `destination` (never what a link there points to) the modification time `date`.
-    static func setModificationTime(_ destination: DownloadDestination, _ date: Date) {
-        guard var times = FileTimestamps.both(date) else { return }
-        _ = utimensat(destination.directory.descriptor, destination.name, &times, AT_SYMLINK_NOFOLLOW)
     }
 
     /// Whether the file's MD5 is `md5` (hexadecimal).

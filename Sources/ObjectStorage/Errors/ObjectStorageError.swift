@@ -21,7 +21,7 @@ import ObjectStorageCheckpoint
 public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure this is. An open set: new codes may be added.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: Hashable, Sendable {
+        private enum Base: String, Hashable, Sendable {
             case invalidArgument
             case integrityMismatch
             case invalidResponse
@@ -57,16 +57,7 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
 
         /// The code's name, e.g. `integrityMismatch`.
         public var description: String {
-            switch self.base {
-            case .invalidArgument: return "invalidArgument"
-            case .integrityMismatch: return "integrityMismatch"
-            case .invalidResponse: return "invalidResponse"
-            case .fileSystem: return "fileSystem"
-            case .checkpointLocked: return "checkpointLocked"
-            case .checkpointFailed: return "checkpointFailed"
-            case .objectChanged: return "objectChanged"
-            case .unsafePath: return "unsafePath"
-            }
+            self.base.rawValue
         }
     }
 

@@ -49,47 +49,29 @@ struct DemoTransfers: Sendable {
             "uploadFile: \(ProgressBar.size(Self.partSize)) parts, \(Self.concurrency) at a time, "
                 + "checkpoint and Content-MD5 on"
         )
-        site.slowDown(.uploadPart, bucket: bucket, key: key)
-        let pause = DemoPause(threshold: pauseThreshold)
-        let firstBar = ProgressBar(label: "upload", indent: "  ")
-        let first = try await pause.run {
+        let run = try await pausedThenResumed(
+            "upload",
+            slowing: .uploadPart,
+            pauseNote: " (as Ctrl-C does); "
+                + "checkpoint kept: \(URL(fileURLWithPath: workspace.sourceFile).lastPathComponent).ucp"
+        ) { bar, progress in
             try await client.uploadFile(
                 from: source,
                 bucket: bucket,
                 key: key,
                 options: options,
-                logger: firstBar.logger,
-                progress: Self.handler(firstBar, pause)
+                logger: bar.logger,
+                progress: progress
             )
         }
-        site.fullSpeed()
-        if let first {
-            console.say("  the upload finished before the pause point; nothing to resume")
-            return uploadFigures(first, paused: nil, seconds: 0)
+        let figures = uploadFigures(run.result, paused: run.pausedAt, seconds: run.seconds)
+        if run.resumed {
+            console.say(
+                "  resumed from the checkpoint: \(figures.partsReused) of \(figures.parts) parts reused, "
+                    + "\(figures.partsUploaded) uploaded"
+                    + (figures.crc64Verified ? "; the whole object's CRC-64 matches the service's" : "")
+            )
         }
-        firstBar.interrupt()
-        console.say(
-            "  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task (as Ctrl-C does); "
-                + "checkpoint kept: \(URL(fileURLWithPath: workspace.sourceFile).lastPathComponent).ucp"
-        )
-        let bar = ProgressBar(label: "upload", indent: "  ")
-        let start = ContinuousClock.now
-        let result = try await client.uploadFile(
-            from: source,
-            bucket: bucket,
-            key: key,
-            options: options,
-            logger: bar.logger,
-            progress: bar.handler
-        )
-        let seconds = DemoSummary.seconds(since: start)
-        bar.finish(result, showsVerification: false)
-        let figures = uploadFigures(result, paused: pause.pausedAt, seconds: seconds)
-        console.say(
-            "  resumed from the checkpoint: \(figures.partsReused) of \(figures.parts) parts reused, "
-                + "\(figures.partsUploaded) uploaded"
-                + (figures.crc64Verified ? "; the whole object's CRC-64 matches the service's" : "")
-        )
         return figures
     }
 
@@ -102,47 +84,69 @@ struct DemoTransfers: Sendable {
             "resumableDownload: \(ProgressBar.size(Self.partSize)) ranged GETs with If-Match, "
                 + "\(Self.concurrency) at a time, checkpoint on"
         )
-        site.slowDown(.getObject, bucket: bucket, key: key)
-        let pause = DemoPause(threshold: pauseThreshold)
-        let firstBar = ProgressBar(label: "download", indent: "  ")
-        let first = try await pause.run {
+        let run = try await pausedThenResumed(
+            "download",
+            slowing: .getObject,
+            pauseNote: "; checkpoint kept: \(URL(fileURLWithPath: destination).lastPathComponent).dcp"
+        ) { bar, progress in
             try await client.resumableDownload(
                 bucket: bucket,
                 key: key,
                 to: destination,
                 options: options,
-                logger: firstBar.logger,
-                progress: Self.handler(firstBar, pause)
+                logger: bar.logger,
+                progress: progress
             )
         }
+        let result = run.result
+        if run.resumed {
+            console.say(
+                "  resumed from the checkpoint: \(ProgressBar.size(result.bytesReused)) kept, "
+                    + "\(ProgressBar.size(result.bytesTransferred)) fetched; verified: \(result.verification)"
+            )
+        }
+        return downloadFigures(result, paused: run.pausedAt, seconds: run.seconds)
+    }
+
+    /// A transfer that ``pausedThenResumed(_:slowing:pauseNote:_:)`` ran.
+    private struct PausedRun {
+        /// The result of the run that finished.
+        var result: TransferResult
+        /// Where the first run paused; `nil` when it finished before the pause point.
+        var pausedAt: Int64?
+        /// The resumed run's duration; 0 when there was none.
+        var seconds: Double
+        /// Whether the transfer was paused and resumed (`false` when the first run finished).
+        var resumed: Bool
+    }
+
+    /// Runs `transfer` with the service slowed down on `slowed` and a progress handler that cancels it past
+    /// ``pauseThreshold``, then, unless it finished first, runs it again at full speed, which resumes from the
+    /// checkpoint; says on the console where it paused (`by cancelling the task` followed by `pauseNote`).
+    /// `transfer` is given the progress bar of its run, and the progress handler to report to.
+    private func pausedThenResumed(
+        _ noun: String,
+        slowing slowed: ServiceOperation,
+        pauseNote: String,
+        _ transfer: @escaping @Sendable (ProgressBar, @escaping TransferProgressHandler) async throws -> TransferResult
+    ) async throws -> PausedRun {
+        site.slowDown(slowed, bucket: bucket, key: key)
+        let pause = DemoPause(threshold: pauseThreshold)
+        let firstBar = ProgressBar(label: noun, indent: "  ")
+        let first = try await pause.run { try await transfer(firstBar, Self.handler(firstBar, pause)) }
         site.fullSpeed()
         if let first {
-            console.say("  the download finished before the pause point; nothing to resume")
-            return downloadFigures(first, paused: nil, seconds: 0)
+            console.say("  the \(noun) finished before the pause point; nothing to resume")
+            return PausedRun(result: first, pausedAt: nil, seconds: 0, resumed: false)
         }
         firstBar.interrupt()
-        console.say(
-            "  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task; checkpoint kept: "
-                + "\(URL(fileURLWithPath: destination).lastPathComponent).dcp"
-        )
-        let bar = ProgressBar(label: "download", indent: "  ")
+        console.say("  paused at \(Self.describe(pause.pausedAt, of: size)) by cancelling the task\(pauseNote)")
+        let bar = ProgressBar(label: noun, indent: "  ")
         let start = ContinuousClock.now
-        let result = try await client.resumableDownload(
-            bucket: bucket,
-            key: key,
-            to: destination,
-            options: options,
-            logger: bar.logger,
-            progress: bar.handler
-        )
+        let result = try await transfer(bar, bar.handler)
         let seconds = DemoSummary.seconds(since: start)
         bar.finish(result, showsVerification: false)
-        let figures = downloadFigures(result, paused: pause.pausedAt, seconds: seconds)
-        console.say(
-            "  resumed from the checkpoint: \(ProgressBar.size(result.bytesReused)) kept, "
-                + "\(ProgressBar.size(result.bytesTransferred)) fetched; verified: \(result.verification)"
-        )
-        return figures
+        return PausedRun(result: result, pausedAt: pause.pausedAt, seconds: seconds, resumed: true)
     }
 
     private func uploadFigures(_ result: TransferResult, paused: Int64?, seconds: Double) -> DemoSummary.Upload {

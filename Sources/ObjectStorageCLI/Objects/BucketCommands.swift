@@ -21,13 +21,8 @@ struct MakeBucketCommand: AsyncParsableCommand, Sendable {
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
     func run() async throws {
-        let location = try RemoteLocation.bucket(url)
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.vendor)
-        let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
-            try await client.createBucket(bucket: location.bucket)
-            output.report("make_bucket: \(location.bucket)")
+        try await runOnBucket(url, remote: remote, output: output, reporting: "make_bucket") { client, bucket in
+            try await client.createBucket(bucket: bucket)
         }
     }
 }
@@ -48,13 +43,26 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
     func run() async throws {
-        let location = try RemoteLocation.bucket(url)
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.vendor)
-        let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
-            try await client.deleteBucket(bucket: location.bucket)
-            output.report("remove_bucket: \(location.bucket)")
+        try await runOnBucket(url, remote: remote, output: output, reporting: "remove_bucket") { client, bucket in
+            try await client.deleteBucket(bucket: bucket)
         }
+    }
+}
+
+/// Runs `operation` on the bucket `url` names, with a client for its vendor, then reports `<verb>: BUCKET`; a
+/// service or transport failure is reported as ``RemoteFailure`` reports it for the endpoint.
+private func runOnBucket(
+    _ url: String,
+    remote: RemoteOptions,
+    output: OutputFlags,
+    reporting verb: String,
+    operation: @escaping @Sendable (ObjectStorageClient, String) async throws -> Void
+) async throws {
+    let location = try RemoteLocation.bucket(url)
+    let factory = ClientFactory(options: remote)
+    let client = try await factory.makeClient(for: location.vendor)
+    try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
+        try await operation(client, location.bucket)
+        output.report("\(verb): \(location.bucket)")
     }
 }

@@ -23,7 +23,7 @@
 public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as an open set of values (new codes may be added).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: Hashable, Sendable {
+        private enum Base: String, Hashable, Sendable {
             case invalidExpiry
             case missingRegion
             case invalidEndpoint
@@ -45,12 +45,7 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The code's name, e.g. `invalidExpiry`.
         public var description: String {
-            switch self.base {
-            case .invalidExpiry: return "invalidExpiry"
-            case .missingRegion: return "missingRegion"
-            case .invalidEndpoint: return "invalidEndpoint"
-            case .invalidRequest: return "invalidRequest"
-            }
+            self.base.rawValue
         }
     }
 
