@@ -137,7 +137,13 @@ struct DirectoryTransferTests {
             #expect(events.skipped.map(\.name) == ["link"])
             // By bytes: Swift's `==` would take the NFC and NFD names for one.
             #expect(Set(events.transferred.map { Array($0.utf8) }) == Set(files.keys))
-            #expect(events.progress.last?.bytesTransferred == up.transferredBytes)
+            // The progress after each object: the last one counts every name found, once both sides are listed.
+            let progress = events.progress
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.objectsDone <= $1.objectsDone })
+            let last = try #require(progress.last)
+            #expect(last.objectsDone == files.count + 1 && last.objectsFound == files.count + 1)
+            #expect(last.isListingComplete)
+            #expect(last.bytesTransferred == up.transferredBytes)
             let keys = try await Self.remoteKeys(client)
             // Keys in UTF-8 byte order, NFC and NFD apart, nothing for the link or the empty directory.
             #expect(

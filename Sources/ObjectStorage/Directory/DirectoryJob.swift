@@ -231,7 +231,10 @@ extension DirectoryJob {
                 switch step {
                 case .skipped(let name, _, let reason, let onSource):
                     self.planner.leftOut(name)
-                    if onSource { self.job.report(.skipped(name: name, reason: reason), &self.state) }
+                    if onSource {
+                        self.state.progress.objectsFound += 1
+                        self.job.report(.skipped(name: name, reason: reason), &self.state)
+                    }
                 case .pair(let source, let destination):
                     self.state.progress.objectsFound += 1
                     let earlier = source.flatMap { self.manifest?.finishedRecord(for: $0.name) }
@@ -248,6 +251,7 @@ extension DirectoryJob {
                 }
             }
             self.state.progress.isListingComplete = true
+            self.job.events?(self.state.progress.event)
             return nil
         }
 
