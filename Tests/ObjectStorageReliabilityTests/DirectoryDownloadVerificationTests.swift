@@ -83,7 +83,9 @@ struct DirectoryDownloadVerificationTests {
         let summary = try await Self.client(server).downloadDirectory(
             bucket: "b",
             to: directory,
-            events: { event in if event.action == .failed { failures.record(event.name, event.reason ?? "") } }
+            events: { event in
+                if case .transferFailed(let name, let error) = event { failures.record(name, "\(error)") }
+            }
         )
         #expect(summary.transferred == 1)
         #expect(summary.failed == 3)
@@ -142,7 +144,9 @@ extension DirectoryDownloadVerificationTests {
                 prefix: "mirror/",
                 to: directory,
                 options: options,
-                events: { event in if event.action == .skipped { skipped.record(event.name, event.reason ?? "") } }
+                events: { event in
+                    if case .skipped(let name, let reason) = event { skipped.record(name, reason) }
+                }
             )
             #expect(summary.transferred == 1)
             #expect(summary.skipped == 1)

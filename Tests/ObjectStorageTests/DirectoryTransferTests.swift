@@ -134,7 +134,16 @@ struct DirectoryTransferTests {
             #expect(up.transferred == files.count)
             #expect(up.transferredBytes == Int64(files.values.map(\.count).reduce(0, +)))
             #expect(up.skipped == 1)
-            #expect(events.all.filter { $0.action == .skipped }.map(\.name) == ["link"])
+            #expect(events.skipped.map(\.name) == ["link"])
+            // By bytes: Swift's `==` would take the NFC and NFD names for one.
+            #expect(Set(events.transferred.map { Array($0.utf8) }) == Set(files.keys))
+            // The progress after each object: the last one counts every name found, once both sides are listed.
+            let progress = events.progress
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.objectsDone <= $1.objectsDone })
+            let last = try #require(progress.last)
+            #expect(last.objectsDone == files.count + 1 && last.objectsFound == files.count + 1)
+            #expect(last.isListingComplete)
+            #expect(last.bytesTransferred == up.transferredBytes)
             let keys = try await Self.remoteKeys(client)
             // Keys in UTF-8 byte order, NFC and NFD apart, nothing for the link or the empty directory.
             #expect(
@@ -157,7 +166,8 @@ struct DirectoryTransferTests {
             )
             #expect(down.transferred == files.count)
             #expect(down.skipped == 2)
-            #expect(Set(downloadEvents.all.filter { $0.action == .skipped }.map(\.name)) == ["../escape", "a//b"])
+            #expect(Set(downloadEvents.skipped.map(\.name)) == ["../escape", "a//b"])
+            #expect(downloadEvents.progress.last?.objectsDone == files.count + 2)
             #expect(
                 !FileManager.default.fileExists(atPath: (restored as NSString).deletingLastPathComponent + "/escape")
             )
@@ -204,9 +214,15 @@ struct DirectoryTransferTests {
             )
             #expect(planned.transferred == 1)
             #expect(planned.deleted == 2)
-            #expect(dryEvents.all.allSatisfy { $0.isDryRun })
-            #expect(Set(dryEvents.all.filter { $0.action == .deleted }.compactMap(\.key)) == ["a.txt", "only-remote"])
+            #expect(dryEvents.transferred == ["a/b/c.txt"])
+            #expect(Set(dryEvents.deleted) == ["a.txt", "only-remote"])
+            // Nothing moved: the progress counts no byte, and the objects are as they were.
+            #expect(dryEvents.progress.last?.bytesTransferred == 0)
             #expect(try await Self.remoteKeys(client).contains("only-remote"))
+            #expect(
+                try await client.getObject(.init(bucket: Self.bucket, key: "a/b/c.txt")).body.collect(upTo: 10_000)
+                    .bytes == files[Array("a/b/c.txt".utf8)]
+            )
 
             let synced = try await client.uploadDirectory(root, bucket: Self.bucket, options: options)
             #expect(synced.transferred == 1)
@@ -273,7 +289,8 @@ struct DirectoryTransferTests {
             )
             #expect(first.failed == 1)
             #expect(first.transferred == files.count - 1)
-            #expect(events.all.filter { $0.action == .failed }.map(\.name) == ["many/7.bin"])
+            #expect(events.failed.map(\.name) == ["many/7.bin"])
+            #expect((events.failed.first?.error as? ServiceError)?.code == "AccessDenied")
             let journal = try String(contentsOfFile: manifest, encoding: .utf8)
             // The header, the large file's start, and one line per finished file.
             #expect(journal.split(separator: "\n").count == files.count + 1)
@@ -289,7 +306,7 @@ struct DirectoryTransferTests {
             faults.removeAll()
             let tally = Mutex(0)
             let second = try await client.uploadDirectory(root, bucket: Self.bucket, options: options) { event in
-                if event.action == .uploaded { tally.withLock { $0 += 1 } }
+                if case .transferred = event { tally.withLock { $0 += 1 } }
             }
             #expect(second.transferred == 1)
             #expect(second.finishedEarlier == files.count - 1)
@@ -349,8 +366,7 @@ struct DirectoryTransferTests {
             )
             #expect(second.failed == 0)
             #expect(
-                Set(events.all.filter { $0.action == .downloaded }.map(\.name))
-                    == ["many/7.bin", "many/3.bin", "a/b/c.txt"]
+                Set(events.transferred) == ["many/7.bin", "many/3.bin", "a/b/c.txt"]
             )
             #expect(second.finishedEarlier == files.count - 3)
             #expect(try Self.readTree(restored) == files)
@@ -416,7 +432,7 @@ struct DirectoryTransferTests {
             } throws: { error in
                 (error as? ServiceError)?.code == .noSuchBucket
             }
-            #expect(events.all.filter { $0.action == .failed }.isEmpty)
+            #expect(events.failed.isEmpty)
 
             // A download creates its directory, and removes it again when the job fails before writing anything.
             let target = parent + "/inner"
@@ -458,7 +474,7 @@ struct DirectoryTransferTests {
                 events: events.handler
             )
             #expect(copied.transferred == files.count)
-            #expect(events.all.allSatisfy { $0.action == .copied })
+            #expect(events.transferred.count == files.count && events.failed.isEmpty && events.skipped.isEmpty)
             // A small object is one CopyObject pinned to its listed ETag: only the large one's engine reads headers.
             let heads = sent.withLock { $0 }.filter { $0.hasPrefix("HEAD ") }
             #expect(!heads.isEmpty && heads.allSatisfy { $0.hasSuffix("/photos/z/large.bin") }, "\(heads)")
@@ -568,7 +584,7 @@ struct DirectoryTransferTests {
             let events = EventLog()
             let first = try await run(events)
             #expect(first.failed == 1)
-            let failed = try #require(events.all.first { $0.action == .failed })
+            let failed = try #require(events.failed.first)
             #expect(failed.name == "many/9.bin")
             #expect((failed.error as? ServiceError)?.code == .preconditionFailed)
             #expect(try await moved() == nil)
@@ -602,11 +618,13 @@ struct DirectoryTransferTests {
             // the root directory) but not uploaded yet.
             let summary = try await client.uploadDirectory(root, bucket: Self.bucket, options: options) { event in
                 events.handler(event)
-                if event.name == "a-b.txt" { try? FileManager.default.removeItem(atPath: root + "/empty") }
+                if case .transferred("a-b.txt", _) = event {
+                    try? FileManager.default.removeItem(atPath: root + "/empty")
+                }
             }
             #expect(summary.failed == 0)
             #expect(summary.transferred == files.count - 1)
-            let skipped = events.all.filter { $0.action == .skipped }
+            let skipped = events.skipped
             #expect(skipped.map(\.name).sorted() == ["empty", "link"])
             #expect(skipped.contains { $0.reason == "vanished during the job" })
         }
@@ -627,7 +645,9 @@ struct DirectoryTransferTests {
             }
             var options = Self.options(.s3)
             options.concurrency = 1
-            func download(to directory: String) async throws -> (DirectoryTransferSummary, [DirectoryTransferEvent]) {
+            func download(
+                to directory: String
+            ) async throws -> (DirectoryTransferSummary, [(name: String, reason: String)]) {
                 let events = EventLog()
                 let summary = try await client.downloadDirectory(
                     bucket: Self.bucket,
@@ -636,7 +656,7 @@ struct DirectoryTransferTests {
                     options: options,
                     events: events.handler
                 )
-                return (summary, events.all.filter { $0.action == .skipped })
+                return (summary, events.skipped)
             }
 
             // In key order, one at a time: 'a' lands as a file, so 'a/b' has no directory to go to.
@@ -645,7 +665,7 @@ struct DirectoryTransferTests {
                 #expect(summary.failed == 0, "run \(run)")
                 #expect(summary.skipped == 1, "run \(run)")
                 #expect(skipped.map(\.name) == ["a/b"])
-                #expect(skipped.first?.reason?.contains("not a directory") == true)
+                #expect(skipped.first?.reason.contains("not a directory") == true)
             }
             #expect(FileManager.default.contents(atPath: fileFirst + "/a") == Data([1, 2]))
             #expect(FileManager.default.contents(atPath: fileFirst + "/c") == Data([6]))
@@ -656,7 +676,7 @@ struct DirectoryTransferTests {
             #expect(summary.failed == 0)
             #expect(summary.transferred == 2)
             #expect(skipped.map(\.name) == ["a"])
-            #expect(skipped.first?.reason?.contains("is a directory") == true)
+            #expect(skipped.first?.reason.contains("is a directory") == true)
             #expect(FileManager.default.contents(atPath: directoryFirst + "/a/b") == Data([3, 4, 5]))
         }
     }
@@ -683,9 +703,9 @@ struct DirectoryTransferTests {
                 events: events.handler
             )
             #expect(summary.transferred == files.count + 1)
-            let skipped = events.all.filter { $0.action == .skipped }
+            let skipped = events.skipped
             #expect(skipped.map(\.name) == ["a/b/up/"])
-            #expect(skipped.first?.reason?.contains("symbolic link back") == true)
+            #expect(skipped.first?.reason.contains("symbolic link back") == true)
             let link = try await client.getObject(.init(bucket: Self.bucket, key: "link"))
             #expect(try await link.body.collect(upTo: 100).bytes == files[Array("a.txt".utf8)])
         }
@@ -737,5 +757,37 @@ final class ReplaceBeforeFirstRequest: Sendable {
 final class EventLog: Sendable {
     private let events = Mutex<[DirectoryTransferEvent]>([])
     var all: [DirectoryTransferEvent] { events.withLock { $0 } }
-    var handler: DirectoryTransferEventHandler { { event in self.events.withLock { $0.append(event) } } }
+    var handler: @Sendable (DirectoryTransferEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
+
+    /// The names transferred, in order.
+    var transferred: [String] {
+        all.compactMap { if case .transferred(let name, _) = $0 { name } else { nil } }
+    }
+    /// The names deleted, in order.
+    var deleted: [String] {
+        all.compactMap { if case .deleted(let name) = $0 { name } else { nil } }
+    }
+    /// The names skipped, with their reasons.
+    var skipped: [(name: String, reason: String)] {
+        all.compactMap { if case .skipped(let name, let reason) = $0 { (name, reason) } else { nil } }
+    }
+    /// The transfers and deletions that failed.
+    var failed: [(name: String, error: any Error)] {
+        all.compactMap {
+            switch $0 {
+            case .transferFailed(let name, let error), .deletionFailed(let name, let error): (name, error)
+            default: nil
+            }
+        }
+    }
+    /// The progress events' counts.
+    var progress: [(objectsDone: Int, objectsFound: Int, bytesTransferred: Int64, isListingComplete: Bool)] {
+        all.compactMap {
+            if case .progress(let done, let found, let bytes, let complete) = $0 {
+                (done, found, bytes, complete)
+            } else {
+                nil
+            }
+        }
+    }
 }

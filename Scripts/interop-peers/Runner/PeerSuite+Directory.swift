@@ -53,7 +53,7 @@ extension PeerSuite {
             events: failures.handler
         )
         try require(
-            up.transferred == self.directoryTree.count && up.isComplete,
+            up.transferred == self.directoryTree.count && up.failed == 0 && up.skipped == 0,
             "uploadDirectory: \(up), expected \(self.directoryTree.count) transferred and complete; \(failures)"
         )
         for (name, bytes) in self.directoryTree {
@@ -68,7 +68,7 @@ extension PeerSuite {
             events: failures.handler
         )
         try require(
-            down.transferred == self.directoryTree.count && down.isComplete,
+            down.transferred == self.directoryTree.count && down.failed == 0 && down.skipped == 0,
             "downloadDirectory: \(down), expected \(self.directoryTree.count) transferred and complete; \(failures)"
         )
         for (name, bytes) in self.directoryTree {
@@ -151,10 +151,18 @@ final class DirectoryFailures: Sendable, CustomStringConvertible {
     private let reasons = Mutex<[String]>([])
 
     /// The job's event handler.
-    var handler: DirectoryTransferEventHandler {
+    var handler: @Sendable (DirectoryTransferEvent) -> Void {
         { event in
-            guard event.action == .failed || event.action == .skipped else { return }
-            self.reasons.withLock { $0.append("\(event.action) \(event.name): \(event.reason ?? "")") }
+            let reason: String
+            switch event {
+            case .transferFailed(let name, let error), .deletionFailed(let name, let error):
+                reason = "failed \(name): \(error)"
+            case .skipped(let name, let why):
+                reason = "skipped \(name): \(why)"
+            case .transferred, .deleted, .progress:
+                return
+            }
+            self.reasons.withLock { $0.append(reason) }
         }
     }
 

@@ -87,19 +87,7 @@ extension DirectoryJob {
             return
         }
         if self.options.isDryRun {
-            for (name, target) in extraneous {
-                state.summary.deleted += 1
-                let isKey = self.direction != .download
-                self.report(
-                    .deleted,
-                    name: name,
-                    key: isKey ? target : nil,
-                    path: isKey ? nil : target,
-                    size: 0,
-                    reason: nil,
-                    &state
-                )
-            }
+            for (name, _) in extraneous { self.report(.deleted(name: name), &state) }
             return
         }
         switch self.direction {
@@ -112,32 +100,26 @@ extension DirectoryJob {
                 let names = Dictionary(batch.map { ($0.target, $0.name) }) { first, _ in first }
                 let response = try await self.client.deleteObjects(bucket: self.bucket, keys: batch.map(\.target))
                 for key in response.deleted {
-                    state.summary.deleted += 1
-                    self.report(.deleted, name: names[key] ?? key, key: key, path: nil, size: 0, reason: nil, &state)
+                    self.report(.deleted(name: names[key] ?? key), &state)
                 }
                 for failure in response.failures {
-                    state.summary.failed += 1
-                    let reason = "\(failure.code): \(failure.message)"
-                    self.report(
-                        .failed,
-                        name: names[failure.key] ?? failure.key,
-                        key: failure.key,
-                        path: nil,
-                        size: 0,
-                        reason: reason,
-                        &state
+                    // The key's code and message, with the status of the response that carried them.
+                    let error = ServiceError(
+                        statusCode: 200,
+                        code: ServiceError.Code(rawValue: failure.code),
+                        message: failure.message,
+                        requestID: response.requestID,
+                        details: ["Key": failure.key]
                     )
+                    self.report(.deletionFailed(name: names[failure.key] ?? failure.key, error: error), &state)
                 }
             }
         case .download:
             for (name, path) in extraneous {
-                switch self.deleteFile(path) {
-                case nil:
-                    state.summary.deleted += 1
-                    self.report(.deleted, name: name, key: nil, path: path, size: 0, reason: nil, &state)
-                case let reason?:
-                    state.summary.failed += 1
-                    self.report(.failed, name: name, key: nil, path: path, size: 0, reason: reason, &state)
+                if let error = self.deleteFile(path) {
+                    self.report(.deletionFailed(name: name, error: error), &state)
+                } else {
+                    self.report(.deleted(name: name), &state)
                 }
             }
         }
@@ -146,19 +128,23 @@ extension DirectoryJob {
     /// Deletes a file of a download's directory, found from the job's root one real directory at a time, so that
     /// a link in the way (planted, or swapped in since the walk) never leads the deletion outside the directory.
     ///
-    /// - Returns: `nil` when the file is gone, else why it is not.
-    private func deleteFile(_ path: String) -> String? {
-        guard let root = self.root else { return "the job's directory is not open" }
+    /// - Returns: `nil` when the file is gone, else why it is not: ``ObjectStorageError/Code/unsafePath`` when a link
+    ///   is in the way, ``ObjectStorageError/Code/fileSystem`` when the system refuses.
+    private func deleteFile(_ path: String) -> ObjectStorageError? {
+        guard let root = self.root else {
+            return ObjectStorageError(code: .fileSystem, message: "cannot delete: the job's directory is not open")
+        }
         let destination: DownloadDestination
         do {
             destination = try LocalPaths.destination(of: path, under: root, creating: false)
         } catch  where error.code == .unsafePath {
-            return "not deleted: \(error.message)"
+            return ObjectStorageError(code: .unsafePath, message: "not deleted: \(error.message)")
         } catch {
             var info = stat()
-            return lstat(path, &info) != 0 && errno == ENOENT ? nil : "cannot delete: \(error.message)"
+            guard lstat(path, &info) == 0 || errno != ENOENT else { return nil }
+            return ObjectStorageError(code: error.code, message: "cannot delete: \(error.message)")
         }
         guard let failure = destination.directory.remove(destination.name) else { return nil }
-        return "cannot delete: \(SystemErrorText.describe(failure))"
+        return ObjectStorageError(code: .fileSystem, message: "cannot delete: \(SystemErrorText.describe(failure))")
     }
 }

@@ -45,19 +45,10 @@ extension DirectoryJob {
             return nil
         case .finishedEarlier:
             state.summary.finishedEarlier += 1
-            state.progress.objectsDone += 1
-            self.progress?(state.progress)
+            self.reportProgress(&state)
             return nil
         case .skip(let reason):
-            self.report(
-                .skipped,
-                name: source.name,
-                key: source.key,
-                path: source.path,
-                size: source.size,
-                reason: reason,
-                &state
-            )
+            self.report(.skipped(name: source.name, reason: reason), &state)
             return nil
         case .transfer(let transfer):
             return try self.planned(transfer, source: source, manifest: manifest, &state)
@@ -80,17 +71,7 @@ extension DirectoryJob {
                 self.finishUnchanged(&state)
                 return nil
             }
-            self.report(
-                self.action,
-                name: name,
-                key: key ?? source.key,
-                path: path ?? source.path,
-                size: size,
-                reason: nil,
-                &state
-            )
-            state.summary.transferred += 1
-            state.summary.transferredBytes += size
+            self.report(.transferred(name: name, size: size), &state)
             return nil
         }
         let isLarge = transfer.isLarge
@@ -112,7 +93,6 @@ extension DirectoryJob {
         return ScheduledItem(weight: weight) { [options] in
             var outcome = Outcome(
                 name: name,
-                key: key ?? source.key,
                 path: path ?? source.path,
                 size: size,
                 stamp: transfer.stamp
@@ -135,8 +115,7 @@ extension DirectoryJob {
     /// Counts a name the destination already has.
     private func finishUnchanged(_ state: inout RunState) {
         state.summary.unchanged += 1
-        state.progress.objectsDone += 1
-        self.progress?(state.progress)
+        self.reportProgress(&state)
     }
 
     /// Records a finished transfer: the manifest first, then the event.
@@ -148,28 +127,10 @@ extension DirectoryJob {
         if let error = outcome.error {
             if Task.isCancelled || error is CancellationError || Self.failsEveryObject(error) { throw error }
             if let reason = self.reasonARerunFailsToo(outcome, error) {
-                self.report(
-                    .skipped,
-                    name: outcome.name,
-                    key: outcome.key,
-                    path: outcome.path,
-                    size: outcome.size,
-                    reason: reason,
-                    &state
-                )
-                return
+                self.report(.skipped(name: outcome.name, reason: reason), &state)
+            } else {
+                self.report(.transferFailed(name: outcome.name, error: error), &state)
             }
-            state.summary.failed += 1
-            self.report(
-                .failed,
-                name: outcome.name,
-                key: outcome.key,
-                path: outcome.path,
-                size: outcome.size,
-                reason: "\(error)",
-                error: error,
-                &state
-            )
             return
         }
         do throws(CheckpointError) {
@@ -179,18 +140,7 @@ extension DirectoryJob {
             throw ObjectStorageError(checkpoint: error)
         }
         if outcome.isLarge { state.finishedLarge.insert(Array(outcome.name.utf8)) }
-        state.summary.transferred += 1
-        state.summary.transferredBytes += outcome.size
-        state.progress.bytesTransferred += outcome.size
-        self.report(
-            action,
-            name: outcome.name,
-            key: outcome.key,
-            path: outcome.path,
-            size: outcome.size,
-            reason: nil,
-            &state
-        )
+        self.report(.transferred(name: outcome.name, size: outcome.size), &state)
     }
 
     /// Why a failed object would fail again on every rerun, when that is so; such an object is reported as skipped.
@@ -227,31 +177,36 @@ extension DirectoryJob {
         return false
     }
 
-    /// Reports an event and the progress it makes.
-    func report(
-        _ action: DirectoryTransferEvent.Action,
-        name: String,
-        key: String?,
-        path: String?,
-        size: Int64,
-        reason: String?,
-        error: (any Error)? = nil,
-        _ state: inout RunState
-    ) {
-        if action == .skipped { state.summary.skipped += 1 }
-        if action != .deleted { state.progress.objectsDone += 1 }
-        self.events?(
-            DirectoryTransferEvent(
-                action: action,
-                name: name,
-                key: key,
-                path: path,
-                size: size,
-                reason: reason,
-                error: error,
-                isDryRun: self.options.isDryRun
-            )
-        )
-        self.progress?(state.progress)
+    /// Counts an event in the summary and the progress, then reports it and the progress it makes. A dry run's
+    /// transfers count in the summary's bytes, not in the progress's, which counts the bytes moved.
+    func report(_ event: DirectoryTransferEvent, _ state: inout RunState) {
+        switch event {
+        case .transferred(_, let size):
+            state.summary.transferred += 1
+            state.summary.transferredBytes += size
+            if !self.options.isDryRun { state.progress.bytesTransferred += size }
+            state.progress.objectsDone += 1
+        case .transferFailed:
+            state.summary.failed += 1
+            state.progress.objectsDone += 1
+        case .skipped:
+            state.summary.skipped += 1
+            state.progress.objectsDone += 1
+        case .deleted:
+            state.summary.deleted += 1
+        case .deletionFailed:
+            state.summary.failed += 1
+        case .progress:
+            break
+        }
+        guard let events = self.events else { return }
+        events(event)
+        events(state.progress.event)
+    }
+
+    /// Counts an object finished with no event of its own (the destination had it), and reports the progress.
+    func reportProgress(_ state: inout RunState) {
+        state.progress.objectsDone += 1
+        self.events?(state.progress.event)
     }
 }

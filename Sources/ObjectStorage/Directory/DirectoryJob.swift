@@ -45,7 +45,7 @@ struct DirectoryJob: Sendable {
     /// A finished transfer, handed from its task to the run that records it.
     struct Outcome: Sendable {
         var name: String
-        var key: String?
+        /// The local path (an upload's source, a download's destination), `nil` for a copy.
         var path: String?
         var size: Int64
         var stamp: String
@@ -70,8 +70,8 @@ struct DirectoryJob: Sendable {
     let attributes: UploadAttributes
     let options: DirectoryTransferOptions
     let logger: Logger
-    let events: DirectoryTransferEventHandler?
-    let progress: DirectoryTransferProgressHandler?
+    /// Receives the job's events (see ``report(_:_:)``).
+    let events: (@Sendable (DirectoryTransferEvent) -> Void)?
 
     /// The suffix of a small download's temporary file, beside its destination.
     static let partialSuffix = ".objstore-partial"
@@ -89,8 +89,25 @@ struct DirectoryJob: Sendable {
 
     /// What the run keeps between objects.
     struct RunState {
+        /// What the job's progress events say.
+        struct Progress {
+            var objectsDone = 0
+            var objectsFound = 0
+            var bytesTransferred: Int64 = 0
+            var isListingComplete = false
+
+            var event: DirectoryTransferEvent {
+                .progress(
+                    objectsDone: self.objectsDone,
+                    objectsFound: self.objectsFound,
+                    bytesTransferred: self.bytesTransferred,
+                    isListingComplete: self.isListingComplete
+                )
+            }
+        }
+
         var summary = DirectoryTransferSummary()
-        var progress = DirectoryTransferProgress()
+        var progress = Progress()
         var extraneous: [(name: String, target: String)] = []
         /// The large objects this run started, by name bytes (see ``discardAbandonedCheckpoints(manifest:state:)``).
         var startedLarge: [[UInt8]: String] = [:]
@@ -183,15 +200,6 @@ struct DirectoryJob: Sendable {
         }
         return matches(options.excludes) && !matches(options.includes)
     }
-
-    /// What a transfer of this job is called in its events.
-    var action: DirectoryTransferEvent.Action {
-        switch self.direction {
-        case .upload: .uploaded
-        case .download: .downloaded
-        case .copy: .copied
-        }
-    }
 }
 
 extension DirectoryJob {
@@ -221,18 +229,11 @@ extension DirectoryJob {
             while let step = try await self.merge.next() {
                 try Task.checkCancellation()
                 switch step {
-                case .skipped(let name, let path, let reason, let onSource):
+                case .skipped(let name, _, let reason, let onSource):
                     self.planner.leftOut(name)
                     if onSource {
-                        self.job.report(
-                            .skipped,
-                            name: name,
-                            key: nil,
-                            path: path,
-                            size: 0,
-                            reason: reason,
-                            &self.state
-                        )
+                        self.state.progress.objectsFound += 1
+                        self.job.report(.skipped(name: name, reason: reason), &self.state)
                     }
                 case .pair(let source, let destination):
                     self.state.progress.objectsFound += 1
@@ -250,6 +251,7 @@ extension DirectoryJob {
                 }
             }
             self.state.progress.isListingComplete = true
+            self.job.events?(self.state.progress.event)
             return nil
         }
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// How a directory job (``ObjectStorageClient/uploadDirectory(_:bucket:prefix:attributes:options:logger:events:progress:)``,
-/// ``ObjectStorageClient/downloadDirectory(bucket:prefix:to:options:logger:events:progress:)``) chooses, moves and records
+/// How a directory job (``ObjectStorageClient/uploadDirectory(_:bucket:prefix:attributes:options:logger:events:)``,
+/// ``ObjectStorageClient/downloadDirectory(bucket:prefix:to:options:logger:events:)``) chooses, moves and records
 /// objects.
 ///
 /// The defaults copy everything (`cp -r`), 16 objects at once, with no manifest. A sync sets ``comparison``;
@@ -58,8 +58,8 @@ public struct DirectoryTransferOptions: Sendable, Hashable {
     /// Follows symbolic links while walking a local directory (a link to a directory is entered once: a loop
     /// is reported and skipped). Off by default: a link is skipped and reported.
     public var followsSymbolicLinks = false
-    /// Reports what would happen (the same events, with ``DirectoryTransferEvent/isDryRun`` set) and changes
-    /// nothing, neither locally nor remotely, nor in the manifest.
+    /// Reports what would happen (the same ``DirectoryTransferEvent``s and summary) and changes nothing, neither
+    /// locally nor remotely, nor in the manifest.
     public var isDryRun = false
     /// `fnmatch(3)` patterns on the name relative to the directory or prefix (`*` also matches `/`): a name
     /// that matches one is left alone, unless it matches one of ``includes``.

@@ -45,9 +45,10 @@ extension ObjectStorageClient {
     ///   - attributes: The attributes of every uploaded object (content type, when `nil`, from each file's name).
     ///   - options: Which files move and how.
     ///   - logger: The logger (the client's when `nil`).
-    ///   - events: Called for each object uploaded, skipped, failed or deleted.
-    ///   - progress: Called as objects finish.
-    /// - Returns: The totals; ``DirectoryTransferSummary/isComplete`` says whether every file made it.
+    ///   - events: Called with what becomes of each file (uploaded, skipped, failed) and of each extraneous object
+    ///     (deleted), each followed by the job's progress; see ``DirectoryTransferEvent``.
+    /// - Returns: The totals: every file made it when ``DirectoryTransferSummary/failed`` and
+    ///   ``DirectoryTransferSummary/skipped`` are zero.
     /// - Throws: ``ObjectStorageError`` for invalid options, a directory that cannot be read, or a manifest that
     ///   is locked, belongs to another job or cannot be written; listing errors; `CancellationError`.
     public func uploadDirectory(
@@ -57,8 +58,7 @@ extension ObjectStorageClient {
         attributes: UploadAttributes = UploadAttributes(),
         options: DirectoryTransferOptions = DirectoryTransferOptions(),
         logger: Logger? = nil,
-        events: DirectoryTransferEventHandler? = nil,
-        progress: DirectoryTransferProgressHandler? = nil
+        events: (@Sendable (DirectoryTransferEvent) -> Void)? = nil
     ) async throws -> DirectoryTransferSummary {
         try Self.validate(options, bucket: bucket)
         let job = DirectoryJob(
@@ -72,8 +72,7 @@ extension ObjectStorageClient {
             attributes: attributes,
             options: options,
             logger: self.transferLogger("UploadDirectory", bucket: bucket, key: prefix, logger),
-            events: events,
-            progress: progress
+            events: events
         )
         return try await job.run()
     }
@@ -98,18 +97,17 @@ extension ObjectStorageClient {
     ///     throws).
     ///   - options: Which objects move and how.
     ///   - logger: The logger (the client's when `nil`).
-    ///   - events: Called for each object downloaded, skipped, failed or deleted.
-    ///   - progress: Called as objects finish.
+    ///   - events: Called with what becomes of each object (downloaded, skipped, failed) and of each extraneous file
+    ///     (deleted), each followed by the job's progress; see ``DirectoryTransferEvent``.
     /// - Returns: The totals.
-    /// - Throws: As ``uploadDirectory(_:bucket:prefix:attributes:options:logger:events:progress:)``.
+    /// - Throws: As ``uploadDirectory(_:bucket:prefix:attributes:options:logger:events:)``.
     public func downloadDirectory(
         bucket: String,
         prefix: String = "",
         to directory: String,
         options: DirectoryTransferOptions = DirectoryTransferOptions(),
         logger: Logger? = nil,
-        events: DirectoryTransferEventHandler? = nil,
-        progress: DirectoryTransferProgressHandler? = nil
+        events: (@Sendable (DirectoryTransferEvent) -> Void)? = nil
     ) async throws -> DirectoryTransferSummary {
         try Self.validate(options, bucket: bucket)
         let existed = access(directory, F_OK) == 0
@@ -125,8 +123,7 @@ extension ObjectStorageClient {
             attributes: UploadAttributes(),
             options: options,
             logger: self.transferLogger("DownloadDirectory", bucket: bucket, key: prefix, logger),
-            events: events,
-            progress: progress
+            events: events
         )
         do {
             return try await job.run()
@@ -156,10 +153,10 @@ extension ObjectStorageClient {
     ///   - attributes: The attributes of every copy (metadata is copied from the source when empty).
     ///   - options: Which objects move and how.
     ///   - logger: The logger (the client's when `nil`).
-    ///   - events: Called for each object copied, skipped, failed or deleted.
-    ///   - progress: Called as objects finish.
+    ///   - events: Called with what becomes of each object (copied, skipped, failed) and of each extraneous one
+    ///     (deleted), each followed by the job's progress; see ``DirectoryTransferEvent``.
     /// - Returns: The totals.
-    /// - Throws: As ``uploadDirectory(_:bucket:prefix:attributes:options:logger:events:progress:)``.
+    /// - Throws: As ``uploadDirectory(_:bucket:prefix:attributes:options:logger:events:)``.
     public func copyPrefix(
         bucket: String,
         prefix: String = "",
@@ -169,8 +166,7 @@ extension ObjectStorageClient {
         attributes: UploadAttributes = UploadAttributes(),
         options: DirectoryTransferOptions = DirectoryTransferOptions(),
         logger: Logger? = nil,
-        events: DirectoryTransferEventHandler? = nil,
-        progress: DirectoryTransferProgressHandler? = nil
+        events: (@Sendable (DirectoryTransferEvent) -> Void)? = nil
     ) async throws -> DirectoryTransferSummary {
         try Self.validate(options, bucket: bucket)
         try ObjectNameRules.validateBucketReference(sourceBucket)
@@ -197,8 +193,7 @@ extension ObjectStorageClient {
             attributes: attributes,
             options: options,
             logger: self.transferLogger("CopyPrefix", bucket: bucket, key: prefix, logger),
-            events: events,
-            progress: progress
+            events: events
         )
         return try await job.run()
     }

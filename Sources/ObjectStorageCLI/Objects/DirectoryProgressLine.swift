@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import ObjectStorage
 import Synchronization
 
 #if canImport(Glibc)
@@ -41,7 +40,13 @@ final class DirectoryProgressLine: Sendable {
     }
 
     /// Redraws the line, unless it was drawn less than ``ProgressBar/redrawInterval`` ago.
-    func update(_ progress: DirectoryTransferProgress) {
+    ///
+    /// - Parameters:
+    ///   - objectsDone: The objects finished so far.
+    ///   - objectsFound: The objects found so far.
+    ///   - bytesTransferred: The bytes transferred so far.
+    ///   - isListingComplete: Whether `objectsFound` is the total.
+    func update(objectsDone: Int, objectsFound: Int, bytesTransferred: Int64, isListingComplete: Bool) {
         guard isActive else { return }
         let now = ContinuousClock.now
         state.withLock { state in
@@ -50,8 +55,8 @@ final class DirectoryProgressLine: Sendable {
             state.lastDraw = now
             state.drawn = true
             let text =
-                "\(progress.objectsDone) of \(progress.objectsFound)\(progress.isListingComplete ? "" : "+") objects, "
-                + "\(ProgressBar.size(progress.bytesTransferred)) transferred"
+                "\(objectsDone) of \(objectsFound)\(isListingComplete ? "" : "+") objects, "
+                + "\(ProgressBar.size(bytesTransferred)) transferred"
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
         }
     }

@@ -55,15 +55,15 @@ struct DirectoryTransfer: Sendable {
         }
     }
 
-    /// Prints the events of a job whose remote side (the destination of a copy) is `remote`.
-    private func printer(remote: ObjectURL, source: ObjectURL? = nil, sourcePrefix: String = "") -> EventPrinter {
+    /// Prints the events of `job`, whose remote side (the destination of a copy) is `prefix` in `remote`'s bucket.
+    private func printer(_ job: EventPrinter.Job, remote: ObjectURL, prefix: String) -> EventPrinter {
         EventPrinter(
             command: command,
+            job: job,
             json: flags.json,
             output: output,
             remote: remote,
-            source: source,
-            sourcePrefix: sourcePrefix,
+            prefix: prefix,
             isDryRun: flags.dryrun,
             progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
         )
@@ -111,7 +111,7 @@ struct DirectoryTransfer: Sendable {
         let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: target.vendor)
         let attributes = transfer.uploadAttributes(contentType: contentType)
-        let printer = self.printer(remote: target)
+        let printer = self.printer(.upload(directory: directory), remote: target, prefix: prefix)
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             let summary = try await client.uploadDirectory(
@@ -120,10 +120,9 @@ struct DirectoryTransfer: Sendable {
                 prefix: prefix,
                 attributes: attributes,
                 options: options,
-                events: printer.print,
-                progress: printer.progressLine.update
+                events: printer.print
             )
-            try Self.finish(summary, command: command, verb: "uploaded", printer: printer)
+            try Self.finish(summary, command: command, printer: printer)
         }
     }
 
@@ -137,7 +136,7 @@ struct DirectoryTransfer: Sendable {
         let options = self.options(identity: "download \(directory) \(RemoteLocation.text(origin)) \(prefix)")
         let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: origin.vendor)
-        let printer = self.printer(remote: origin)
+        let printer = self.printer(.download(directory: directory), remote: origin, prefix: prefix)
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.vendor)) {
             let summary = try await client.downloadDirectory(
@@ -145,10 +144,9 @@ struct DirectoryTransfer: Sendable {
                 prefix: prefix,
                 to: directory,
                 options: options,
-                events: printer.print,
-                progress: printer.progressLine.update
+                events: printer.print
             )
-            try Self.finish(summary, command: command, verb: "downloaded", printer: printer)
+            try Self.finish(summary, command: command, printer: printer)
         }
     }
 
@@ -170,7 +168,11 @@ struct DirectoryTransfer: Sendable {
         let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: target.vendor)
         let sourceClient = crossService ? try await factory.makeClient(for: origin.vendor) : nil
-        let printer = self.printer(remote: target, source: origin, sourcePrefix: sourcePrefix)
+        let printer = self.printer(
+            .copy(source: origin, sourcePrefix: sourcePrefix),
+            remote: target,
+            prefix: prefix
+        )
         let command = self.command
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             let summary = try await client.copyPrefix(
@@ -180,10 +182,9 @@ struct DirectoryTransfer: Sendable {
                 sourceBucket: origin.bucket,
                 sourcePrefix: sourcePrefix,
                 options: options,
-                events: printer.print,
-                progress: printer.progressLine.update
+                events: printer.print
             )
-            try Self.finish(summary, command: command, verb: "copied", printer: printer)
+            try Self.finish(summary, command: command, printer: printer)
         }
     }
 
@@ -206,9 +207,9 @@ struct DirectoryTransfer: Sendable {
     private static func finish(
         _ summary: DirectoryTransferSummary,
         command: String,
-        verb: String,
         printer: EventPrinter
     ) throws {
+        let verb = printer.transferred
         var parts = [
             "\(summary.transferred) \(printer.isDryRun ? "to be " : "")\(verb) (\(ProgressBar.size(summary.transferredBytes)))"
         ]
