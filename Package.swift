@@ -16,7 +16,6 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .library(name: "ObjectStorage", targets: ["ObjectStorage"]),
-        .library(name: "ObjectStorageSigning", targets: ["ObjectStorageSigning"]),
         .library(name: "ObjectStorageLocalServer", targets: ["ObjectStorageLocalServer"]),
         .executable(name: "objstore", targets: ["ObjectStorageCLI"]),
     ],

@@ -36,7 +36,7 @@ struct EmbeddedServer {
 
     private static func bind(_ port: Int, _ dataDirectory: String, _ logger: Logger) async throws -> EmbeddedServer {
         let faults = FaultInjector()
-        faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 16 << 20)))
+        faults.add(FaultRule(operations: ["GetObject"], fault: .bandwidthLimit(bytesPerSecond: 16 << 20)))
         let server = LocalObjectServer(
             configuration: .init(port: port, storage: .directory(dataDirectory)),
             faults: faults,

@@ -175,7 +175,7 @@ public struct FaultRule: Sendable {
 ///
 /// <!-- snippet: given server: LocalObjectServer -->
 /// ```swift
-/// server.faults.add(FaultRule(operations: [.getObject], trigger: .nth(1), fault: .closeConnection(afterBodyBytes: 1024)))
+/// server.faults.add(FaultRule(operations: ["GetObject"], trigger: .nth(1), fault: .closeConnection(afterBodyBytes: 1024)))
 /// ```
 public final class FaultInjector: Sendable {
     private struct Entry {
@@ -207,13 +207,6 @@ public final class FaultInjector: Sendable {
     /// Removes every rule.
     public func removeAll() {
         state.withLock { $0.entries.removeAll() }
-    }
-
-    /// Reseeds the generator of probabilistic triggers.
-    ///
-    /// - Parameter seed: The new seed.
-    public func reseed(_ seed: UInt64) {
-        state.withLock { $0.random = SplitMix64(seed: seed) }
     }
 
     /// The faults that fire for one request.

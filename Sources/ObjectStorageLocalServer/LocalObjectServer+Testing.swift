@@ -29,7 +29,7 @@ extension LocalObjectServer {
     /// @Test func retriesThrottling() async throws {
     ///     try await LocalObjectServer.withRunning(vendor: .oss) { client, server in
     ///         try await client.createBucket(bucket: "test")
-    ///         server.faults.add(FaultRule(operations: [.putObject], trigger: .first(2), fault: .slowDown))
+    ///         server.faults.add(FaultRule(operations: ["PutObject"], trigger: .first(2), fault: .slowDown))
     ///         try await client.putObject(PutObjectRequest(bucket: "test", key: "k", body: .bytes([1, 2, 3])))
     ///     }
     /// }

@@ -169,7 +169,7 @@ struct RequestHandler: Sendable {
                 if request.header("content-type")?.lowercased().hasPrefix("multipart/form-data") == true {
                     return .postObject
                 }
-                return ServiceOperation("PostBucket")
+                return ServiceOperation(name: "PostBucket")
             default:
                 if request.hasQuery("location") { return .getBucketLocation }
                 if request.hasQuery("uploads") { return .listMultipartUploads }
@@ -188,8 +188,8 @@ struct RequestHandler: Sendable {
         case "POST":
             if request.hasQuery("uploads") { return .createMultipartUpload }
             if request.hasQuery("uploadId") { return .completeMultipartUpload }
-            return ServiceOperation("PostObject")
-        default: return ServiceOperation(request.method)
+            return ServiceOperation(name: "PostObject")
+        default: return ServiceOperation(name: request.method)
         }
     }
 

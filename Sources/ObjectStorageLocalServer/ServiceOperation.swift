@@ -6,59 +6,86 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// An API operation recognised by the local server; fault rules select requests by it.
-public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible {
+/// An API operation recognised by the local server, named as the S3 API spells it; fault rules select requests by
+/// it.
+///
+/// Write it as a string literal, `"UploadPart"`: one of `ListBuckets`, `CreateBucket`, `DeleteBucket`, `HeadBucket`,
+/// `GetBucketLocation`, `ListObjects`, `ListObjectsV2`, `PutObject`, `CopyObject`, `GetObject`, `HeadObject`,
+/// `DeleteObject`, `DeleteObjects`, `PostObject`, `CreateMultipartUpload`, `UploadPart`, `CompleteMultipartUpload`,
+/// `AbortMultipartUpload`, `ListParts` or `ListMultipartUploads`. A name the server does not route is a programming
+/// error: it stops the test at once, with the list above, rather than leave a rule that never matches.
+///
+/// <!-- snippet: given server: LocalObjectServer -->
+/// ```swift
+/// server.faults.add(FaultRule(operations: ["UploadPart"], trigger: .first(2), fault: .slowDown))
+/// ```
+public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The operation name, as the S3 API spells it (`GetObject`).
     package let name: String
 
     /// Creates an operation value from its S3 API name.
     ///
     /// - Parameter name: The operation name, such as `GetObject`.
-    package init(_ name: String) { self.name = name }
+    package init(name: String) { self.name = name }
+
+    /// The operation named `value`.
+    ///
+    /// - Parameter value: An operation the server routes, e.g. `UploadPart`; any other name stops the program.
+    public init(stringLiteral value: String) {
+        let operation = ServiceOperation(name: value)
+        precondition(
+            Self.routed.contains(operation),
+            "the local server has no operation '\(value)'; it routes \(Self.routed.map(\.name).joined(separator: ", "))"
+        )
+        self = operation
+    }
 
     /// The operation name.
     public var description: String { name }
 
     /// `GET /`.
-    public static let listBuckets = ServiceOperation("ListBuckets")
+    package static let listBuckets = ServiceOperation(name: "ListBuckets")
     /// `PUT /bucket`.
-    public static let createBucket = ServiceOperation("CreateBucket")
+    package static let createBucket = ServiceOperation(name: "CreateBucket")
     /// `DELETE /bucket`.
-    public static let deleteBucket = ServiceOperation("DeleteBucket")
+    package static let deleteBucket = ServiceOperation(name: "DeleteBucket")
     /// `HEAD /bucket`.
-    public static let headBucket = ServiceOperation("HeadBucket")
+    package static let headBucket = ServiceOperation(name: "HeadBucket")
     /// `GET /bucket?location`.
-    public static let getBucketLocation = ServiceOperation("GetBucketLocation")
+    package static let getBucketLocation = ServiceOperation(name: "GetBucketLocation")
     /// `GET /bucket`.
-    public static let listObjects = ServiceOperation("ListObjects")
+    package static let listObjects = ServiceOperation(name: "ListObjects")
     /// `GET /bucket?list-type=2`.
-    public static let listObjectsV2 = ServiceOperation("ListObjectsV2")
+    package static let listObjectsV2 = ServiceOperation(name: "ListObjectsV2")
     /// `PUT /bucket/key`.
-    public static let putObject = ServiceOperation("PutObject")
+    package static let putObject = ServiceOperation(name: "PutObject")
     /// `PUT /bucket/key` with a copy source.
-    public static let copyObject = ServiceOperation("CopyObject")
+    package static let copyObject = ServiceOperation(name: "CopyObject")
     /// `GET /bucket/key`.
-    public static let getObject = ServiceOperation("GetObject")
+    package static let getObject = ServiceOperation(name: "GetObject")
     /// `HEAD /bucket/key`.
-    public static let headObject = ServiceOperation("HeadObject")
+    package static let headObject = ServiceOperation(name: "HeadObject")
     /// `DELETE /bucket/key`.
-    public static let deleteObject = ServiceOperation("DeleteObject")
+    package static let deleteObject = ServiceOperation(name: "DeleteObject")
     /// `POST /bucket?delete`.
-    public static let deleteObjects = ServiceOperation("DeleteObjects")
+    package static let deleteObjects = ServiceOperation(name: "DeleteObjects")
     /// `POST /bucket` with a `multipart/form-data` form (a browser upload under a POST policy).
-    public static let postObject = ServiceOperation("PostObject")
+    package static let postObject = ServiceOperation(name: "PostObject")
     /// `POST /bucket/key?uploads`.
-    public static let createMultipartUpload = ServiceOperation("CreateMultipartUpload")
+    package static let createMultipartUpload = ServiceOperation(name: "CreateMultipartUpload")
     /// `PUT /bucket/key?partNumber=N&uploadId=ID`.
-    public static let uploadPart = ServiceOperation("UploadPart")
+    package static let uploadPart = ServiceOperation(name: "UploadPart")
     /// `POST /bucket/key?uploadId=ID`.
-    public static let completeMultipartUpload = ServiceOperation("CompleteMultipartUpload")
+    package static let completeMultipartUpload = ServiceOperation(name: "CompleteMultipartUpload")
     /// `DELETE /bucket/key?uploadId=ID`.
-    public static let abortMultipartUpload = ServiceOperation("AbortMultipartUpload")
+    package static let abortMultipartUpload = ServiceOperation(name: "AbortMultipartUpload")
     /// `GET /bucket/key?uploadId=ID`.
-    public static let listParts = ServiceOperation("ListParts")
+    package static let listParts = ServiceOperation(name: "ListParts")
     /// `GET /bucket?uploads`.
-    public static let listMultipartUploads = ServiceOperation("ListMultipartUploads")
+    package static let listMultipartUploads = ServiceOperation(name: "ListMultipartUploads")
+
+    /// Every operation the server routes, POST forms included.
+    static let routed: Set<ServiceOperation> = Set(known + [.postObject])
 
     /// Every operation the server routes, in the order above.
     package static let known: [ServiceOperation] = [

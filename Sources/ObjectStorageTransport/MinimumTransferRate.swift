@@ -27,9 +27,9 @@
 /// ```
 public struct MinimumTransferRate: Sendable, Hashable {
     /// The fewest bytes that must move in each ``window``.
-    public var bytes: Int
+    package var bytes: Int
     /// How long a transfer may wait for the network while moving fewer than ``bytes`` bytes.
-    public var window: Duration
+    package var window: Duration
 
     /// Creates a limit.
     ///

@@ -89,7 +89,7 @@ struct ServerFixture: Sendable {
     /// An anonymous client.
     func anonymousClient(_ vendor: StorageVendor) throws -> ObjectStorageClient {
         ObjectStorageClient(
-            configuration: .init(vendor: vendor, endpoint: try Endpoint(url: endpoint)),
+            configuration: .init(vendor: vendor, endpoint: try Endpoint(url: endpoint), credentials: nil),
             logger: .scanning
         )
     }

@@ -35,7 +35,7 @@ struct CredentialsRedactionTests {
             .profile(.alibabaCloud(), environment: environment),
             .static(accessKeyID: "AKID", secretAccessKey: TestSecrets.secret, securityToken: TestSecrets.token),
             .chain(.environment(.obs, environment: [:]), .environment(.oss, environment: environment)),
-            .refreshing(
+            RefreshingCredentialsProvider(
                 .federated {
                     // Fail with an error whose description holds the secret, after the first call.
                     if failures.increment() > 1 {

@@ -20,7 +20,7 @@ struct CredentialsTests {
             expiration: Date(timeIntervalSince1970: 1_700_000_000)
         )
         for text in [
-            credentials.description, credentials.debugDescription, "\(credentials)", String(reflecting: credentials),
+            credentials.description, "\(credentials)", String(reflecting: credentials),
         ] {
             #expect(text.contains("AKID-visible"))
             #expect(text.contains("secretAccessKey: <redacted>"))

@@ -244,7 +244,7 @@ struct ProvidersRefreshingTests {
         let clock = ManualClock()
         let source = ScriptedSource()
         source.enqueue(.success(Self.credentials("FOREVER", expiresAt: nil)))
-        let provider: some CredentialsProvider = .refreshing(source, now: { clock.now })
+        let provider: some CredentialsProvider = RefreshingCredentialsProvider(source, now: { clock.now })
         for _ in 0..<3 {
             #expect(try await provider.credentials(logger: self.logger).accessKeyID == "FOREVER")
             clock.advance(by: 365 * 86_400)

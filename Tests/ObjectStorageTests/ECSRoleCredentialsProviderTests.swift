@@ -361,7 +361,7 @@ struct ECSRoleCredentialsProviderTests {
         let (logger, handler) = MetadataTestSupport.logger()
         let clock = MetadataTestClock(start)
         // Generous timeouts: a refresh that timed out on a loaded machine would keep the cached pair.
-        let provider: some CredentialsProvider = .refreshing(
+        let provider: some CredentialsProvider = RefreshingCredentialsProvider(
             InstanceMetadataCredentialsProvider(
                 service: .alibabaCloudECSRole,
                 endpoint: server.endpoint,

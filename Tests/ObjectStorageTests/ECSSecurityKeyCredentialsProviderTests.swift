@@ -198,7 +198,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
         let clock = MetadataTestClock(start)
-        let provider: some CredentialsProvider = .refreshing(
+        let provider: some CredentialsProvider = RefreshingCredentialsProvider(
             InstanceMetadataCredentialsProvider(
                 service: .huaweiCloudECS,
                 endpoint: server.endpoint,

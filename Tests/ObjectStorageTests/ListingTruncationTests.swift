@@ -36,7 +36,8 @@ struct ListingTruncationTests {
         let configuration = ObjectStorageClient.Configuration(
             vendor: .s3,
             endpoint: try Endpoint(url: server.url("")),
-            region: "us-east-1"
+            region: "us-east-1",
+            credentials: nil
         )
         let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
         var keys: [String] = []

@@ -48,9 +48,8 @@ struct ObjectOperationTests {
 
             var ranged = GetObjectRequest(bucket: "bucket", key: "dir/hello world+.txt")
             ranged.range = .bytes(10...19)
-            ranged.responseContentType = "application/x-test"
             let part = try await client.getObject(ranged)
-            #expect(part.contentType == "application/x-test")
+            #expect(part.contentRange == "bytes 10-19/\(content.count)")
             #expect(try await part.body.collect(upTo: 1 << 20).bytes == Array(content[10...19]))
 
             let copied = try await client.copyObject(
@@ -265,11 +264,14 @@ struct ObjectOperationTests {
             let presigned = try await client.presign(
                 bucket: "presign",
                 key: "a b/c",
-                expires: .seconds(300)
+                expires: .seconds(300),
+                query: ["response-content-type": "application/x-test", "response-content-disposition": "attachment"]
             )
             let response = try await HTTPClientFetch.get(presigned.url)
             #expect(response.status == 200)
             #expect(response.body == Array("hello".utf8))
+            #expect(response.headers["content-type"] == "application/x-test")
+            #expect(response.headers["content-disposition"] == "attachment")
         }
     }
 }

@@ -88,7 +88,8 @@ struct ResumableDownloadNginxTests {
         let configuration = ObjectStorageClient.Configuration(
             vendor: .s3,
             endpoint: try Endpoint(url: "http://127.0.0.1:\(server.port)"),
-            region: "us-east-1"
+            region: "us-east-1",
+            credentials: nil
         )
         let counting = CountingTransport(base: AsyncHTTPClientTransport.shared)
         let client = ObjectStorageClient(configuration: configuration, transport: counting, logger: .scanning)

@@ -69,7 +69,12 @@ struct Settings: Sendable {
                 signatureVersion: signatureVersion
             )
         } else {
-            configuration = ObjectStorageClient.Configuration(vendor: .s3, endpoint: endpoint, region: self.region)
+            configuration = ObjectStorageClient.Configuration(
+                vendor: .s3,
+                endpoint: endpoint,
+                region: self.region,
+                credentials: nil
+            )
         }
         configuration.addressing = .path
         configuration.retry = .exponentialJitter(maxAttempts: 3, base: .milliseconds(20), cap: .milliseconds(200))

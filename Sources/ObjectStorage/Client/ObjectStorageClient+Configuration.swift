@@ -61,36 +61,20 @@ extension ObjectStorageClient {
         /// The signing clock. Leave it alone outside tests; the client adds the learned clock offset to it.
         package var now: @Sendable () -> Date
 
-        /// Creates a configuration that signs with `credentials`.
+        /// Creates a configuration.
         ///
         /// - Parameters:
         ///   - vendor: The vendor.
         ///   - endpoint: The endpoint.
         ///   - region: The region (required by OSS V4 and SigV4).
-        ///   - credentials: The credentials provider, e.g. `.environment` or `.static(...)`.
+        ///   - credentials: The credentials provider, e.g. `.environment` or `.static(...)`; `nil` for anonymous
+        ///     (unsigned) requests to public buckets.
         ///   - signatureVersion: The signature scheme; `nil` picks the vendor's default.
         public init(
             vendor: StorageVendor,
             endpoint: Endpoint,
             region: String? = nil,
-            credentials: some CredentialsProvider,
-            signatureVersion: SignatureVersion? = nil
-        ) {
-            self.init(vendor: vendor, endpoint: endpoint, region: region, signatureVersion: signatureVersion)
-            self.credentials = credentials
-        }
-
-        /// Creates a configuration that sends anonymous (unsigned) requests, for public buckets.
-        ///
-        /// - Parameters:
-        ///   - vendor: The vendor.
-        ///   - endpoint: The endpoint.
-        ///   - region: The region.
-        ///   - signatureVersion: The signature scheme used if credentials is set later.
-        public init(
-            vendor: StorageVendor,
-            endpoint: Endpoint,
-            region: String? = nil,
+            credentials: (any CredentialsProvider)?,
             signatureVersion: SignatureVersion? = nil
         ) {
             self.vendor = vendor
@@ -98,7 +82,7 @@ extension ObjectStorageClient {
             self.region = region
             self.addressing = nil
             self.signatureVersion = signatureVersion ?? vendor.defaultSignatureVersion
-            self.credentials = nil
+            self.credentials = credentials
             self.retry = .exponentialJitter(maxAttempts: 3)
             self.timeout = .seconds(900)
             self.now = { Date() }

@@ -80,12 +80,6 @@ extension ObjectStorageClient {
         operation.header("If-None-Match", request.ifNoneMatch)
         operation.header("If-Modified-Since", request.ifModifiedSince.map(HTTPDates.format))
         operation.header("If-Unmodified-Since", request.ifUnmodifiedSince.map(HTTPDates.format))
-        operation.query("response-cache-control", request.responseCacheControl)
-        operation.query("response-content-disposition", request.responseContentDisposition)
-        operation.query("response-content-encoding", request.responseContentEncoding)
-        operation.query("response-content-language", request.responseContentLanguage)
-        operation.query("response-content-type", request.responseContentType)
-        operation.query("response-expires", request.responseExpires)
         operation.query("versionId", request.versionID)
         return operation
     }

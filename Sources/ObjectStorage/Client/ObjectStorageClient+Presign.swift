@@ -23,9 +23,10 @@ extension ObjectStorageClient {
     ///   - key: The object key.
     ///   - method: The HTTP method the URL is for, e.g. `GET` (the default) or `PUT`.
     ///   - expires: How long the URL stays valid, in whole seconds (15 minutes by default).
-    ///   - query: Extra query parameters to sign (`versionId`, `response-content-type`...), unencoded.
-    ///   - headers: Headers the caller will send with the URL, signed (e.g. `Content-Type` of a PUT); the URL
-    ///     only works when they are sent with exactly these values.
+    ///   - query: Extra query parameters to sign (`versionId`, `response-content-type`...), unencoded, by name;
+    ///     an empty value is a parameter without one (`uploads`).
+    ///   - headers: Headers the caller will send with the URL, signed (e.g. `Content-Type` of a PUT), by name;
+    ///     the URL only works when they are sent with exactly these values.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The URL and the headers that must accompany it.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for an anonymous client;
@@ -35,8 +36,8 @@ extension ObjectStorageClient {
         key: String,
         method: String = "GET",
         expires: Duration = .seconds(900),
-        query: [QueryParameter] = [],
-        headers: [HTTPHeader] = [],
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
         logger: Logger? = nil
     ) async throws -> PresignedURL {
         guard let provider = self.configuration.credentials else {
@@ -53,8 +54,10 @@ extension ObjectStorageClient {
             addressing: self.configuration.effectiveAddressing,
             bucket: bucket,
             key: key,
-            query: query,
-            headers: headers
+            query: query.sorted { $0.key < $1.key }.map {
+                QueryParameter(name: $0.key, value: $0.value.isEmpty ? nil : $0.value)
+            },
+            headers: headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: $0.value) }
         )
         let presigned = try self.configuration.signer.presign(
             signingRequest,

@@ -21,7 +21,7 @@ extension CredentialsProvider where Self == InstanceMetadataCredentialsProvider 
     ///
     /// sending the token as `X-aliyun-ecs-metadata-token` on the `GET`s. The credentials expire (typically after
     /// six hours, and are rotated an hour or more before), so wrap the provider in
-    /// `refreshing(_:configuration:now:randomNumberGenerator:)`, so the metadata service is asked once per
+    /// `refreshing(_:)`, so the metadata service is asked once per
     /// credentials lifetime, not once per request:
     ///
     /// ```swift
@@ -75,7 +75,7 @@ extension CredentialsProvider where Self == InstanceMetadataCredentialsProvider 
     ///    `{"credential": {"access": …, "secret": …, "securitytoken": …, "expires_at": …}}`.
     ///
     /// The credentials expire (typically after an hour, rotated ten minutes before), so wrap the provider in
-    /// `refreshing(_:configuration:now:randomNumberGenerator:)`:
+    /// `refreshing(_:)`:
     ///
     /// ```swift
     /// let credentials: some CredentialsProvider = .refreshing(.huaweiCloudECS())

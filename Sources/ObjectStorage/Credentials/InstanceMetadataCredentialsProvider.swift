@@ -29,7 +29,7 @@ import Foundation
 /// 3. for the credentials,
 ///
 /// sending the token on the `GET`s. The credentials expire within hours, so wrap the provider in
-/// `refreshing(_:configuration:now:randomNumberGenerator:)`, which fetches once, serves the cached credentials to
+/// `refreshing(_:)`, which fetches once, serves the cached credentials to
 /// every request, and fetches again shortly before they expire:
 ///
 /// ```swift
@@ -185,6 +185,6 @@ public struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomSt
     public var description: String {
         var role = ""
         if case .role = self.service.location { role = "role: \(self.roleName ?? "<discovered>"), " }
-        return "\(self.service.name)(\(role)endpoint: \(self.client.host), token: \(self.tokenMode))"
+        return "\(self.service.name)(\(role)endpoint: \(self.client.host), token: \(self.tokenMode.name))"
     }
 }

@@ -16,7 +16,7 @@
 /// ```swift
 /// let provider: some CredentialsProvider = .refreshing(.alibabaCloudECSRole(tokenMode: .required))
 /// ```
-public struct InstanceMetadataTokenMode: Sendable, Hashable, CustomStringConvertible {
+public struct InstanceMetadataTokenMode: Sendable, Hashable {
     private enum Base: String, Hashable, Sendable {
         case preferred
         case required
@@ -43,7 +43,7 @@ public struct InstanceMetadataTokenMode: Sendable, Hashable, CustomStringConvert
     public static let disabled = InstanceMetadataTokenMode(.disabled)
 
     /// The mode's name, e.g. `preferred`.
-    public var description: String {
+    var name: String {
         self.base.rawValue
     }
 }

@@ -30,18 +30,6 @@ public struct GetObjectRequest: Sendable {
     public var ifUnmodifiedSince: Date?
     /// A specific version.
     public var versionID: String?
-    /// Overrides the response's `Content-Type`.
-    public var responseContentType: String?
-    /// Overrides the response's `Content-Disposition`.
-    public var responseContentDisposition: String?
-    /// Overrides the response's `Cache-Control`.
-    public var responseCacheControl: String?
-    /// Overrides the response's `Content-Encoding`.
-    public var responseContentEncoding: String?
-    /// Overrides the response's `Content-Language`.
-    public var responseContentLanguage: String?
-    /// Overrides the response's `Expires`.
-    public var responseExpires: String?
 
     /// Creates the request.
     ///

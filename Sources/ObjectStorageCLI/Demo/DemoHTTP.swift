@@ -24,11 +24,11 @@ enum DemoHTTP {
     }
 
     /// Sends `method` to `url` with `headers`, reading at most 1 MiB of the body.
-    static func fetch(_ url: String, method: String, headers: [HTTPHeader] = []) async throws -> Reply {
+    static func fetch(_ url: String, method: String, headers: [String: String] = [:]) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
-        for header in headers where header.name.lowercased() != "host" {
-            request.headers.add(name: header.name, value: header.value)
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) where name.lowercased() != "host" {
+            request.headers.add(name: name, value: value)
         }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)

@@ -42,8 +42,12 @@ enum DemoPresign {
                 expires: .seconds(300)
             )
             example = example ?? get.url
-            let range = HTTPHeader(name: "Range", value: "bytes=0-\(rangeLength - 1)")
-            let fetched = try await DemoHTTP.fetch(get.url, method: "GET", headers: get.signedHeaders + [range])
+            let range = ["Range": "bytes=0-\(rangeLength - 1)"]
+            let fetched = try await DemoHTTP.fetch(
+                get.url,
+                method: "GET",
+                headers: get.signedHeaders.merging(range) { signed, _ in signed }
+            )
             let headed = try await DemoHTTP.fetch(head.url, method: "HEAD", headers: head.signedHeaders)
             let tampered = try await DemoHTTP.fetch(
                 DemoHTTP.tamperedSignature(get.url),

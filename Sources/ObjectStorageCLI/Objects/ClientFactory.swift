@@ -40,7 +40,13 @@ struct ClientFactory {
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
             guard options.profile == nil else { throw .usage("--profile cannot be combined with --no-sign-request") }
-            configuration = .init(vendor: vendor, endpoint: endpoint, region: region, signatureVersion: version)
+            configuration = .init(
+                vendor: vendor,
+                endpoint: endpoint,
+                region: region,
+                credentials: nil,
+                signatureVersion: version
+            )
         } else {
             let credentials = try await loadCredentials(for: vendor)
             configuration = .init(

@@ -51,7 +51,7 @@ struct PresignCommand: AsyncParsableCommand {
                     url: presigned.url,
                     method: presigned.method,
                     expiresAt: JSONOutput.iso8601(presigned.expiration),
-                    signedHeaders: JSONOutput.dictionary(presigned.signedHeaders)
+                    signedHeaders: presigned.signedHeaders
                 )
             )
         } else {

@@ -17,15 +17,15 @@ public import Foundation
 /// Long-lived keys have neither a token nor an expiration. Temporary credentials (an STS token from
 /// Alibaba Cloud, Huawei Cloud or AWS) carry both.
 ///
-/// The secret and the token never appear in `description` or `debugDescription`, so a credentials
-/// value is safe to interpolate into a log line:
+/// The secret and the token never appear in `description` (which `debugPrint` and `String(reflecting:)` use
+/// too), so a credentials value is safe to interpolate into a log line:
 ///
 /// <!-- snippet: given secret: String -->
 /// ```swift
 /// let credentials = Credentials(accessKeyID: "LTAI...", secretAccessKey: secret)
 /// print(credentials)  // Credentials(accessKeyID: LTAI..., secretAccessKey: <redacted>)
 /// ```
-public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct Credentials: Sendable, Hashable, CustomStringConvertible {
     /// The access key id (public; it appears in every signed request).
     public var accessKeyID: String
     /// The secret access key. Never logged or printed.
@@ -59,10 +59,5 @@ public struct Credentials: Sendable, Hashable, CustomStringConvertible, CustomDe
             parts.append("expiration: \(expiration)")
         }
         return "Credentials(\(parts.joined(separator: ", ")))"
-    }
-
-    /// The same redacted text as ``description``.
-    public var debugDescription: String {
-        self.description
     }
 }

@@ -24,13 +24,13 @@ public import Logging
 /// let credentials = try await provider.credentials(logger: Logger(label: "credentials"))
 /// ```
 ///
-/// Expiring credentials (STS tokens) belong behind ``refreshing(_:configuration:now:randomNumberGenerator:)``,
+/// Expiring credentials (STS tokens) belong behind ``refreshing(_:)``,
 /// which caches them and refreshes them before they expire.
 public protocol CredentialsProvider: Sendable {
     /// Returns credentials to sign a request with.
     ///
     /// Call this for every request (or every attempt of a request), so rotated credentials reach
-    /// long transfers; put an expensive source behind ``refreshing(_:configuration:now:randomNumberGenerator:)``.
+    /// long transfers; put an expensive source behind ``refreshing(_:)``.
     ///
     /// - Parameter logger: A logger for diagnostics; providers never log a secret or a token.
     /// - Returns: Credentials.

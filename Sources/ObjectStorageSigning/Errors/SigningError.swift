@@ -12,11 +12,11 @@
 /// offending value, the allowed range). They never contain a secret, a security token or a
 /// signature.
 ///
-/// <!-- snippet: given signer: RequestSigner, request: SigningRequest, credentials: Credentials, now: Date -->
+/// <!-- snippet: given presign: (Duration) async throws -> PresignedURL -->
 /// ```swift
 /// do {
-///     _ = try signer.presign(request, credentials: credentials, expires: .seconds(700_000), at: now)
-/// } catch where error.code == .invalidExpiry {
+///     _ = try await presign(.seconds(700_000))  // client.presign(bucket:key:expires:) with a week and more
+/// } catch let error as SigningError where error.code == .invalidExpiry {
 ///     print(error.message)  // "presign expiry 700000 s is outside 1...604800 s for OSS V4"
 /// }
 /// ```

@@ -32,7 +32,7 @@ public struct PresignedPost: Sendable, Hashable, CustomStringConvertible {
         /// - Parameters:
         ///   - name: The field name.
         ///   - value: The field value.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }

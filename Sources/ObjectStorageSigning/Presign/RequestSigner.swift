@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// Signs requests and presigns URLs for one signature scheme. Pure and deterministic: the signing
@@ -23,15 +23,15 @@ public import Foundation
 /// let url = try signer.presign(request, credentials: credentials, expires: .seconds(900), at: .now)
 /// let signed = try signer.sign(request, credentials: credentials, at: .now)
 /// ```
-public struct RequestSigner: Sendable {
+package struct RequestSigner: Sendable {
     /// The signature scheme.
-    public var version: SignatureVersion
+    package var version: SignatureVersion
     /// The region (required by OSS V4 and SigV4, ignored by the others).
-    public var region: String?
+    package var region: String?
     /// The V4 scope's service: `oss` for OSS V4, `s3` for SigV4 when `nil`.
-    public var service: String?
+    package var service: String?
     /// OSS V4 additional headers to sign when the request carries them (ignored by other schemes).
-    public var additionalHeaders: [String]
+    package var additionalHeaders: [String]
 
     /// The longest presign expiry the V4 schemes accept: 7 days.
     package static let maximumV4Expiry: Int64 = 604_800
@@ -44,7 +44,7 @@ public struct RequestSigner: Sendable {
     ///     (checked when signing).
     ///   - service: The V4 scope's service (`oss` / `s3` by default).
     ///   - additionalHeaders: OSS V4 additional headers to sign (e.g. `host`, `range`).
-    public init(version: SignatureVersion, region: String?, service: String? = nil, additionalHeaders: [String] = []) {
+    package init(version: SignatureVersion, region: String?, service: String? = nil, additionalHeaders: [String] = []) {
         self.version = version
         self.region = region
         self.service = service
@@ -62,7 +62,7 @@ public struct RequestSigner: Sendable {
     /// - Returns: The URL and every header to send.
     /// - Throws: ``SigningError/Code/missingRegion`` for a V4 scheme without a region,
     ///   ``SigningError/Code/invalidRequest`` for a request that cannot be signed.
-    public func sign(
+    package func sign(
         _ request: SigningRequest,
         credentials: Credentials,
         at date: Date,
@@ -117,7 +117,7 @@ public struct RequestSigner: Sendable {
     /// - Returns: The URL, its expiration and the headers the caller must send with it.
     /// - Throws: ``SigningError/Code/invalidExpiry`` before anything is signed when `expires` is
     ///   out of range; ``SigningError/Code/missingRegion``; ``SigningError/Code/invalidRequest``.
-    public func presign(
+    package func presign(
         _ request: SigningRequest,
         credentials: Credentials,
         expires: Duration,

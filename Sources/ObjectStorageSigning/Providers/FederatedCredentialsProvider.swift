@@ -12,7 +12,7 @@ public import Logging
 ///
 /// This is the "federation" pattern of the mobile SDKs: the app server holds the long-lived keys,
 /// calls STS, and hands out short-lived credentials. Every call runs the closure, so put the provider
-/// behind ``CredentialsProvider/refreshing(_:configuration:now:randomNumberGenerator:)`` to cache the
+/// behind ``CredentialsProvider/refreshing(_:)`` to cache the
 /// token until shortly before it expires:
 ///
 /// <!-- snippet: given fetchSTSToken: @escaping @Sendable () async throws
@@ -62,7 +62,7 @@ extension CredentialsProvider where Self == FederatedCredentialsProvider {
     ///
     /// - Parameter fetch: Returns fresh credentials.
     /// - Returns: A federated provider; wrap it in
-    ///   ``CredentialsProvider/refreshing(_:configuration:now:randomNumberGenerator:)`` to cache expiring credentials.
+    ///   ``CredentialsProvider/refreshing(_:)`` to cache expiring credentials.
     public static func federated(
         _ fetch: @escaping @Sendable () async throws -> Credentials
     ) -> FederatedCredentialsProvider {

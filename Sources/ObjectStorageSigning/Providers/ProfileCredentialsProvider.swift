@@ -23,13 +23,13 @@ import Foundation
 /// ```
 ///
 /// Files are read on every call, so edits are picked up; wrap the provider in
-/// ``CredentialsProvider/refreshing(_:configuration:now:randomNumberGenerator:)`` to read them once.
+/// ``CredentialsProvider/refreshing(_:)`` to read them once.
 /// Only key-based profiles are resolved (static keys and STS tokens). Profiles that need a network
 /// call (assume-role, SSO, ECS RAM role, ...) throw ``CredentialsError/Code/unsupported``; use
 /// ``CredentialsProvider/federated(_:)`` for those.
 public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// Which file format to read, and where.
-    public struct Source: Sendable, Hashable, CustomStringConvertible {
+    public struct Source: Sendable, Hashable {
         enum Kind: Hashable {
             case aws(credentialsFile: String?, configFile: String?)
             case alibabaCloud(file: String?)
@@ -78,7 +78,7 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
         }
 
         /// The source's name, e.g. `aws`.
-        public var description: String {
+        var name: String {
             switch self.kind {
             case .aws: "aws"
             case .alibabaCloud: "alibabaCloud"
@@ -127,13 +127,13 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
         case .aliyunCLI(let file):
             credentials = try self.aliyunCLICredentials(file: file, environment: environment)
         }
-        logger.trace("credentials from profile", metadata: ["source": "\(self.source)"])
+        logger.trace("credentials from profile", metadata: ["source": "\(self.source.name)"])
         return credentials
     }
 
     /// `profile(aws, name)`.
     public var description: String {
-        "profile(\(self.source)\(self.profile.map { ", \($0)" } ?? ""))"
+        "profile(\(self.source.name)\(self.profile.map { ", \($0)" } ?? ""))"
     }
 }
 

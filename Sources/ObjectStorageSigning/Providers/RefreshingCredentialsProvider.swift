@@ -9,16 +9,16 @@
 public import Logging
 
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// A cache over an expiring provider: it refreshes credentials before they expire, runs one refresh
 /// at a time however many callers wait, and never sticks in an error state.
 ///
 /// - Credentials without an expiration are fetched once and kept.
-/// - Expiring credentials are refreshed once they enter the refresh window (see ``Configuration``).
+/// - Expiring credentials are refreshed once they enter the refresh window (see ``CredentialsProvider/refreshing(_:)``).
 ///   Callers that arrive while a refresh runs wait for that same refresh: the wrapped provider is
 ///   called once.
 /// - When a refresh fails while the cached credentials are still valid, callers keep getting the
@@ -34,23 +34,23 @@ public import Foundation
 /// ```
 public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// When to refresh, and how long to back off after a failed refresh.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Refresh once the remaining lifetime falls below this duration (default 5 minutes).
-        public var refreshBeforeExpiry: Duration
+        package var refreshBeforeExpiry: Duration
         /// Refresh once the remaining lifetime falls below this fraction of the whole lifetime
         /// (default 0.2), when that is longer than ``refreshBeforeExpiry``.
         ///
         /// The refresh window is capped at half the lifetime, so short-lived credentials are not
         /// refreshed on every call.
-        public var refreshLifetimeFraction: Double
+        package var refreshLifetimeFraction: Double
         /// Credentials count as expired this long before their expiration (default 10 seconds), to
         /// leave time for a signed request to reach the server and to absorb clock skew.
-        public var expiryMargin: Duration
+        package var expiryMargin: Duration
         /// The backoff after the first failed refresh (default 1 second); it doubles per consecutive
         /// failure, with jitter between half and all of it.
-        public var initialBackoff: Duration
+        package var initialBackoff: Duration
         /// The longest backoff between failed refreshes (default 2 minutes).
-        public var maximumBackoff: Duration
+        package var maximumBackoff: Duration
 
         /// Creates a configuration.
         ///
@@ -60,7 +60,7 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
         ///   - expiryMargin: Credentials count as expired this long before their expiration.
         ///   - initialBackoff: The backoff after the first failed refresh.
         ///   - maximumBackoff: The longest backoff between failed refreshes.
-        public init(
+        package init(
             refreshBeforeExpiry: Duration = .seconds(300),
             refreshLifetimeFraction: Double = 0.2,
             expiryMargin: Duration = .seconds(10),
@@ -118,25 +118,13 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
 }
 
 extension CredentialsProvider where Self == RefreshingCredentialsProvider {
-    /// A cache over `provider` that refreshes expiring credentials before they expire.
+    /// A cache over `provider` that refreshes expiring credentials five minutes (or a fifth of their lifetime,
+    /// whichever is longer, at most half of it) before they expire, and backs off from 1 second to 2 minutes,
+    /// with jitter, after a failed refresh.
     ///
-    /// - Parameters:
-    ///   - provider: The provider to cache.
-    ///   - configuration: When to refresh and how to back off.
-    ///   - now: The current time (inject a fixed clock in tests).
-    ///   - randomNumberGenerator: The source of backoff jitter (inject a seeded generator in tests).
+    /// - Parameter provider: The provider to cache.
     /// - Returns: A refreshing provider.
-    public static func refreshing(
-        _ provider: any CredentialsProvider,
-        configuration: RefreshingCredentialsProvider.Configuration = .init(),
-        now: @escaping @Sendable () -> Date = { Date() },
-        randomNumberGenerator: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
-    ) -> RefreshingCredentialsProvider {
-        RefreshingCredentialsProvider(
-            provider,
-            configuration: configuration,
-            now: now,
-            randomNumberGenerator: randomNumberGenerator
-        )
+    public static func refreshing(_ provider: any CredentialsProvider) -> RefreshingCredentialsProvider {
+        RefreshingCredentialsProvider(provider)
     }
 }

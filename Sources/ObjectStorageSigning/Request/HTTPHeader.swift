@@ -7,48 +7,48 @@
 //===----------------------------------------------------------------------===//
 
 /// One HTTP header field, name as written (matching is case-insensitive) and value verbatim.
-public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
+package struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
     /// The field name, e.g. `Content-Type`.
-    public var name: String
+    package var name: String
     /// The field value.
-    public var value: String
+    package var value: String
 
     /// Creates a header field.
     ///
     /// - Parameters:
     ///   - name: The field name.
     ///   - value: The field value.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 
     /// `Name: value`.
-    public var description: String { "\(self.name): \(self.value)" }
+    package var description: String { "\(self.name): \(self.value)" }
 }
 
 /// One query parameter, RAW (not percent-encoded): the signers encode it as each scheme requires.
 ///
 /// A `nil` value is a valueless parameter such as `acl` or `uploads`; an empty string is `name=`
 /// where the scheme distinguishes the two (SigV4 and OBS URLs).
-public struct QueryParameter: Hashable, Sendable, CustomStringConvertible {
+package struct QueryParameter: Hashable, Sendable, CustomStringConvertible {
     /// The unencoded name.
-    public var name: String
+    package var name: String
     /// The unencoded value, or `nil` for a valueless parameter.
-    public var value: String?
+    package var value: String?
 
     /// Creates a query parameter.
     ///
     /// - Parameters:
     ///   - name: The unencoded name.
     ///   - value: The unencoded value, or `nil` for a valueless parameter (`acl`).
-    public init(name: String, value: String?) {
+    package init(name: String, value: String?) {
         self.name = name
         self.value = value
     }
 
     /// `name=value` or `name`, unencoded.
-    public var description: String {
+    package var description: String {
         guard let value = self.value else { return self.name }
         return "\(self.name)=\(value)"
     }

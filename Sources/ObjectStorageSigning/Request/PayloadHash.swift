@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 /// The payload hash a V4 signature commits to (`x-amz-content-sha256` / `x-oss-content-sha256`).
-public struct PayloadHash: Hashable, Sendable, CustomStringConvertible {
+package struct PayloadHash: Hashable, Sendable, CustomStringConvertible {
     /// The value written into the header and the canonical request.
     package let value: String
 
@@ -15,7 +15,7 @@ public struct PayloadHash: Hashable, Sendable, CustomStringConvertible {
 
     /// `UNSIGNED-PAYLOAD`: the body is not covered by the signature (TLS protects it in transit).
     /// The only value OSS V4 accepts, and what presigned URLs always use.
-    public static let unsigned = PayloadHash(value: "UNSIGNED-PAYLOAD")
+    package static let unsigned = PayloadHash(value: "UNSIGNED-PAYLOAD")
 
     /// The SHA-256 of an empty body.
     package static let emptySHA256 = PayloadHash(
@@ -26,16 +26,16 @@ public struct PayloadHash: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter hex: The hex digest.
     /// - Returns: The payload hash.
-    public static func sha256(hex: String) -> PayloadHash { PayloadHash(value: hex.lowercased()) }
+    package static func sha256(hex: String) -> PayloadHash { PayloadHash(value: hex.lowercased()) }
 
     /// The SHA-256 of `body`.
     ///
     /// - Parameter body: The request body.
     /// - Returns: The payload hash.
-    public static func sha256<Body: Collection>(of body: Body) -> PayloadHash where Body.Element == UInt8 {
+    package static func sha256<Body: Collection>(of body: Body) -> PayloadHash where Body.Element == UInt8 {
         PayloadHash(value: ByteEncoding.hex(Hashing.SHA256.hash(body)))
     }
 
     /// The header value.
-    public var description: String { self.value }
+    package var description: String { self.value }
 }

@@ -13,14 +13,14 @@ public import Foundation
 #endif
 
 /// A request signed in its headers: send `method` to `url` with exactly `headers`.
-public struct SignedRequest: Sendable {
+package struct SignedRequest: Sendable {
     /// The HTTP method.
-    public var method: String
+    package var method: String
     /// The full URL, path and query percent-encoded.
-    public var url: String
+    package var url: String
     /// Every header to send: the request's own plus `Host`, the date headers, the token header,
     /// the payload hash header (V4) and `Authorization`.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The canonical request (V4 schemes) or the string to sign (V1/OBS/V2 schemes, which have no
     /// separate canonical request). For `--explain` and for comparing with a server's error.
     package var canonicalRequest: String
@@ -53,8 +53,12 @@ public struct PresignedURL: Sendable {
     /// When the URL stops working.
     public var expiration: Date
     /// Headers that were signed and so must be sent, with the same values, along with the URL
-    /// (for example `Content-Type` of a presigned PUT). `Host` is implied by the URL and not listed.
-    public var signedHeaders: [HTTPHeader]
+    /// (for example `Content-Type` of a presigned PUT), by name. `Host` is implied by the URL and not listed.
+    public var signedHeaders: [String: String] {
+        Dictionary(self.signedHeaderFields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+    /// ``signedHeaders`` in the order they were given.
+    package var signedHeaderFields: [HTTPHeader]
     /// The canonical request (V4 schemes) or the string to sign (V1/OBS/V2).
     package var canonicalRequest: String
     /// The string to sign.
@@ -80,7 +84,7 @@ public struct PresignedURL: Sendable {
         self.url = url
         self.method = method
         self.expiration = expiration
-        self.signedHeaders = signedHeaders
+        self.signedHeaderFields = signedHeaders
         self.canonicalRequest = canonicalRequest
         self.stringToSign = stringToSign
     }

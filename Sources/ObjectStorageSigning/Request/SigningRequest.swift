@@ -21,23 +21,23 @@
 ///     query: [QueryParameter(name: "response-content-disposition", value: "attachment")]
 /// )
 /// ```
-public struct SigningRequest: Sendable {
+package struct SigningRequest: Sendable {
     /// The HTTP method, e.g. `GET`.
-    public var method: String
+    package var method: String
     /// The service endpoint.
-    public var endpoint: Endpoint
+    package var endpoint: Endpoint
     /// Virtual-hosted or path-style addressing.
-    public var addressing: AddressingStyle
+    package var addressing: AddressingStyle
     /// The bucket, or `nil` for service-level requests (list buckets).
-    public var bucket: String?
+    package var bucket: String?
     /// The object key, verbatim, or `nil` (or empty) for bucket-level requests.
-    public var key: String?
+    package var key: String?
     /// Query parameters, RAW (unencoded), in the order they should appear in the URL.
-    public var query: [QueryParameter]
+    package var query: [QueryParameter]
     /// Headers the request carries. `Host`, `Authorization` and the scheme's date, token and
     /// payload-hash headers are set by the signer and replace any given here (except `x-oss-date`
     /// under OSS V1 and `x-obs-date`/`x-amz-date` under OBS/AWS V2, which those schemes honour).
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
 
     /// Creates a request to sign.
     ///
@@ -50,7 +50,7 @@ public struct SigningRequest: Sendable {
     ///   - key: The object key, verbatim, if any.
     ///   - query: Unencoded query parameters.
     ///   - headers: Headers the request carries.
-    public init(
+    package init(
         method: String,
         endpoint: Endpoint,
         addressing: AddressingStyle? = nil,

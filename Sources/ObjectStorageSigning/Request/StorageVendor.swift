@@ -13,10 +13,10 @@
 /// endpoints). An open set: new vendors may be added without breaking `switch`-free code.
 ///
 /// ```swift
-/// import ObjectStorageSigning
+/// import ObjectStorage
 ///
 /// let vendor = StorageVendor.oss
-/// print(vendor, vendor.defaultSignatureVersion)  // oss OSS4-HMAC-SHA256
+/// print(vendor)  // oss
 /// ```
 public struct StorageVendor: Hashable, Sendable, CustomStringConvertible {
     /// The vendors this SDK knows, for exhaustive switches inside the package.
@@ -67,7 +67,7 @@ public struct StorageVendor: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The signature version used when none is chosen: OSS V4, OBS's own `OBS` scheme, SigV4.
-    public var defaultSignatureVersion: SignatureVersion {
+    package var defaultSignatureVersion: SignatureVersion {
         switch self.kind {
         case .oss: .ossV4
         case .obs: .obs
