@@ -150,20 +150,11 @@ extension ObjectStorageClient {
             return recovered
         }
         if let checkpointPath { try? store.remove(at: checkpointPath) }
-        var verification = TransferResult.Verification.none(
-            reason: verify ? "the service reports no CRC-64" : "verification turned off"
+        var verification = try TransferResult.Verification.completedUpload(
+            reported: completed.crc64,
+            expected: expectedCRC64,
+            verify: verify
         )
-        if verify, let reported = completed.crc64, let expectedCRC64 {
-            guard reported == expectedCRC64 else {
-                throw ObjectStorageError.integrityMismatch(
-                    checksum: "CRC-64/XZ",
-                    expected: String(reported),
-                    actual: String(expectedCRC64),
-                    operation: "CompleteMultipartUpload"
-                )
-            }
-            verification = .crc64(reported)
-        }
         if verify, let sent = checksum?.object, let reported = reportedChecksum {
             // The service checked the bytes against the value sent; the value reported must be that one.
             try sent.check(reported: reported, operation: "CompleteMultipartUpload")
