@@ -12,7 +12,7 @@ import ObjectStorage
 import ObjectStorageSigning
 
 /// `objstore cp SRC DST`: local → remote, remote → local or remote → remote (same service).
-struct CopyCommand: AsyncParsableCommand, Sendable {
+struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "cp",
         abstract: "Copy a file to an object, an object to a file, or an object to another object.",
@@ -70,7 +70,8 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         if usesStandardStreams { return try await runStandardStreams() }
-        if recursive { return try await runRecursive() }
+        // `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).
+        if recursive { return try await self.runDirectoryTransfer("cp", mode: .copy) }
         if let flag = directoryFlags.firstGiven {
             throw CLIError.usage("cp: \(flag) applies to cp --recursive and sync only")
         }
@@ -117,23 +118,6 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
                 output.report("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
             }
         }
-    }
-}
-
-extension CopyCommand {
-    /// `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).
-    private func runRecursive() async throws {
-        try await DirectoryTransfer(
-            command: "cp",
-            mode: .copy,
-            source: source,
-            destination: destination,
-            contentType: contentType,
-            flags: directoryFlags,
-            transfer: transfer,
-            output: output,
-            remote: remote
-        ).run()
     }
 }
 
