@@ -59,9 +59,7 @@ private func runOnBucket(
     operation: @escaping @Sendable (ObjectStorageClient, String) async throws -> Void
 ) async throws {
     let location = try RemoteLocation.bucket(url)
-    let factory = ClientFactory(options: remote)
-    let client = try await factory.makeClient(for: location.vendor)
-    try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
+    try await ClientFactory(options: remote).run(on: location.vendor) { client in
         try await operation(client, location.bucket)
         output.report("\(verb): \(location.bucket)")
     }
