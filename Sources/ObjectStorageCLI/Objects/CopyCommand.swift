@@ -89,33 +89,44 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
         let flags = self.transfer
         let output = self.output
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.destinationProvider)) {
+            /// Runs `transfer` with a progress bar labelled `verb`, then reports `verb: from to to`.
+            func transferring(
+                _ verb: String,
+                from: String,
+                to: String,
+                _ transfer: (ProgressBar) async throws -> Void
+            ) async throws {
+                try await transfer(ProgressBar(label: verb, output: output.level))
+                output.report("\(verb): \(from) to \(to)")
+            }
             switch plan.direction {
             case .upload(let path, let target):
-                let bar = ProgressBar(label: "upload", output: output.level)
-                try await CopyTransfer.upload(
-                    file: path,
-                    to: target,
-                    contentType: contentType,
-                    flags: flags,
-                    client: client,
-                    bar: bar
-                )
-                output.report("upload: \(path) to \(RemoteLocation.text(target))")
+                try await transferring("upload", from: path, to: RemoteLocation.text(target)) { bar in
+                    try await CopyTransfer.upload(
+                        file: path,
+                        to: target,
+                        contentType: contentType,
+                        flags: flags,
+                        client: client,
+                        bar: bar
+                    )
+                }
             case .download(let origin, let path):
-                let bar = ProgressBar(label: "download", output: output.level)
-                try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
-                output.report("download: \(RemoteLocation.text(origin)) to \(path)")
+                try await transferring("download", from: RemoteLocation.text(origin), to: path) { bar in
+                    try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
+                }
             case .copy(let origin, let target):
-                let bar = ProgressBar(label: "copy", output: output.level)
-                try await CopyTransfer.copy(
-                    from: origin,
-                    to: target,
-                    flags: flags,
-                    client: client,
-                    sourceClient: sourceClient,
-                    bar: bar
-                )
-                output.report("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
+                let (from, to) = (RemoteLocation.text(origin), RemoteLocation.text(target))
+                try await transferring("copy", from: from, to: to) { bar in
+                    try await CopyTransfer.copy(
+                        from: origin,
+                        to: target,
+                        flags: flags,
+                        client: client,
+                        sourceClient: sourceClient,
+                        bar: bar
+                    )
+                }
             }
         }
     }
