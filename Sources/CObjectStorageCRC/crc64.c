@@ -176,9 +176,19 @@ load(const uint8_t *bytes) {
     return _mm_loadu_si128((const __m128i *)(const void *)bytes);
 }
 
-/* Folds eight lanes into one and finishes the CRC of the whole message with the tables. */
+/* Folds the remaining whole 128-byte rounds into eight lanes, the lanes into one, and finishes the CRC of the whole
+ * message with the tables. */
 __attribute__((target("pclmul,sse4.1"))) static uint64_t
 finish_lanes(const crc64_model *model, __m128i lanes[8], const uint8_t *next, size_t count) {
+    /* Whole 128-byte rounds first, one 128-bit block into each lane. */
+    const __m128i by1024 = load_constants(model->fold[7]);
+    while (count >= 128) {
+        for (int lane = 0; lane < 8; lane++) {
+            lanes[lane] = _mm_xor_si128(fold(lanes[lane], by1024), load(next + 16 * lane));
+        }
+        next += 128;
+        count -= 128;
+    }
     __m128i result = lanes[7];
     /* Lane n is 128 * (7 - n) bits before the last one: fold[6 - n] holds that distance. */
     for (int lane = 0; lane < 7; lane++) {
@@ -204,14 +214,6 @@ update_raw_clmul(const crc64_model *model, uint64_t crc, const uint8_t *next, si
     lanes[0] = _mm_xor_si128(lanes[0], _mm_cvtsi64_si128((long long)crc));
     next += 128;
     count -= 128;
-    const __m128i by1024 = load_constants(model->fold[7]);
-    while (count >= 128) {
-        for (int lane = 0; lane < 8; lane++) {
-            lanes[lane] = _mm_xor_si128(fold(lanes[lane], by1024), load(next + 16 * lane));
-        }
-        next += 128;
-        count -= 128;
-    }
     return finish_lanes(model, lanes, next, count);
 }
 
@@ -249,13 +251,6 @@ update_raw_vpclmul(const crc64_model *model, uint64_t crc, const uint8_t *next, 
         eight[lane] = _mm_xor_si128(fold(narrow[lane], by1024), narrow[lane + 8]);
     }
     /* Up to 255 bytes remain: whole 128-byte rounds continue in the 128-bit lanes. */
-    while (count >= 128) {
-        for (int lane = 0; lane < 8; lane++) {
-            eight[lane] = _mm_xor_si128(fold(eight[lane], by1024), load(next + 16 * lane));
-        }
-        next += 128;
-        count -= 128;
-    }
     return finish_lanes(model, eight, next, count);
 }
 
@@ -284,31 +279,30 @@ COSCRC64_implementation COSCRC64_best_implementation(void) {
     return best_implementation;
 }
 
-uint64_t COSCRC64_update_using(
-    COSCRC64_implementation requested,
-    COSCRC64_polynomial polynomial,
-    uint64_t crc,
-    const void *bytes,
-    size_t count
-) {
+/* Raw register over `count` bytes with the fastest implementation the CPU has, at most `requested`. */
+static uint64_t
+update_raw(COSCRC64_implementation requested, const crc64_model *model, uint64_t raw, const uint8_t *next,
+           size_t count) {
     COSCRC64_implementation best = COSCRC64_best_implementation();
     COSCRC64_implementation chosen = requested < best ? requested : best;
-    const crc64_model *model = model_of(polynomial);
-    uint64_t raw = ~crc;
-    if (chosen == COSCRC64_VPCLMUL && count >= 2 * CLMUL_MINIMUM) {
-        raw = update_raw_vpclmul(model, raw, (const uint8_t *)bytes, count);
-    } else if (chosen >= COSCRC64_CLMUL && count >= CLMUL_MINIMUM) {
-        raw = update_raw_clmul(model, raw, (const uint8_t *)bytes, count);
-    } else {
-        raw = update_raw_table(model, raw, (const uint8_t *)bytes, count);
-    }
-    return ~raw;
+    if (chosen == COSCRC64_VPCLMUL && count >= 2 * CLMUL_MINIMUM) return update_raw_vpclmul(model, raw, next, count);
+    if (chosen >= COSCRC64_CLMUL && count >= CLMUL_MINIMUM) return update_raw_clmul(model, raw, next, count);
+    return update_raw_table(model, raw, next, count);
 }
 
 #else
 
 COSCRC64_implementation COSCRC64_best_implementation(void) { return COSCRC64_PORTABLE; }
 
+static uint64_t
+update_raw(COSCRC64_implementation requested, const crc64_model *model, uint64_t raw, const uint8_t *next,
+           size_t count) {
+    (void)requested;
+    return update_raw_table(model, raw, next, count);
+}
+
+#endif
+
 uint64_t COSCRC64_update_using(
     COSCRC64_implementation requested,
     COSCRC64_polynomial polynomial,
@@ -316,11 +310,8 @@ uint64_t COSCRC64_update_using(
     const void *bytes,
     size_t count
 ) {
-    (void)requested;
-    return COSCRC64_update_portable(polynomial, crc, bytes, count);
+    return ~update_raw(requested, model_of(polynomial), ~crc, (const uint8_t *)bytes, count);
 }
-
-#endif
 
 uint64_t COSCRC64_update(COSCRC64_polynomial polynomial, uint64_t crc, const void *bytes, size_t count) {
     return COSCRC64_update_using(COSCRC64_VPCLMUL, polynomial, crc, bytes, count);

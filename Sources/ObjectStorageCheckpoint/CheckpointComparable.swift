@@ -28,13 +28,42 @@ extension CheckpointComparable {
     }
 }
 
-extension DownloadCheckpoint.Identity: CheckpointComparable {
-    func describe(field: String) -> String {
+/// A checkpoint's identity: which object on which service (`vendor`, `endpoint`, `bucket`, `key`), then the
+/// direction's own fields. Both directions compare and describe the object's four fields the same way.
+protocol CheckpointObjectIdentity: CheckpointComparable {
+    var vendor: String { get }
+    var endpoint: String { get }
+    var bucket: String { get }
+    var key: String { get }
+}
+
+extension CheckpointObjectIdentity {
+    /// The first of `vendor`, `endpoint`, `bucket` and `key` that differs from `other`'s, or `nil` when the object
+    /// is the same.
+    func firstObjectDifference(from other: Self) -> String? {
+        if vendor != other.vendor { return "vendor" }
+        if endpoint != other.endpoint { return "endpoint" }
+        if bucket != other.bucket { return "bucket" }
+        if key != other.key { return "key" }
+        return nil
+    }
+
+    /// `field`'s value as a discard message shows it, when `field` names one of the object's four fields.
+    func describeObject(field: String) -> String? {
         switch field {
-        case "vendor": return vendor
-        case "endpoint": return endpoint
-        case "bucket": return "'\(bucket)'"
-        case "key": return "'\(key)'"
+        case "vendor": vendor
+        case "endpoint": endpoint
+        case "bucket": "'\(bucket)'"
+        case "key": "'\(key)'"
+        default: nil
+        }
+    }
+}
+
+extension DownloadCheckpoint.Identity: CheckpointObjectIdentity {
+    func describe(field: String) -> String {
+        if let value = describeObject(field: field) { return value }
+        switch field {
         case "versionId": return versionId ?? "none"
         case "range": return range?.description ?? "none"
         default: return destinationPath
@@ -56,15 +85,9 @@ extension DownloadCheckpoint.ObjectState: CheckpointComparable {
     }
 }
 
-extension UploadCheckpoint.Identity: CheckpointComparable {
+extension UploadCheckpoint.Identity: CheckpointObjectIdentity {
     func describe(field: String) -> String {
-        switch field {
-        case "vendor": return vendor
-        case "endpoint": return endpoint
-        case "bucket": return "'\(bucket)'"
-        case "key": return "'\(key)'"
-        default: return sourcePath
-        }
+        describeObject(field: field) ?? sourcePath
     }
 }
 

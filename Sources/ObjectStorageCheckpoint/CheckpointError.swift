@@ -24,46 +24,33 @@
 /// }
 /// ```
 package struct CheckpointError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, as an open set of values (new codes may be added).
-    package struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable {
-            case invalidPath
-            case parentDirectoryMissing
-            case checkpointLocked
-            case fileSystem
-            case invalidCheckpoint
-            case sensitiveValue
-            case unsafePath
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
+    /// What went wrong. A plain enum: the type is not public, so no client outside the package switches over it
+    /// and the codes need no open set.
+    package enum Code: String, Hashable, Sendable, CustomStringConvertible {
         /// A checkpoint path that is empty, a directory, or the same as the transfer's destination,
         /// source or temp file.
-        package static let invalidPath = Code(.invalidPath)
+        case invalidPath
         /// The directory that should contain the checkpoint (or its lock) does not exist. It is
         /// never created implicitly.
-        package static let parentDirectoryMissing = Code(.parentDirectoryMissing)
+        case parentDirectoryMissing
         /// Another transfer (in this process or another one) holds the checkpoint's lock.
-        package static let checkpointLocked = Code(.checkpointLocked)
+        case checkpointLocked
         /// A system call failed (`open`, `write`, `fsync`, `rename`, `stat`...); the message names
         /// the call, the path and the `errno` text.
-        package static let fileSystem = Code(.fileSystem)
+        case fileSystem
         /// Checkpoint content that is inconsistent: a zero part size, a part index out of range, a
         /// byte range outside the object, a relative path...
-        package static let invalidCheckpoint = Code(.invalidCheckpoint)
+        case invalidCheckpoint
         /// Checkpoint content that could carry a credential: an endpoint with a query or user info,
         /// or an `Authorization`/security-token/SSE-C key header. Refused, never written.
-        package static let sensitiveValue = Code(.sensitiveValue)
+        case sensitiveValue
         /// A name where a transfer keeps a file, or a directory on its way, is a symbolic link, a directory, or a
         /// file with other names (a hard link): it is refused, never followed or written through.
-        package static let unsafePath = Code(.unsafePath)
+        case unsafePath
 
         /// The code's name, e.g. `checkpointLocked`.
         package var description: String {
-            self.base.rawValue
+            self.rawValue
         }
     }
 

@@ -14,55 +14,46 @@
 /// `switch`/tests, ``message`` for logs, ``field`` names the first mismatching field where there is
 /// one (`bucket`, `etag`, `mtime`...).
 package struct CheckpointInvalidReason: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The kind of defect, as an open set of values (new codes may be added).
-    package struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable {
-            case missing, unreadable, malformed, wrongFormat, wrongKind, unsupportedVersion, digestMismatch
-            case invalidContent, identityMismatch, objectChanged, tempFileMissing, tempFileSizeMismatch
-            case sourceMissing, sourceChanged, parametersChanged
-        }
-
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
-
+    /// The kind of defect. A plain enum: the type is not public, so no client outside the package switches over
+    /// it and the codes need no open set.
+    package enum Code: String, Hashable, Sendable, CustomStringConvertible {
         /// No checkpoint file: the normal first run, not a defect.
-        package static let missing = Code(.missing)
+        case missing
         /// The file exists but cannot be read (permissions, I/O error, not a regular file, too large).
-        package static let unreadable = Code(.unreadable)
+        case unreadable
         /// Not a JSON document (truncated, random bytes), or its `data` does not fit the schema.
-        package static let malformed = Code(.malformed)
+        case malformed
         /// JSON, but not a swift-object-storage checkpoint (`format` missing or different).
-        package static let wrongFormat = Code(.wrongFormat)
+        case wrongFormat
         /// A checkpoint of the other kind (an upload checkpoint where a download one was expected).
-        package static let wrongKind = Code(.wrongKind)
+        case wrongKind
         /// A `version` this build does not read (written by a newer release, or missing).
-        package static let unsupportedVersion = Code(.unsupportedVersion)
+        case unsupportedVersion
         /// The SHA-256 of `data` does not equal `digest`: torn or edited.
-        package static let digestMismatch = Code(.digestMismatch)
+        case digestMismatch
         /// Authentic but inconsistent content (a part index beyond the part count, a zero part size...).
-        package static let invalidContent = Code(.invalidContent)
+        case invalidContent
         /// A checkpoint of another transfer: vendor, endpoint, bucket, key, versionId, range,
         /// destination or source path differ (``field`` says which).
-        package static let identityMismatch = Code(.identityMismatch)
+        case identityMismatch
         /// Downloads: the fresh probe differs from the recorded object (size, ETag, Last-Modified,
         /// versionId or CRC64; ``field`` says which).
-        package static let objectChanged = Code(.objectChanged)
+        case objectChanged
         /// Downloads: the temp file holding the finished parts is gone.
-        package static let tempFileMissing = Code(.tempFileMissing)
+        case tempFileMissing
         /// Downloads: the temp file's real size is not the preallocated transfer length.
-        package static let tempFileSizeMismatch = Code(.tempFileSizeMismatch)
+        case tempFileSizeMismatch
         /// Uploads: the source file no longer exists.
-        package static let sourceMissing = Code(.sourceMissing)
+        case sourceMissing
         /// Uploads: the source file's size, mtime, inode or device changed (``field`` says which).
-        package static let sourceChanged = Code(.sourceChanged)
+        case sourceChanged
         /// Uploads: the object parameters (content type, metadata, storage class...) differ from
         /// those the multipart upload was created with.
-        package static let parametersChanged = Code(.parametersChanged)
+        case parametersChanged
 
         /// The code's name, e.g. `digestMismatch`.
         package var description: String {
-            self.base.rawValue
+            self.rawValue
         }
     }
 

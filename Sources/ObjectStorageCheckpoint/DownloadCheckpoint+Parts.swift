@@ -105,13 +105,7 @@ extension DownloadCheckpoint {
 
     /// The slot of `index` in ``completedParts`` (binary search) and whether it is there.
     private func position(of index: Int) -> (slot: Int, found: Bool) {
-        var low = 0
-        var high = completedParts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if completedParts[middle].index < index { low = middle + 1 } else { high = middle }
-        }
-        return (low, low < completedParts.count && completedParts[low].index == index)
+        completedParts.sortedPosition(of: index, by: \.index)
     }
 }
 

@@ -80,10 +80,7 @@ package struct DownloadCheckpoint: Codable, Hashable, Sendable {
         /// - Parameter other: Another identity.
         /// - Returns: `vendor`, `endpoint`, `bucket`, `key`, `versionId`, `range` or `destinationPath`.
         package func firstDifference(from other: Identity) -> String? {
-            if vendor != other.vendor { return "vendor" }
-            if endpoint != other.endpoint { return "endpoint" }
-            if bucket != other.bucket { return "bucket" }
-            if key != other.key { return "key" }
+            if let field = firstObjectDifference(from: other) { return field }
             if versionId != other.versionId { return "versionId" }
             if range != other.range { return "range" }
             if destinationPath != other.destinationPath { return "destinationPath" }

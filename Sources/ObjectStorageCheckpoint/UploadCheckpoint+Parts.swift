@@ -159,14 +159,9 @@ extension UploadCheckpoint {
         return bare(a) == bare(b)
     }
 
+    /// The slot of `number` in ``parts`` (binary search) and whether it is there.
     private func position(of number: Int) -> (slot: Int, found: Bool) {
-        var low = 0
-        var high = parts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if parts[middle].number < number { low = middle + 1 } else { high = middle }
-        }
-        return (low, low < parts.count && parts[low].number == number)
+        parts.sortedPosition(of: number, by: \.number)
     }
 }
 

@@ -59,10 +59,7 @@ package struct UploadCheckpoint: Codable, Hashable, Sendable {
         /// - Parameter other: Another identity.
         /// - Returns: `vendor`, `endpoint`, `bucket`, `key` or `sourcePath`.
         package func firstDifference(from other: Identity) -> String? {
-            if vendor != other.vendor { return "vendor" }
-            if endpoint != other.endpoint { return "endpoint" }
-            if bucket != other.bucket { return "bucket" }
-            if key != other.key { return "key" }
+            if let field = firstObjectDifference(from: other) { return field }
             if sourcePath != other.sourcePath { return "sourcePath" }
             return nil
         }

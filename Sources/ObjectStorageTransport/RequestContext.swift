@@ -17,17 +17,8 @@ struct RequestContext: Sendable {
 
     init(method: String, url: String) {
         self.method = method
-        var rest = Substring(url)
-        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
-            rest = rest[rest.index(colon, offsetBy: 3)...]
-        }
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
-        }
-        self.host = String(authority)
-        let afterAuthority = rest[authorityEnd...]
+        let (host, afterAuthority) = URLAuthority.split(url)
+        self.host = String(host)
         let pathEnd = afterAuthority.firstIndex(where: { $0 == "?" || $0 == "#" }) ?? afterAuthority.endIndex
         let path = afterAuthority[..<pathEnd]
         self.path = path.isEmpty ? "/" : String(path)

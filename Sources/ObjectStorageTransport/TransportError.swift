@@ -22,7 +22,7 @@
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as an open set of values (new codes may be added).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: Hashable, Sendable {
+        private enum Base: String, Hashable, Sendable {
             case connectFailed
             case hostNotFound
             case proxyAuthenticationRequired
@@ -104,27 +104,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 
         /// The code's name, e.g. `connectionClosed`.
         public var description: String {
-            switch self.base {
-            case .connectFailed: return "connectFailed"
-            case .hostNotFound: return "hostNotFound"
-            case .proxyAuthenticationRequired: return "proxyAuthenticationRequired"
-            case .connectTimeout: return "connectTimeout"
-            case .readTimeout: return "readTimeout"
-            case .writeTimeout: return "writeTimeout"
-            case .deadlineExceeded: return "deadlineExceeded"
-            case .connectionClosed: return "connectionClosed"
-            case .tlsFailed: return "tlsFailed"
-            case .cancelled: return "cancelled"
-            case .bodyNotReplayable: return "bodyNotReplayable"
-            case .bodyTooLarge: return "bodyTooLarge"
-            case .fileReadFailed: return "fileReadFailed"
-            case .invalidRequest: return "invalidRequest"
-            case .requestFailed: return "requestFailed"
-            case .redirectRefused: return "redirectRefused"
-            case .transferStalled: return "transferStalled"
-            case .malformedResponse: return "malformedResponse"
-            case .bodyTruncated: return "bodyTruncated"
-            }
+            self.base.rawValue
         }
 
         /// Whether the failure is transient: a fresh attempt may succeed (connection failures, resets, stalled

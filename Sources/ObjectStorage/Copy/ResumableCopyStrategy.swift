@@ -130,23 +130,18 @@ struct ResumableCopyStrategy: TransferStrategy {
             }
             if let result = try await copyWhole(size: size, etag: etag) { return .finished(result) }
         }
-        if let resumed = resuming {
-            do {
-                let checkpoint = try await client.reconciled(resumed, logger: logger)
-                if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
-                return .parts(checkpoint, head.crc64)
-            } catch let error where ObjectStorageClient.isUnknownUpload(error) {
-                // ListParts is the only request here: a NoSuchKey names the upload, not the copy source.
-                if let completion = await client.completedEarlier(resumed, logger: logger) {
-                    return .finishedEarlier(resumed, completion)
-                }
-                logger.notice(
-                    "the checkpoint's upload no longer exists on the server; starting a new copy",
-                    metadata: ["os.upload_id": "\(resumed.uploadId)"]
-                )
-                restarts += 1
-                if let checkpointPath { try store.remove(at: checkpointPath) }
-            }
+        if let resumed = resuming,
+            let start: TransferStart<Self> = try await client.resumeUpload(
+                resumed,
+                session: head.crc64,
+                at: checkpointPath,
+                store: store,
+                restarts: &restarts,
+                noun: "copy",
+                logger: logger
+            )
+        {
+            return start
         }
         let uploadID = try await client.createMultipartUpload(
             bucket: request.bucket,

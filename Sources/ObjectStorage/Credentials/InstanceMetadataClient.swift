@@ -61,7 +61,7 @@ struct InstanceMetadataClient: Sendable {
         var endpoint = endpoint
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
         self.endpoint = endpoint
-        self.host = Self.host(of: endpoint)
+        self.host = URLAuthority.host(of: endpoint)
         self.source = source
         self.transport = transport ?? Self.defaultTransport
         self.timeout = timeout
@@ -124,20 +124,6 @@ struct InstanceMetadataClient: Sendable {
     func error(forStatus status: HTTPResponseStatus, step: String, path: String) -> CredentialsError {
         let message = "\(self.source): \(step): \(self.host)\(path) answered HTTP \(status.code)"
         return status == .notFound ? .notFound(message) : .refreshFailed(message)
-    }
-
-    /// `host[:port]` of a URL, without user info.
-    private static func host(of url: String) -> String {
-        var rest = Substring(url)
-        if let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
-            rest = rest[rest.index(colon, offsetBy: 3)...]
-        }
-        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        var authority = rest[..<end]
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
-        }
-        return String(authority)
     }
 }
 

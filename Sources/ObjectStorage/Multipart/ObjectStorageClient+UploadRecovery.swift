@@ -106,6 +106,50 @@ extension ObjectStorageClient {
         }
     }
 
+    /// How an upload or a copy resumes a loaded checkpoint: with the checkpoint reconciled with the parts the server
+    /// lists (and saved), or, when the server no longer knows the upload, with the completion of the run that
+    /// finished it (if one did).
+    ///
+    /// - Parameters:
+    ///   - checkpoint: The loaded checkpoint.
+    ///   - session: The round's session, for the parts to move.
+    ///   - path: The checkpoint path, or `nil` without a checkpoint.
+    ///   - store: The checkpoint store.
+    ///   - restarts: Counts an upload that is gone as a restart.
+    ///   - noun: What starts over, for the log (`upload`, `copy`).
+    ///   - logger: The transfer's logger.
+    /// - Returns: How the round starts, or `nil` when the upload is gone unfinished: the checkpoint is then removed
+    ///   and a new upload must start.
+    /// - Throws: The listing's errors other than an unknown upload; ``CheckpointError`` when the checkpoint cannot
+    ///   be saved or removed.
+    func resumeUpload<Strategy: TransferStrategy>(
+        _ checkpoint: UploadCheckpoint,
+        session: Strategy.Session,
+        at path: String?,
+        store: CheckpointStore,
+        restarts: inout Int,
+        noun: String,
+        logger: Logger
+    ) async throws -> TransferStart<Strategy>? where Strategy.Checkpoint == UploadCheckpoint {
+        do {
+            let reconciled = try await self.reconciled(checkpoint, logger: logger)
+            if let path { try store.save(reconciled, to: path) }
+            return .parts(reconciled, session)
+        } catch let error where Self.isUnknownUpload(error) {
+            // ListParts is the only request here: a NoSuchKey names the upload, not a copy's source.
+            if let completion = await self.completedEarlier(checkpoint, logger: logger) {
+                return .finishedEarlier(checkpoint, completion)
+            }
+            logger.notice(
+                "the checkpoint's upload no longer exists on the server; starting a new \(noun)",
+                metadata: ["os.upload_id": "\(checkpoint.uploadId)"]
+            )
+            restarts += 1
+            if let path { try store.remove(at: path) }
+            return nil
+        }
+    }
+
     /// Completes a checkpointed multipart upload with its recorded parts, removes the checkpoint, and compares the
     /// object's CRC-64, when the service reports one, with `expectedCRC64`.
     ///
@@ -150,20 +194,11 @@ extension ObjectStorageClient {
             return recovered
         }
         if let checkpointPath { try? store.remove(at: checkpointPath) }
-        var verification = TransferResult.Verification.none(
-            reason: verify ? "the service reports no CRC-64" : "verification turned off"
+        var verification = try TransferResult.Verification.completedUpload(
+            reported: completed.crc64,
+            expected: expectedCRC64,
+            verify: verify
         )
-        if verify, let reported = completed.crc64, let expectedCRC64 {
-            guard reported == expectedCRC64 else {
-                throw ObjectStorageError.integrityMismatch(
-                    checksum: "CRC-64/XZ",
-                    expected: String(reported),
-                    actual: String(expectedCRC64),
-                    operation: "CompleteMultipartUpload"
-                )
-            }
-            verification = .crc64(reported)
-        }
         if verify, let sent = checksum?.object, let reported = reportedChecksum {
             // The service checked the bytes against the value sent; the value reported must be that one.
             try sent.check(reported: reported, operation: "CompleteMultipartUpload")

@@ -171,22 +171,18 @@ struct UploadFileStrategy: TransferStrategy {
         if !isRestart && resuming == nil && !request.forceMultipart && source.size <= plan.partSize {
             return .finished(try await putWhole())
         }
-        if let resumed = resuming {
-            do {
-                let checkpoint = try await client.reconciled(resumed, logger: logger)
-                if let checkpointPath { try store.save(checkpoint, to: checkpointPath) }
-                return .parts(checkpoint, ())
-            } catch let error where ObjectStorageClient.isUnknownUpload(error) {
-                if let completion = await client.completedEarlier(resumed, logger: logger) {
-                    return .finishedEarlier(resumed, completion)
-                }
-                logger.notice(
-                    "the checkpoint's upload no longer exists on the server; starting a new upload",
-                    metadata: ["os.upload_id": "\(resumed.uploadId)"]
-                )
-                restarts += 1
-                if let checkpointPath { try store.remove(at: checkpointPath) }
-            }
+        if let resumed = resuming,
+            let start: TransferStart<Self> = try await client.resumeUpload(
+                resumed,
+                session: (),
+                at: checkpointPath,
+                store: store,
+                restarts: &restarts,
+                noun: "upload",
+                logger: logger
+            )
+        {
+            return start
         }
         let uploadID = try await createUpload()
         let checkpoint = try UploadCheckpoint(

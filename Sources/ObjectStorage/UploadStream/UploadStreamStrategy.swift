@@ -181,20 +181,11 @@ struct UploadStreamStrategy: Sendable {
             logger: logger
         )
         let size = parts.reduce(0) { $0 + $1.size }
-        var verification = TransferResult.Verification.none(
-            reason: options.verifyIntegrity ? "the service reports no CRC-64" : "verification turned off"
+        let verification = try TransferResult.Verification.completedUpload(
+            reported: completed.crc64,
+            expected: Self.combinedCRC64(parts),
+            verify: options.verifyIntegrity
         )
-        if options.verifyIntegrity, let reported = completed.crc64, let expected = Self.combinedCRC64(parts) {
-            guard reported == expected else {
-                throw ObjectStorageError.integrityMismatch(
-                    checksum: "CRC-64/XZ",
-                    expected: String(reported),
-                    actual: String(expected),
-                    operation: "CompleteMultipartUpload"
-                )
-            }
-            verification = .crc64(reported)
-        }
         reporter.finish(totalBytes: size)
         return TransferResult(
             filePath: "",

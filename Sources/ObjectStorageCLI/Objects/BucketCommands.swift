@@ -13,15 +13,10 @@ import ObjectStorage
 struct MakeBucketCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(commandName: "mb", abstract: "Create a bucket.")
 
-    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
-    var url: String
-
-    @OptionGroup var remote: RemoteOptions
-
-    @OptionGroup(title: "Output Options") var output: OutputFlags
+    @OptionGroup var bucket: BucketArguments
 
     func run() async throws {
-        try await runOnBucket(url, remote: remote, output: output, reporting: "make_bucket") { client, bucket in
+        try await bucket.run(reporting: "make_bucket") { client, bucket in
             try await client.createBucket(bucket: bucket)
         }
     }
@@ -35,6 +30,17 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
         discussion: "Empty it first with `objstore rm --recursive URL`."
     )
 
+    @OptionGroup var bucket: BucketArguments
+
+    func run() async throws {
+        try await bucket.run(reporting: "remove_bucket") { client, bucket in
+            try await client.deleteBucket(bucket: bucket)
+        }
+    }
+}
+
+/// What `mb` and `rb` take: the bucket's URL, the endpoint options and the output options.
+struct BucketArguments: ParsableArguments, Sendable {
     @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
     var url: String
 
@@ -42,27 +48,17 @@ struct RemoveBucketCommand: AsyncParsableCommand, Sendable {
 
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
-    func run() async throws {
-        try await runOnBucket(url, remote: remote, output: output, reporting: "remove_bucket") { client, bucket in
-            try await client.deleteBucket(bucket: bucket)
+    /// Runs `operation` on the bucket ``url`` names, with a client for its vendor, then reports `<verb>: BUCKET`; a
+    /// service or transport failure is reported as ``RemoteFailure`` reports it for the endpoint.
+    func run(
+        reporting verb: String,
+        operation: @escaping @Sendable (ObjectStorageClient, String) async throws -> Void
+    ) async throws {
+        let location = try RemoteLocation.bucket(url)
+        let output = self.output
+        try await ClientFactory(options: remote).run(on: location.vendor) { client in
+            try await operation(client, location.bucket)
+            output.report("\(verb): \(location.bucket)")
         }
-    }
-}
-
-/// Runs `operation` on the bucket `url` names, with a client for its vendor, then reports `<verb>: BUCKET`; a
-/// service or transport failure is reported as ``RemoteFailure`` reports it for the endpoint.
-private func runOnBucket(
-    _ url: String,
-    remote: RemoteOptions,
-    output: OutputFlags,
-    reporting verb: String,
-    operation: @escaping @Sendable (ObjectStorageClient, String) async throws -> Void
-) async throws {
-    let location = try RemoteLocation.bucket(url)
-    let factory = ClientFactory(options: remote)
-    let client = try await factory.makeClient(for: location.vendor)
-    try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
-        try await operation(client, location.bucket)
-        output.report("\(verb): \(location.bucket)")
     }
 }

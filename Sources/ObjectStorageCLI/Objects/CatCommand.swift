@@ -36,9 +36,7 @@ struct CatCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try RemoteLocation.object(url)
         let byteRange = try range.map(Self.parseRange)
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.vendor)
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
+        try await ClientFactory(options: remote).run(on: location.vendor) { client in
             var request = GetObjectRequest(bucket: location.bucket, key: location.key ?? "")
             request.range = byteRange
             let response = try await client.getObject(request)

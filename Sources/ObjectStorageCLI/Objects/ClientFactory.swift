@@ -68,6 +68,20 @@ struct ClientFactory {
         )
     }
 
+    /// Runs `work` with a client for `vendor`'s dialect (see ``makeClient(for:)``); a failure of `work` is reported
+    /// as ``RemoteFailure/run(endpoint:_:)`` reports it for the endpoint, and Ctrl-C cancels it.
+    ///
+    /// - Parameters:
+    ///   - vendor: The service to talk to.
+    ///   - work: What to do with the client.
+    func run(
+        on vendor: StorageVendor,
+        _ work: @escaping @Sendable (ObjectStorageClient) async throws -> Void
+    ) async throws(CLIError) {
+        let client = try await self.makeClient(for: vendor)
+        try await RemoteFailure.run(endpoint: self.endpointChoice(for: vendor)) { try await work(client) }
+    }
+
     /// The limited transports of this process, by rate: one per rate, so that every client of a command (the
     /// source's and the destination's of a copy, every object of a directory job) shares one limit. Like the
     /// SDK's shared transport, they live as long as the process.

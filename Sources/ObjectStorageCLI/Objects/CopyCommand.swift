@@ -12,7 +12,7 @@ import ObjectStorage
 import ObjectStorageSigning
 
 /// `objstore cp SRC DST`: local → remote, remote → local or remote → remote (same service).
-struct CopyCommand: AsyncParsableCommand, Sendable {
+struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "cp",
         abstract: "Copy a file to an object, an object to a file, or an object to another object.",
@@ -70,7 +70,8 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         if usesStandardStreams { return try await runStandardStreams() }
-        if recursive { return try await runRecursive() }
+        // `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).
+        if recursive { return try await self.runDirectoryTransfer("cp", mode: .copy) }
         if let flag = directoryFlags.firstGiven {
             throw CLIError.usage("cp: \(flag) applies to cp --recursive and sync only")
         }
@@ -88,52 +89,46 @@ struct CopyCommand: AsyncParsableCommand, Sendable {
         let flags = self.transfer
         let output = self.output
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.destinationProvider)) {
+            /// Runs `transfer` with a progress bar labelled `verb`, then reports `verb: from to to`.
+            func transferring(
+                _ verb: String,
+                from: String,
+                to: String,
+                _ transfer: (ProgressBar) async throws -> Void
+            ) async throws {
+                try await transfer(ProgressBar(label: verb, output: output.level))
+                output.report("\(verb): \(from) to \(to)")
+            }
             switch plan.direction {
             case .upload(let path, let target):
-                let bar = ProgressBar(label: "upload", output: output.level)
-                try await CopyTransfer.upload(
-                    file: path,
-                    to: target,
-                    contentType: contentType,
-                    flags: flags,
-                    client: client,
-                    bar: bar
-                )
-                output.report("upload: \(path) to \(RemoteLocation.text(target))")
+                try await transferring("upload", from: path, to: RemoteLocation.text(target)) { bar in
+                    try await CopyTransfer.upload(
+                        file: path,
+                        to: target,
+                        contentType: contentType,
+                        flags: flags,
+                        client: client,
+                        bar: bar
+                    )
+                }
             case .download(let origin, let path):
-                let bar = ProgressBar(label: "download", output: output.level)
-                try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
-                output.report("download: \(RemoteLocation.text(origin)) to \(path)")
+                try await transferring("download", from: RemoteLocation.text(origin), to: path) { bar in
+                    try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
+                }
             case .copy(let origin, let target):
-                let bar = ProgressBar(label: "copy", output: output.level)
-                try await CopyTransfer.copy(
-                    from: origin,
-                    to: target,
-                    flags: flags,
-                    client: client,
-                    sourceClient: sourceClient,
-                    bar: bar
-                )
-                output.report("copy: \(RemoteLocation.text(origin)) to \(RemoteLocation.text(target))")
+                let (from, to) = (RemoteLocation.text(origin), RemoteLocation.text(target))
+                try await transferring("copy", from: from, to: to) { bar in
+                    try await CopyTransfer.copy(
+                        from: origin,
+                        to: target,
+                        flags: flags,
+                        client: client,
+                        sourceClient: sourceClient,
+                        bar: bar
+                    )
+                }
             }
         }
-    }
-}
-
-extension CopyCommand {
-    /// `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).
-    private func runRecursive() async throws {
-        try await DirectoryTransfer(
-            command: "cp",
-            mode: .copy,
-            source: source,
-            destination: destination,
-            contentType: contentType,
-            flags: directoryFlags,
-            transfer: transfer,
-            output: output,
-            remote: remote
-        ).run()
     }
 }
 

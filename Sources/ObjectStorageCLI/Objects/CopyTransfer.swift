@@ -24,10 +24,7 @@ enum CopyTransfer {
         client: ObjectStorageClient,
         bar: ProgressBar
     ) async throws {
-        var attributes = UploadAttributes(contentType: contentType)
-        attributes.storageClass = flags.storageClass.map { StorageClass(rawValue: $0) }
-        attributes.acl = flags.acl.map { ObjectACL(rawValue: $0) }
-        attributes.metadata = Dictionary(flags.metadata.map { ($0.key, $0.value) }) { first, _ in first }
+        let attributes = flags.uploadAttributes(contentType: contentType)
         let result = try await reporting(bar) {
             try await client.uploadFile(
                 from: path,

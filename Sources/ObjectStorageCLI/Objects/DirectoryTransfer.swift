@@ -105,24 +105,17 @@ struct DirectoryTransfer: Sendable {
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError.invalidInput("\(command): '\(source)' is not a directory")
         }
-        let prefix = Self.prefix(target.key)
         let directory = URL(fileURLWithPath: source).standardizedFileURL.path
-        let options = self.options(identity: "upload \(directory) \(RemoteLocation.text(target)) \(prefix)")
-        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
-        let client = try await factory.makeClient(for: target.vendor)
         let attributes = transfer.uploadAttributes(contentType: contentType)
-        let printer = self.printer(.upload(directory: directory), remote: target, prefix: prefix)
-        let command = self.command
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
-            let summary = try await client.uploadDirectory(
+        try await self.runJob(.upload(directory: directory), remote: target) { job in
+            try await job.client.uploadDirectory(
                 directory,
                 bucket: target.bucket,
-                prefix: prefix,
+                prefix: job.prefix,
                 attributes: attributes,
-                options: options,
-                events: printer.print
+                options: job.options,
+                events: job.events
             )
-            try Self.finish(summary, command: command, printer: printer)
         }
     }
 
@@ -131,22 +124,15 @@ struct DirectoryTransfer: Sendable {
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw CLIError.usage("\(command): '\(destination)' exists and is not a directory")
         }
-        let prefix = Self.prefix(origin.key)
         let directory = URL(fileURLWithPath: destination).standardizedFileURL.path
-        let options = self.options(identity: "download \(directory) \(RemoteLocation.text(origin)) \(prefix)")
-        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
-        let client = try await factory.makeClient(for: origin.vendor)
-        let printer = self.printer(.download(directory: directory), remote: origin, prefix: prefix)
-        let command = self.command
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: origin.vendor)) {
-            let summary = try await client.downloadDirectory(
+        try await self.runJob(.download(directory: directory), remote: origin) { job in
+            try await job.client.downloadDirectory(
                 bucket: origin.bucket,
-                prefix: prefix,
+                prefix: job.prefix,
                 to: directory,
-                options: options,
-                events: printer.print
+                options: job.options,
+                events: job.events
             )
-            try Self.finish(summary, command: command, printer: printer)
         }
     }
 
@@ -161,30 +147,75 @@ struct DirectoryTransfer: Sendable {
             )
         }
         let sourcePrefix = Self.prefix(origin.key)
-        let prefix = Self.prefix(target.key)
-        let options = self.options(
-            identity: "copy \(RemoteLocation.text(origin)) \(sourcePrefix) \(RemoteLocation.text(target)) \(prefix)"
-        )
-        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
-        let client = try await factory.makeClient(for: target.vendor)
-        let sourceClient = crossService ? try await factory.makeClient(for: origin.vendor) : nil
-        let printer = self.printer(
+        try await self.runJob(
             .copy(source: origin, sourcePrefix: sourcePrefix),
             remote: target,
-            prefix: prefix
-        )
-        let command = self.command
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
-            let summary = try await client.copyPrefix(
+            streamingFrom: crossService ? origin.vendor : nil
+        ) { job in
+            try await job.client.copyPrefix(
                 bucket: target.bucket,
-                prefix: prefix,
-                from: sourceClient,
+                prefix: job.prefix,
+                from: job.sourceClient,
                 sourceBucket: origin.bucket,
                 sourcePrefix: sourcePrefix,
-                options: options,
-                events: printer.print
+                options: job.options,
+                events: job.events
             )
-            try Self.finish(summary, command: command, printer: printer)
+        }
+    }
+
+    /// What a directory job runs with (see ``runJob(_:remote:streamingFrom:_:)``).
+    private struct PreparedJob: Sendable {
+        /// The client of the remote side's service.
+        var client: ObjectStorageClient
+        /// For a copy from another service, that service's client.
+        var sourceClient: ObjectStorageClient?
+        /// The remote side's prefix.
+        var prefix: String
+        /// The job's options.
+        var options: DirectoryTransferOptions
+        /// Prints each event.
+        var events: @Sendable (DirectoryTransferEvent) -> Void
+    }
+
+    /// Runs one directory job: the options (the default manifest is named after the job, its two sides and the
+    /// remote prefix), the client for `location`'s service (and one for `sourceVendor`'s when a copy streams from
+    /// another service), `work` with them and the printer's event handler, and the summary line.
+    ///
+    /// - Parameters:
+    ///   - job: What the printer says the job is.
+    ///   - location: The remote side (a copy's destination); its key is the prefix.
+    ///   - sourceVendor: For a copy from another service, that service.
+    ///   - work: Runs the job.
+    private func runJob(
+        _ job: EventPrinter.Job,
+        remote location: ObjectURL,
+        streamingFrom sourceVendor: StorageVendor? = nil,
+        _ work: @escaping @Sendable (PreparedJob) async throws -> DirectoryTransferSummary
+    ) async throws {
+        let prefix = Self.prefix(location.key)
+        let (verb, otherSide) =
+            switch job {
+            case .upload(let directory): ("upload", directory)
+            case .download(let directory): ("download", directory)
+            case .copy(let origin, let sourcePrefix): ("copy", "\(RemoteLocation.text(origin)) \(sourcePrefix)")
+            }
+        let options = self.options(identity: "\(verb) \(otherSide) \(RemoteLocation.text(location)) \(prefix)")
+        let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
+        let client = try await factory.makeClient(for: location.vendor)
+        let sourceClient: ObjectStorageClient? =
+            if let sourceVendor { try await factory.makeClient(for: sourceVendor) } else { nil }
+        let printer = self.printer(job, remote: location, prefix: prefix)
+        let prepared = PreparedJob(
+            client: client,
+            sourceClient: sourceClient,
+            prefix: prefix,
+            options: options,
+            events: printer.print
+        )
+        let command = self.command
+        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
+            try Self.finish(try await work(prepared), command: command, printer: printer)
         }
     }
 

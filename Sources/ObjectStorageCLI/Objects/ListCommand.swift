@@ -52,9 +52,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
             return try await listBuckets(Self.vendor(named: url))
         }
         let location = try RemoteLocation.any(url)
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.vendor)
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
+        try await ClientFactory(options: remote).run(on: location.vendor) { client in
             guard !incomplete else {
                 for try await page in client.listMultipartUploads(bucket: location.bucket, prefix: location.key) {
                     for upload in page.uploads {
@@ -105,59 +103,54 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     }
 
     private func listBuckets(_ vendor: StorageVendor) async throws {
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: vendor)
-        let json = self.json
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: vendor)) {
+        try await ClientFactory(options: remote).run(on: vendor) { client in
             for bucket in try await client.listBuckets().buckets {
                 let created = bucket.creationDate.map(JSONOutput.iso8601)
-                if json {
-                    try JSONOutput.print(ListedBucket(name: bucket.name, creationDate: created, region: bucket.region))
-                } else {
-                    printLine("\(Self.pad(created ?? "-", 20)) \(bucket.name)")
-                }
+                try emit(
+                    ListedBucket(name: bucket.name, creationDate: created, region: bucket.region),
+                    "\(Self.pad(created ?? "-", 20)) \(bucket.name)"
+                )
             }
         }
     }
 
     private func emit(prefix: String) throws {
-        if json {
-            try JSONOutput.print(ListedPrefix(prefix: prefix))
-        } else {
-            printLine("\(String(repeating: " ", count: 20)) \(Self.pad("PRE", 12)) \(prefix)")
-        }
+        try emit(ListedPrefix(prefix: prefix), "\(String(repeating: " ", count: 20)) \(Self.pad("PRE", 12)) \(prefix)")
     }
 
     private func emit(object: ListObjectsV2Response.Object) throws {
         let modified = object.lastModified.map(JSONOutput.iso8601)
-        if json {
-            try JSONOutput.print(
-                ListedObject(
-                    key: object.key,
-                    size: object.size,
-                    lastModified: modified,
-                    etag: object.etag,
-                    storageClass: object.storageClass
-                )
-            )
-        } else {
-            printLine("\(Self.pad(modified ?? "-", 20)) \(Self.pad(String(object.size), 12)) \(object.key)")
-        }
+        try emit(
+            ListedObject(
+                key: object.key,
+                size: object.size,
+                lastModified: modified,
+                etag: object.etag,
+                storageClass: object.storageClass
+            ),
+            "\(Self.pad(modified ?? "-", 20)) \(Self.pad(String(object.size), 12)) \(object.key)"
+        )
     }
 
     private func emit(upload: ListMultipartUploadsResponse.Upload) throws {
         let initiated = upload.initiated.map(JSONOutput.iso8601)
+        try emit(
+            ListedUpload(
+                key: upload.key,
+                uploadID: upload.uploadID,
+                initiated: initiated,
+                storageClass: upload.storageClass
+            ),
+            "\(Self.pad(initiated ?? "-", 20)) \(upload.uploadID) \(upload.key)"
+        )
+    }
+
+    /// Prints one listed item: `record` as a JSON line with `--json`, else `line`.
+    private func emit(_ record: some Encodable, _ line: @autoclosure () -> String) throws {
         if json {
-            try JSONOutput.print(
-                ListedUpload(
-                    key: upload.key,
-                    uploadID: upload.uploadID,
-                    initiated: initiated,
-                    storageClass: upload.storageClass
-                )
-            )
+            try JSONOutput.print(record)
         } else {
-            printLine("\(Self.pad(initiated ?? "-", 20)) \(upload.uploadID) \(upload.key)")
+            printLine(line())
         }
     }
 

@@ -75,10 +75,8 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         guard locations.allSatisfy({ $0.vendor == vendor }) else {
             throw CLIError.usage("URL: all URLs must use the same scheme")
         }
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: vendor)
         let output = self.output
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: vendor)) {
+        try await ClientFactory(options: remote).run(on: vendor) { client in
             var failures = 0
             for location in locations {
                 if incomplete {

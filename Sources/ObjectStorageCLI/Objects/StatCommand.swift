@@ -27,9 +27,7 @@ struct StatCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let location = try RemoteLocation.object(url)
-        let factory = ClientFactory(options: remote)
-        let client = try await factory.makeClient(for: location.vendor)
-        try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
+        try await ClientFactory(options: remote).run(on: location.vendor) { client in
             let head = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
             let output = ObjectStat(location: location, attributes: head)
             if json {

@@ -10,7 +10,7 @@ import ArgumentParser
 import ObjectStorage
 
 /// `objstore sync SRC DST`: makes a prefix match a directory, or a directory match a prefix.
-struct SyncCommand: AsyncParsableCommand, Sendable {
+struct SyncCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Make a prefix match a directory or another prefix, or a directory match a prefix.",
@@ -63,19 +63,12 @@ struct SyncCommand: AsyncParsableCommand, Sendable {
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
     func run() async throws {
-        try await DirectoryTransfer(
-            command: "sync",
+        try await self.runDirectoryTransfer(
+            "sync",
             mode: .sync(
                 comparison: sizeOnly ? .sizeOnly : (checksum ? .checksum : .sizeAndModificationTime),
                 delete: delete
-            ),
-            source: source,
-            destination: destination,
-            contentType: contentType,
-            flags: directoryFlags,
-            transfer: transfer,
-            output: output,
-            remote: remote
-        ).run()
+            )
+        )
     }
 }

@@ -33,17 +33,13 @@ struct PresignCommand: AsyncParsableCommand {
         let location = try RemoteLocation.object(url)
         guard expires > 0 else { throw CLIError.invalidInput("--expires: must be at least 1 second, got \(expires)") }
         let context = try SigningContext(location: location, options: options)
-        let credentials = try await CommandCredentials.load(for: context.vendor)
-        let presigned: PresignedURL
-        do {
-            presigned = try context.signer.presign(
+        let presigned = try await context.signing { credentials throws(SigningError) in
+            try context.signer.presign(
                 context.request,
                 credentials: credentials,
                 expires: .seconds(expires),
                 at: context.date
             )
-        } catch {
-            throw CLIError.invalidInput(CLIError.sentence(error.message))
         }
         if options.json {
             try JSONOutput.print(

@@ -78,10 +78,8 @@ struct PresignPostCommand: AsyncParsableCommand {
             guard maxSize.bytes >= 0 else { throw CLIError.usage("--max-size: must not be negative") }
             conditions.append(.contentLengthRange(0...maxSize.bytes))
         }
-        let credentials = try await CommandCredentials.load(for: context.vendor)
-        let post: PresignedPost
-        do {
-            post = try context.signer.presignPost(
+        let post = try await context.signing { credentials throws(SigningError) in
+            try context.signer.presignPost(
                 context.request,
                 key: key,
                 fields: fields,
@@ -90,8 +88,6 @@ struct PresignPostCommand: AsyncParsableCommand {
                 expires: .seconds(expires),
                 at: context.date
             )
-        } catch {
-            throw CLIError.invalidInput(CLIError.sentence(error.message))
         }
         if json {
             try JSONOutput.print(

@@ -50,17 +50,8 @@ struct SignCommand: AsyncParsableCommand {
         let location = try RemoteLocation.object(url)
         let context = try SigningContext(location: location, options: options)
         let payload = try resolvePayload(for: context.signer.version)
-        let credentials = try await CommandCredentials.load(for: context.vendor)
-        let signed: SignedRequest
-        do {
-            signed = try context.signer.sign(
-                context.request,
-                credentials: credentials,
-                at: context.date,
-                payload: payload
-            )
-        } catch {
-            throw CLIError.invalidInput(CLIError.sentence(error.message))
+        let signed = try await context.signing { credentials throws(SigningError) in
+            try context.signer.sign(context.request, credentials: credentials, at: context.date, payload: payload)
         }
         if options.json {
             var output = SignOutput(

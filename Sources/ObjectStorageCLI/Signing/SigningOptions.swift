@@ -112,6 +112,23 @@ struct SigningContext {
         vendor = location.vendor
     }
 
+    /// Loads the vendor's credentials (see ``CommandCredentials``) and signs with them: what `sign`, `presign` and
+    /// `presign-post` do once their request is built.
+    ///
+    /// - Parameter sign: Signs with the credentials.
+    /// - Returns: What `sign` returns.
+    /// - Throws: ``CLIError``: the credentials' failure, or a ``SigningError`` as invalid input (status 65).
+    func signing<Signed>(
+        _ sign: (Credentials) throws(SigningError) -> Signed
+    ) async throws(CLIError) -> Signed {
+        let credentials = try await CommandCredentials.load(for: vendor)
+        do {
+            return try sign(credentials)
+        } catch {
+            throw .invalidInput(CLIError.sentence(error.message))
+        }
+    }
+
     static func signatureVersion(_ name: String?, for vendor: StorageVendor) throws(CLIError) -> SignatureVersion {
         let accepted: [String: SignatureVersion]
         let fallback: SignatureVersion

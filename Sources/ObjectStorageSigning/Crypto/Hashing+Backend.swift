@@ -7,48 +7,49 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(CryptoKit)
-import CryptoKit
+package import CryptoKit
+
+/// A hasher backed by a CryptoKit hash function: supplies ``HashAlgorithm``'s work from the function, so that each
+/// algorithm below names only its function and digest length.
+package protocol CryptoKitHashAlgorithm: HashAlgorithm {
+    associatedtype Function: CryptoKit.HashFunction
+    /// The running CryptoKit state.
+    var state: Function { get set }
+}
+
+extension CryptoKitHashAlgorithm {
+    package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
+    package func finalize() -> [UInt8] { Array(state.finalize()) }
+    package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        Array(Function.hash(bufferPointer: bytes))
+    }
+}
 
 extension Hashing {
     /// SHA-256 (FIPS 180-4).
-    package struct SHA256: HashAlgorithm {
+    package struct SHA256: CryptoKitHashAlgorithm {
         package static let digestByteCount = 32
-        private var state = CryptoKit.SHA256()
+        package var state = CryptoKit.SHA256()
         package init() {}
-        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
-        package func finalize() -> [UInt8] { Array(state.finalize()) }
-        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            Array(CryptoKit.SHA256.hash(bufferPointer: bytes))
-        }
     }
 
     /// SHA-1. Insecure as a general-purpose hash; used only where a signature scheme requires it.
-    package struct SHA1: HashAlgorithm {
+    package struct SHA1: CryptoKitHashAlgorithm {
         package static let digestByteCount = 20
-        private var state = Insecure.SHA1()
+        package var state = Insecure.SHA1()
         package init() {}
-        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
-        package func finalize() -> [UInt8] { Array(state.finalize()) }
-        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            Array(Insecure.SHA1.hash(bufferPointer: bytes))
-        }
     }
 
     /// MD5. Insecure as a general-purpose hash; used for Content-MD5 and ETag integrity checks.
-    package struct MD5: HashAlgorithm {
+    package struct MD5: CryptoKitHashAlgorithm {
         package static let digestByteCount = 16
-        private var state = Insecure.MD5()
+        package var state = Insecure.MD5()
         package init() {}
-        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
-        package func finalize() -> [UInt8] { Array(state.finalize()) }
-        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            Array(Insecure.MD5.hash(bufferPointer: bytes))
-        }
     }
 }
 
 #else
-import CObjectStorageCrypto
+package import CObjectStorageCrypto
 
 /// Owns one OpenSSL digest context; copied on write so the hashers keep value semantics.
 final class DigestContext: @unchecked Sendable {
@@ -73,7 +74,7 @@ final class DigestContext: @unchecked Sendable {
 }
 
 /// The shared implementation of the OpenSSL-backed hashers.
-struct OpenSSLHasher: Sendable {
+package struct OpenSSLHasher: Sendable {
     private var context: DigestContext
 
     init(_ algorithm: COSCrypto_algorithm) { context = DigestContext(algorithm) }
@@ -100,41 +101,46 @@ struct OpenSSLHasher: Sendable {
     }
 }
 
+/// A hasher backed by an OpenSSL digest: supplies ``HashAlgorithm``'s work from the algorithm, so that each
+/// algorithm below names only its OpenSSL algorithm and digest length.
+package protocol OpenSSLHashAlgorithm: HashAlgorithm {
+    /// The OpenSSL algorithm.
+    static var algorithm: COSCrypto_algorithm { get }
+    /// The running OpenSSL state.
+    var state: OpenSSLHasher { get set }
+}
+
+extension OpenSSLHashAlgorithm {
+    package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
+    package func finalize() -> [UInt8] { state.finalize() }
+    package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        OpenSSLHasher.hash(Self.algorithm, bytes)
+    }
+}
+
 extension Hashing {
     /// SHA-256 (FIPS 180-4).
-    package struct SHA256: HashAlgorithm {
+    package struct SHA256: OpenSSLHashAlgorithm {
         package static let digestByteCount = 32
-        private var state = OpenSSLHasher(COSCrypto_SHA256)
+        package static var algorithm: COSCrypto_algorithm { COSCrypto_SHA256 }
+        package var state = OpenSSLHasher(Self.algorithm)
         package init() {}
-        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
-        package func finalize() -> [UInt8] { state.finalize() }
-        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            OpenSSLHasher.hash(COSCrypto_SHA256, bytes)
-        }
     }
 
     /// SHA-1. Insecure as a general-purpose hash; used only where a signature scheme requires it.
-    package struct SHA1: HashAlgorithm {
+    package struct SHA1: OpenSSLHashAlgorithm {
         package static let digestByteCount = 20
-        private var state = OpenSSLHasher(COSCrypto_SHA1)
+        package static var algorithm: COSCrypto_algorithm { COSCrypto_SHA1 }
+        package var state = OpenSSLHasher(Self.algorithm)
         package init() {}
-        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
-        package func finalize() -> [UInt8] { state.finalize() }
-        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            OpenSSLHasher.hash(COSCrypto_SHA1, bytes)
-        }
     }
 
     /// MD5. Insecure as a general-purpose hash; used for Content-MD5 and ETag integrity checks.
-    package struct MD5: HashAlgorithm {
+    package struct MD5: OpenSSLHashAlgorithm {
         package static let digestByteCount = 16
-        private var state = OpenSSLHasher(COSCrypto_MD5)
+        package static var algorithm: COSCrypto_algorithm { COSCrypto_MD5 }
+        package var state = OpenSSLHasher(Self.algorithm)
         package init() {}
-        package mutating func update(bufferPointer bytes: UnsafeRawBufferPointer) { state.update(bytes) }
-        package func finalize() -> [UInt8] { state.finalize() }
-        package static func hash(bufferPointer bytes: UnsafeRawBufferPointer) -> [UInt8] {
-            OpenSSLHasher.hash(COSCrypto_MD5, bytes)
-        }
     }
 }
 #endif

@@ -73,15 +73,6 @@ package struct RequestSigner: Sendable {
         switch self.version.base {
         case .ossV1:
             return self.signOSSV1(request, target: target, credentials: credentials, timestamp: timestamp)
-        case .ossV4:
-            return try self.signV4(
-                request,
-                as: .ossV4,
-                target: target,
-                credentials: credentials,
-                timestamp: timestamp,
-                payload: payload
-            )
         case .obs, .awsV2:
             return self.signOBS(
                 request,
@@ -90,10 +81,10 @@ package struct RequestSigner: Sendable {
                 credentials: credentials,
                 timestamp: timestamp
             )
-        case .sigV4:
+        case .ossV4, .sigV4:
             return try self.signV4(
                 request,
-                as: .sigV4,
+                as: self.version == .ossV4 ? .ossV4 : .sigV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,
@@ -125,32 +116,19 @@ package struct RequestSigner: Sendable {
     ) throws(SigningError) -> PresignedURL {
         let seconds = expires.components.seconds
         let timestamp = SigningTimestamp(date)
-        switch self.version.base {
-        case .ossV4, .sigV4:
-            let range: ClosedRange<Int64> = 1...Self.maximumV4Expiry
-            guard range.contains(seconds) else {
-                throw .invalidExpiry(seconds: seconds, range: range, scheme: self.version.description)
+        let range: ClosedRange<Int64> =
+            switch self.version.base {
+            case .ossV4, .sigV4: 1...Self.maximumV4Expiry
+            case .ossV1, .obs, .awsV2: 1...Int64(Int32.max)
             }
-        case .ossV1, .obs, .awsV2:
-            let range: ClosedRange<Int64> = 1...Int64(Int32.max)
-            guard range.contains(seconds) else {
-                throw .invalidExpiry(seconds: seconds, range: range, scheme: self.version.description)
-            }
+        guard range.contains(seconds) else {
+            throw .invalidExpiry(seconds: seconds, range: range, scheme: self.version.description)
         }
         let target = try RequestTarget(validating: request)
         switch self.version.base {
         case .ossV1:
             return self.presignOSSV1(
                 request,
-                target: target,
-                credentials: credentials,
-                timestamp: timestamp,
-                seconds: seconds
-            )
-        case .ossV4:
-            return try self.presignV4(
-                request,
-                as: .ossV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,
@@ -165,10 +143,10 @@ package struct RequestSigner: Sendable {
                 timestamp: timestamp,
                 seconds: seconds
             )
-        case .sigV4:
+        case .ossV4, .sigV4:
             return try self.presignV4(
                 request,
-                as: .sigV4,
+                as: self.version == .ossV4 ? .ossV4 : .sigV4,
                 target: target,
                 credentials: credentials,
                 timestamp: timestamp,

@@ -52,4 +52,35 @@ enum HMACSHA1Signature {
     static func signs(_ lowercasedName: String, prefix: String) -> Bool {
         lowercasedName.hasPrefix(prefix) || lowercasedName == "content-type" || lowercasedName == "content-md5"
     }
+
+    /// Writes the CanonicalizedResource's sub-resources, `?name=value&name...`: `parameters` sorted by name (byte
+    /// order), values raw.
+    ///
+    /// - Parameters:
+    ///   - parameters: The sub-resources to write, already chosen by the scheme.
+    ///   - encodingNames: Whether names are percent-encoded (OBS and AWS V2) or raw (OSS V1).
+    ///   - omittingEmptyValues: Whether an empty value is written as a bare `name` (OSS V1) or as `name=` (OBS).
+    ///   - buffer: The string to sign.
+    static func appendSubresources(
+        _ parameters: [QueryParameter],
+        encodingNames: Bool,
+        omittingEmptyValues: Bool,
+        to buffer: inout SigningBuffer
+    ) {
+        guard !parameters.isEmpty else { return }
+        var separator = UInt8(ascii: "?")
+        for parameter in parameters.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            buffer.append(separator)
+            separator = UInt8(ascii: "&")
+            if encodingNames {
+                buffer.appendPercentEncoded(parameter.name, style: .path)
+            } else {
+                buffer.append(parameter.name)
+            }
+            if let value = parameter.value, !omittingEmptyValues || !value.isEmpty {
+                buffer.append(UInt8(ascii: "="))
+                buffer.append(value)
+            }
+        }
+    }
 }

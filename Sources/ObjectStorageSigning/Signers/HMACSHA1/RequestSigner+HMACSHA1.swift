@@ -7,18 +7,27 @@
 //===----------------------------------------------------------------------===//
 
 extension RequestSigner {
-    /// The headers an OSS V1, OBS or AWS V2 signed request carries before `Authorization`: `Host`, the
-    /// request's own (any `Host`, `Date` or `Authorization`, and the token header when there is a token,
-    /// replaced), `Date`, and the security token.
+    /// OSS V1, OBS and AWS V2 header signing: the headers the request carries (`Host`, the request's own with any
+    /// `Host`, `Date` and `Authorization`, and the token header when there is a token, replaced, then `Date` and the
+    /// security token), the string to sign the scheme writes over them, signed with base64 HMAC-SHA1, and
+    /// `Authorization: PREFIX AK:SIGNATURE`.
     ///
-    /// - Parameter tokenHeader: The scheme's security token header, lowercase.
-    func hmacSHA1Headers(
+    /// - Parameters:
+    ///   - tokenHeader: The scheme's security token header, lowercase.
+    ///   - authorizationPrefix: The scheme's `Authorization` prefix (`OSS`, `OBS`, `AWS`).
+    ///   - resourceCapacity: Bytes to reserve for the resource, beyond the method and headers.
+    ///   - appendStringToSign: Writes the scheme's string to sign for the headers.
+    func signHMACSHA1(
         _ request: SigningRequest,
         target: RequestTarget,
+        credentials: Credentials,
         timestamp: SigningTimestamp,
         tokenHeader: String,
-        token: String?
-    ) -> [HTTPHeader] {
+        authorizationPrefix: String,
+        resourceCapacity: Int,
+        appendStringToSign: (_ headers: [HTTPHeader], _ stringToSign: inout SigningBuffer) -> Void
+    ) -> SignedRequest {
+        let token = credentials.securityToken
         var headers = [HTTPHeader(name: "Host", value: target.host)]
         headers.reserveCapacity(request.headers.count + 4)
         headers += request.headers.removing { name in
@@ -27,19 +36,8 @@ extension RequestSigner {
         }
         headers.append(HTTPHeader(name: "Date", value: timestamp.httpDate))
         if let token { headers.append(HTTPHeader(name: tokenHeader, value: token)) }
-        return headers
-    }
-
-    /// The last step of OSS V1, OBS and AWS V2 header signing: signs `stringToSign` (base64 HMAC-SHA1) and
-    /// adds `Authorization: PREFIX AK:SIGNATURE` to `headers`.
-    func signedHMACSHA1(
-        _ request: SigningRequest,
-        target: RequestTarget,
-        headers: [HTTPHeader],
-        stringToSign: borrowing SigningBuffer,
-        authorizationPrefix: String,
-        credentials: Credentials
-    ) -> SignedRequest {
+        var stringToSign = SigningBuffer(capacity: 160 + resourceCapacity + headers.count * 48)
+        appendStringToSign(headers, &stringToSign)
         let signature = HMACSHA1Signature.sign(stringToSign, secret: credentials.secretAccessKey)
         var authorization = SigningBuffer(capacity: 8 + credentials.accessKeyID.utf8.count + signature.utf8.count)
         authorization.append(authorizationPrefix)

@@ -115,26 +115,18 @@ package enum OBSSignature {
 
     /// Writes `?name=value&name...` for the sub-resources in `query`, sorted by name, RAW values.
     static func appendSubresources(flavor: Flavor, _ query: [QueryParameter], to buffer: inout SigningBuffer) {
-        guard !query.isEmpty else { return }
-        var signed = query.filter {
-            let name = $0.name.asciiLowercased
-            return subresources.contains(name) || name.hasPrefix(flavor.headerPrefix)
-        }
-        guard !signed.isEmpty else { return }
         // Decision: sorted by name only. esdk-obs-python lists valueless parameters before valued
         // ones; AWS V2 (which OBS implements) sorts by name. No real request mixes the two so
         // that the orders differ.
-        signed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        var separator = UInt8(ascii: "?")
-        for parameter in signed {
-            buffer.append(separator)
-            separator = UInt8(ascii: "&")
-            buffer.appendPercentEncoded(parameter.name, style: .path)
-            if let value = parameter.value {
-                buffer.append(UInt8(ascii: "="))
-                buffer.append(value)
-            }
-        }
+        HMACSHA1Signature.appendSubresources(
+            query.filter {
+                let name = $0.name.asciiLowercased
+                return subresources.contains(name) || name.hasPrefix(flavor.headerPrefix)
+            },
+            encodingNames: true,
+            omittingEmptyValues: false,
+            to: &buffer
+        )
     }
 
     /// The string to sign.

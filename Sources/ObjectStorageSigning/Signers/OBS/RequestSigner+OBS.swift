@@ -15,36 +15,30 @@ extension RequestSigner {
         credentials: Credentials,
         timestamp: SigningTimestamp
     ) -> SignedRequest {
-        let headers = self.hmacSHA1Headers(
+        self.signHMACSHA1(
             request,
             target: target,
+            credentials: credentials,
             timestamp: timestamp,
             tokenHeader: flavor.securityTokenName,
-            token: credentials.securityToken
-        )
-        var stringToSign = SigningBuffer(capacity: 160 + (request.key?.utf8.count ?? 0) * 3 + headers.count * 48)
-        OBSSignature.appendStringToSign(
-            flavor: flavor,
-            method: request.method,
-            headers: headers,
-            expires: nil,
-            to: &stringToSign
-        )
-        OBSSignature.appendResource(
-            flavor: flavor,
-            bucket: request.bucket,
-            key: request.key,
-            query: request.query,
-            to: &stringToSign
-        )
-        return self.signedHMACSHA1(
-            request,
-            target: target,
-            headers: headers,
-            stringToSign: stringToSign,
             authorizationPrefix: flavor.authorizationPrefix,
-            credentials: credentials
-        )
+            resourceCapacity: (request.key?.utf8.count ?? 0) * 3
+        ) { headers, stringToSign in
+            OBSSignature.appendStringToSign(
+                flavor: flavor,
+                method: request.method,
+                headers: headers,
+                expires: nil,
+                to: &stringToSign
+            )
+            OBSSignature.appendResource(
+                flavor: flavor,
+                bucket: request.bucket,
+                key: request.key,
+                query: request.query,
+                to: &stringToSign
+            )
+        }
     }
 
     /// OBS / AWS V2 presigning: the token (a signed sub-resource), absolute `Expires`,

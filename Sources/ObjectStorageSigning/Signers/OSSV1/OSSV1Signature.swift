@@ -71,20 +71,12 @@ package enum OSSV1Signature {
 
     /// Writes `?name=value&name...` for the sub-resources in `query`, sorted by name, RAW values.
     static func appendSubresources(_ query: [QueryParameter], to buffer: inout SigningBuffer) {
-        guard !query.isEmpty else { return }
-        var signed = query.filter { subresources.contains($0.name) }
-        guard !signed.isEmpty else { return }
-        signed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        var separator = UInt8(ascii: "?")
-        for parameter in signed {
-            buffer.append(separator)
-            separator = UInt8(ascii: "&")
-            buffer.append(parameter.name)
-            if let value = parameter.value, !value.isEmpty {
-                buffer.append(UInt8(ascii: "="))
-                buffer.append(value)
-            }
-        }
+        HMACSHA1Signature.appendSubresources(
+            query.filter { subresources.contains($0.name) },
+            encodingNames: false,
+            omittingEmptyValues: true,
+            to: &buffer
+        )
     }
 
     /// The string to sign.

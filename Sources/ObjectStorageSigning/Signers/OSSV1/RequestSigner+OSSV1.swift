@@ -18,30 +18,24 @@ extension RequestSigner {
         credentials: Credentials,
         timestamp: SigningTimestamp
     ) -> SignedRequest {
-        let headers = self.hmacSHA1Headers(
+        self.signHMACSHA1(
             request,
             target: target,
+            credentials: credentials,
             timestamp: timestamp,
             tokenHeader: "x-oss-security-token",
-            token: credentials.securityToken
-        )
-        var stringToSign = SigningBuffer(capacity: 160 + (request.key?.utf8.count ?? 0) + headers.count * 48)
-        OSSV1Signature.appendStringToSign(
-            method: request.method,
-            headers: headers,
-            bucket: request.bucket,
-            key: request.key,
-            expires: nil,
-            to: &stringToSign
-        ) { OSSV1Signature.appendSubresources(request.query, to: &$0) }
-        return self.signedHMACSHA1(
-            request,
-            target: target,
-            headers: headers,
-            stringToSign: stringToSign,
             authorizationPrefix: "OSS",
-            credentials: credentials
-        )
+            resourceCapacity: request.key?.utf8.count ?? 0
+        ) { headers, stringToSign in
+            OSSV1Signature.appendStringToSign(
+                method: request.method,
+                headers: headers,
+                bucket: request.bucket,
+                key: request.key,
+                expires: nil,
+                to: &stringToSign
+            ) { OSSV1Signature.appendSubresources(request.query, to: &$0) }
+        }
     }
 
     /// OSS V1 presigning: `OSSAccessKeyId`, absolute `Expires`, `security-token` (a signed
