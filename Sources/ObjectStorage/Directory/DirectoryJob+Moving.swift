@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import ObjectStorageCheckpoint
+import ObjectStorageSigning
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

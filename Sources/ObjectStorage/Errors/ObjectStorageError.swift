@@ -21,44 +21,29 @@ import ObjectStorageCheckpoint
 public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure this is. An open set: new codes may be added.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable {
-            case invalidArgument
-            case integrityMismatch
-            case invalidResponse
-            case fileSystem
-            case checkpointLocked
-            case checkpointFailed
-            case objectChanged
-            case unsafePath
-        }
+        /// The code's name, e.g. `invalidArgument`.
+        public let description: String
 
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
+        private init(_ name: String) { self.description = name }
 
         /// A request value the client refuses before sending anything.
-        public static let invalidArgument = Code(.invalidArgument)
+        public static let invalidArgument = Code("invalidArgument")
         /// The bytes sent or received do not match the checksum the service reported (retryable).
-        public static let integrityMismatch = Code(.integrityMismatch)
+        public static let integrityMismatch = Code("integrityMismatch")
         /// The service answered with a document the client cannot read.
-        public static let invalidResponse = Code(.invalidResponse)
+        public static let invalidResponse = Code("invalidResponse")
         /// A local file could not be read, written or renamed.
-        public static let fileSystem = Code(.fileSystem)
+        public static let fileSystem = Code("fileSystem")
         /// Another transfer (in this process or another one) holds the checkpoint's lock.
-        public static let checkpointLocked = Code(.checkpointLocked)
+        public static let checkpointLocked = Code("checkpointLocked")
         /// The checkpoint could not be written (disk full, permissions...).
-        public static let checkpointFailed = Code(.checkpointFailed)
+        public static let checkpointFailed = Code("checkpointFailed")
         /// The object kept changing during a download, more often than
         /// ``TransferOptions/restartsOnChange`` allows.
-        public static let objectChanged = Code(.objectChanged)
+        public static let objectChanged = Code("objectChanged")
         /// An object key that cannot be saved under a local directory without escaping it or
         /// changing its meaning (`../`, an absolute path, a backslash, NUL, a component longer than 255 bytes).
-        public static let unsafePath = Code(.unsafePath)
-
-        /// The code's name, e.g. `integrityMismatch`.
-        public var description: String {
-            self.base.rawValue
-        }
+        public static let unsafePath = Code("unsafePath")
     }
 
     /// The kind of failure.

@@ -24,44 +24,28 @@
 public struct CredentialsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as an open set of values that can be compared and switched over.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable {
-            case notFound
-            case incomplete
-            case malformedFile
-            case unreadableFile
-            case unsupported
-            case expired
-            case refreshFailed
-        }
+        /// The code's name, e.g. `notFound`.
+        public let description: String
 
-        private let base: Base
-
-        private init(_ base: Base) {
-            self.base = base
-        }
+        private init(_ name: String) { self.description = name }
 
         /// No credentials were configured where the provider looked (a "no credentials" outcome).
         ///
         /// A ``CredentialsProvider/chain(_:)-([CredentialsProvider])`` moves on to its next provider only on this
         /// code.
-        public static let notFound = Code(.notFound)
+        public static let notFound = Code("notFound")
         /// Credentials were only partly configured, e.g. an access key id without its secret.
-        public static let incomplete = Code(.incomplete)
+        public static let incomplete = Code("incomplete")
         /// A credentials or config file exists but could not be parsed.
-        public static let malformedFile = Code(.malformedFile)
+        public static let malformedFile = Code("malformedFile")
         /// A credentials or config file exists but could not be read.
-        public static let unreadableFile = Code(.unreadableFile)
+        public static let unreadableFile = Code("unreadableFile")
         /// The configuration asks for a kind of credentials this provider does not support.
-        public static let unsupported = Code(.unsupported)
+        public static let unsupported = Code("unsupported")
         /// A provider returned credentials that have already expired.
-        public static let expired = Code(.expired)
+        public static let expired = Code("expired")
         /// Refreshing expiring credentials failed and no valid credentials remain.
-        public static let refreshFailed = Code(.refreshFailed)
-
-        /// The code's name, e.g. `notFound`.
-        public var description: String {
-            self.base.rawValue
-        }
+        public static let refreshFailed = Code("refreshFailed")
     }
 
     /// What went wrong.

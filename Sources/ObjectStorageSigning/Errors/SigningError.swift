@@ -23,30 +23,19 @@
 public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as an open set of values (new codes may be added).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable {
-            case invalidExpiry
-            case missingRegion
-            case invalidEndpoint
-            case invalidRequest
-        }
+        /// The code's name, e.g. `invalidExpiry`.
+        public let description: String
 
-        private let base: Base
-
-        private init(_ base: Base) { self.base = base }
+        private init(_ name: String) { self.description = name }
 
         /// A presign expiry outside the range the signature scheme allows.
-        public static let invalidExpiry = Code(.invalidExpiry)
+        public static let invalidExpiry = Code("invalidExpiry")
         /// A V4 scheme (OSS V4, SigV4) was asked to sign without a region.
-        public static let missingRegion = Code(.missingRegion)
+        public static let missingRegion = Code("missingRegion")
         /// An endpoint URL that is not `scheme://host[:port]`.
-        public static let invalidEndpoint = Code(.invalidEndpoint)
+        public static let invalidEndpoint = Code("invalidEndpoint")
         /// A request that cannot be signed (a key without a bucket, a header with a line break...).
-        public static let invalidRequest = Code(.invalidRequest)
-
-        /// The code's name, e.g. `invalidExpiry`.
-        public var description: String {
-            self.base.rawValue
-        }
+        public static let invalidRequest = Code("invalidRequest")
     }
 
     /// What went wrong.
