@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The slowest a body may move before its transfer counts as stalled: fewer than ``bytes`` bytes over ``window``
-/// of time spent waiting for the network (curl's `--speed-limit` and `--speed-time`).
+/// The slowest a body may move before its transfer counts as stalled: fewer than `bytes` bytes over `window` (see
+/// ``init(bytes:per:)``) of time spent waiting for the network (curl's `--speed-limit` and `--speed-time`).
 ///
 /// Only time spent waiting for the *network* counts:
 /// - a response body: the time the reader spends waiting for the next bytes to arrive; time the application takes
@@ -15,7 +15,7 @@
 /// - a request body: the time the connection takes to accept each piece handed to it; time spent producing the
 ///   next piece (reading a file, or waiting for the application's stream) does not count. A piece counts once the
 ///   connection has taken all of it, so an upload must move at least one piece (512 KiB for a file body by default)
-///   per ``window``.
+///   per `window`.
 ///
 /// A transfer that stalls fails with ``TransportError/Code/transferStalled``, which is transient, so the client's
 /// retry policy sends it again. A connection that falls silent altogether is bounded by the read-idle timeout
