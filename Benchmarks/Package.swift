@@ -25,7 +25,7 @@ let package = Package(
             name: "CryptoBenchmarks",
             dependencies: [
                 "CBenchmarkCRC",
-                .product(name: "ObjectStorageSigning", package: "swift-object-storage"),
+                .product(name: "ObjectStorage", package: "swift-object-storage"),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
