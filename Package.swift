@@ -137,6 +137,12 @@ let package = Package(
             path: "Scripts/interop-peers/Runner"
         ),
 
+        // MARK: Benchmarks (Scripts/bench-crypto: digests, CRC-64 and presigning, one core)
+        .executableTarget(
+            name: "CryptoBenchmarks",
+            dependencies: ["ObjectStorageSigning", "CObjectStorageCRC"],
+            path: "Benchmarks/CryptoBenchmarks"
+        ),
         // MARK: Samples (one screen each; Scripts/samples runs them against the embedded server)
         .target(
             name: "SampleSupport",

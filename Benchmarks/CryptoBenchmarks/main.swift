@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CBenchmarkCRC
+import CObjectStorageCRC
 import Foundation
 import ObjectStorageSigning
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CBenchmarkCRC
+import CObjectStorageCRC
 import ObjectStorageSigning
 
 /// CRC-64/XZ through the public wrapper (the dispatching path) and through each implementation.
