@@ -11,11 +11,14 @@ import NIOHTTP1
 import ObjectStorageSigning
 
 extension ObjectStorageClient {
-    /// Copies an object of any size server-side, in parallel parts when it is large, optionally resumable: the
-    /// bytes never pass through the client. The third transfer beside
+    /// Copies an object of any size, in parallel parts when it is large, optionally resumable: server-side within
+    /// this client's endpoint (the bytes never pass through the client), or, given a `source` client, from another
+    /// endpoint, vendor or account, streamed through this process (OSS to OBS, S3 to OSS). The third transfer beside
     /// ``uploadFile(from:bucket:key:attributes:options:logger:progress:)`` and
     /// ``resumableDownload(bucket:key:versionID:range:to:options:logger:progress:)``, with the same options,
     /// progress and result.
+    ///
+    /// Within this client's endpoint (no `source`):
     ///
     /// - A source no larger than one part is one CopyObject (unless ``TransferOptions/forceMultipart``), as
     ///   `uploadFile` sends such a file with one PUT. A larger one, or one above the service's CopyObject limit
@@ -37,69 +40,7 @@ extension ObjectStorageClient {
     ///   and encryption algorithm, but not its ACL.
     /// - OSS: with ``TransferOptions/verifyIntegrity``, a multipart copy's CRC-64 is compared with the source's.
     ///
-    /// <!-- snippet: given client: ObjectStorageClient -->
-    /// ```swift
-    /// var options = TransferOptions(partSize: 64 << 20, concurrency: 8)
-    /// options.enableCheckpoint = true
-    /// options.checkpointFilePath = "/var/tmp/video-copy.ccp"
-    /// let result = try await client.resumableCopy(bucket: "archive", key: "video.mp4",
-    ///                                             sourceBucket: "media", sourceKey: "video.mp4", options: options)
-    /// print(result.partsTransferred, result.partsReused)
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - bucket: The destination bucket.
-    ///   - key: The destination key.
-    ///   - sourceBucket: The source bucket, on this client's endpoint.
-    ///   - sourceKey: The source key.
-    ///   - sourceVersionID: A specific source version.
-    ///   - attributes: The copy's attributes (see above for which apply when).
-    ///   - replacesMetadata: Whether the copy takes its media type, user metadata and content headers from
-    ///     `attributes` rather than from the source.
-    ///   - options: Part size, concurrency, checkpoint, restarts, verification.
-    ///   - logger: The logger (the client's when `nil`).
-    ///   - progress: Called with monotonic, throttled progress as parts land (parts reused from a checkpoint first).
-    /// - Returns: The copy's ETag, version id, the bytes copied and reused, and what was verified.
-    /// - Throws: ``ObjectStorageError`` (`invalidArgument` for bad options or a checkpoint without a path, before
-    ///   any request; `checkpointLocked`; `checkpointFailed`; `integrityMismatch`), ``ServiceError`` with the
-    ///   vendor's code (`NoSuchKey` for a missing source, `PreconditionFailed` once the restarts are spent),
-    ///   ``ObjectStorageError/Code/objectChanged`` when the source changed once too often,
-    ///   ``ObjectStorageError/Code/invalidResponse`` from a service that does not copy parts (the upload is
-    ///   aborted and the checkpoint removed), transport errors, and `CancellationError` when the task was cancelled (a pause: the checkpoint keeps it).
-    public func resumableCopy(
-        bucket: String,
-        key: String,
-        sourceBucket: String,
-        sourceKey: String,
-        sourceVersionID: String? = nil,
-        attributes: UploadAttributes = UploadAttributes(),
-        replacesMetadata: Bool = false,
-        options: TransferOptions = TransferOptions(),
-        logger: Logger? = nil,
-        progress: TransferProgressHandler? = nil
-    ) async throws -> TransferResult {
-        try await self.copy(
-            ResumableCopyRequest(
-                bucket: bucket,
-                key: key,
-                sourceBucket: sourceBucket,
-                sourceKey: sourceKey,
-                sourceVersionID: sourceVersionID,
-                attributes: attributes,
-                replacesMetadata: replacesMetadata,
-                options: options,
-                sourceClient: nil
-            ),
-            logger: logger,
-            progress: progress
-        )
-    }
-
-    /// Copies an object from another endpoint, vendor or account (the `source` client's) to this client's, in
-    /// parallel parts streamed through this process, optionally resumable: OSS to OBS, S3 to OSS, one account to
-    /// another. The streamed twin of
-    /// ``resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``,
-    /// with the same options, checkpoint, restarts and result.
+    /// Given a `source` client (another endpoint, vendor or account):
     ///
     /// - Each part is a ranged GET of the source pinned to the source's ETag (`If-Match`) whose bytes go into the
     ///   part's UploadPart as they arrive: memory holds a few chunks per part in flight, whatever the part size,
@@ -118,6 +59,18 @@ extension ObjectStorageClient {
     ///   storage class and encryption are carried only between endpoints of one vendor.
     /// - Each client's bandwidth limit (``/ObjectStorageTransport/HTTPConfiguration/bandwidthLimit``) paces its own side.
     ///
+    /// <!-- snippet: given client: ObjectStorageClient -->
+    /// ```swift
+    /// var options = TransferOptions(partSize: 64 << 20, concurrency: 8)
+    /// options.enableCheckpoint = true
+    /// options.checkpointFilePath = "/var/tmp/video-copy.ccp"
+    /// let result = try await client.resumableCopy(bucket: "archive", key: "video.mp4",
+    ///                                             sourceBucket: "media", sourceKey: "video.mp4", options: options)
+    /// print(result.partsTransferred, result.partsReused)
+    /// ```
+    ///
+    /// From another vendor:
+    ///
     /// ```swift
     /// let oss = ObjectStorageClient(configuration: try .environment(.oss))
     /// let obs = ObjectStorageClient(configuration: try .environment(.obs))
@@ -130,25 +83,30 @@ extension ObjectStorageClient {
     /// ```
     ///
     /// - Parameters:
-    ///   - bucket: The destination bucket, on this client's endpoint.
+    ///   - bucket: The destination bucket.
     ///   - key: The destination key.
-    ///   - source: The client that reads the source (its endpoint, vendor and credentials).
+    ///   - source: The client that reads the source (its endpoint, vendor and credentials); `nil` (the default)
+    ///     for a server-side copy within this client's endpoint.
     ///   - sourceBucket: The source bucket, on the source client's endpoint.
     ///   - sourceKey: The source key.
     ///   - sourceVersionID: A specific source version.
-    ///   - attributes: The copy's attributes.
+    ///   - attributes: The copy's attributes (see above for which apply when).
     ///   - replacesMetadata: Whether the copy takes its media type, user metadata and content headers from
     ///     `attributes` rather than from the source.
-    ///   - options: Part size, concurrency, checkpoint, restarts, verification, bandwidth limit.
+    ///   - options: Part size, concurrency, checkpoint, restarts, verification.
     ///   - logger: The logger (the client's when `nil`).
     ///   - progress: Called with monotonic, throttled progress as parts land (parts reused from a checkpoint first).
     /// - Returns: The copy's ETag, version id, the bytes copied and reused, and what was verified.
-    /// - Throws: As the server-side copy does, and ``ObjectStorageError/Code/integrityMismatch`` when a CRC-64
-    ///   differs (the checkpoint keeps the parts already verified).
+    /// - Throws: ``ObjectStorageError`` (`invalidArgument` for bad options or a checkpoint without a path, before
+    ///   any request; `checkpointLocked`; `checkpointFailed`; `integrityMismatch`), ``ServiceError`` with the
+    ///   vendor's code (`NoSuchKey` for a missing source, `PreconditionFailed` once the restarts are spent),
+    ///   ``ObjectStorageError/Code/objectChanged`` when the source changed once too often,
+    ///   ``ObjectStorageError/Code/invalidResponse`` from a service that does not copy parts (the upload is
+    ///   aborted and the checkpoint removed), transport errors, and `CancellationError` when the task was cancelled (a pause: the checkpoint keeps it).
     public func resumableCopy(
         bucket: String,
         key: String,
-        from source: ObjectStorageClient,
+        from source: ObjectStorageClient? = nil,
         sourceBucket: String,
         sourceKey: String,
         sourceVersionID: String? = nil,

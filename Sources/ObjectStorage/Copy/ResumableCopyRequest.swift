@@ -9,7 +9,7 @@
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
-/// One ``ObjectStorageClient/resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``
+/// One ``ObjectStorageClient/resumableCopy(bucket:key:from:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``
 /// call's arguments, as the copy engine reads them.
 struct ResumableCopyRequest: Sendable {
     var bucket: String

@@ -10,7 +10,7 @@ import Logging
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
-/// One call of ``ObjectStorageClient/resumableCopy(bucket:key:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``:
+/// One call of ``ObjectStorageClient/resumableCopy(bucket:key:from:sourceBucket:sourceKey:sourceVersionID:attributes:replacesMetadata:options:logger:progress:)``:
 /// the server-side copy direction of ``CheckpointedTransfer``. A source no larger than one part (and than the
 /// service's CopyObject limit) is one CopyObject; a larger one (or one the service refuses to copy whole) a multipart upload whose parts are
 /// UploadPartCopy ranges of the source, each pinned with the source's ETag (`If-Match`), recorded in an

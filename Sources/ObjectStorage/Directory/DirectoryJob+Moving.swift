@@ -55,29 +55,16 @@ extension DirectoryJob {
                 )
                 return etag
             }
-            let result: TransferResult
-            if let sourceClient = origin.client {
-                result = try await self.client.resumableCopy(
-                    bucket: self.bucket,
-                    key: key,
-                    from: sourceClient,
-                    sourceBucket: origin.bucket,
-                    sourceKey: sourceKey,
-                    attributes: self.attributes,
-                    options: options,
-                    logger: self.logger
-                )
-            } else {
-                result = try await self.client.resumableCopy(
-                    bucket: self.bucket,
-                    key: key,
-                    sourceBucket: origin.bucket,
-                    sourceKey: sourceKey,
-                    attributes: self.attributes,
-                    options: options,
-                    logger: self.logger
-                )
-            }
+            let result = try await self.client.resumableCopy(
+                bucket: self.bucket,
+                key: key,
+                from: origin.client,
+                sourceBucket: origin.bucket,
+                sourceKey: sourceKey,
+                attributes: self.attributes,
+                options: options,
+                logger: self.logger
+            )
             return source.etag ?? result.etag
         case .download:
             guard let path, let key = source.key, let root = self.root else { return nil }

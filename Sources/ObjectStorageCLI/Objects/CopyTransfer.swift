@@ -86,21 +86,10 @@ enum CopyTransfer {
             }
         }
         let result = try await reporting(bar) {
-            if let sourceClient {
-                return try await client.resumableCopy(
-                    bucket: destination.bucket,
-                    key: destination.key ?? "",
-                    from: sourceClient,
-                    sourceBucket: source.bucket,
-                    sourceKey: source.key ?? "",
-                    options: options,
-                    logger: bar.logger,
-                    progress: bar.handler
-                )
-            }
-            return try await client.resumableCopy(
+            try await client.resumableCopy(
                 bucket: destination.bucket,
                 key: destination.key ?? "",
+                from: sourceClient,
                 sourceBucket: source.bucket,
                 sourceKey: source.key ?? "",
                 options: options,
