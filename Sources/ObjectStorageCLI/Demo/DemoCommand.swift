@@ -110,7 +110,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
         )
         if embedded {
             let flags = [
-                ("--region", remote.region != nil), ("--profile", remote.profile != nil),
+                ("--region", remote.service.region != nil), ("--profile", remote.profile != nil),
                 ("--no-sign-request", remote.noSignRequest), ("--bucket", bucket != nil),
             ]
             if let flag = flags.first(where: \.1)?.0 {
@@ -137,7 +137,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
                 embedded
                 ? try await DemoSite.embedded(
                     vendor: vendor,
-                    signature: remote.signature,
+                    signature: remote.service.signature,
                     dataDirectory: workspace.serverData,
                     logger: remote.logger
                 )

@@ -38,7 +38,7 @@ struct DemoSite: Sendable {
         options: RemoteOptions,
         environment: [String: String]
     ) -> Bool {
-        options.endpoint != nil
+        options.service.endpoint != nil
             || ServiceEnvironment(vendor, variables: environment).configuredEndpoint != nil
     }
 
@@ -109,7 +109,7 @@ struct DemoSite: Sendable {
         var schemes: [Scheme] = []
         for name in names {
             var schemeOptions = options
-            schemeOptions.signature = name.signature
+            schemeOptions.service.signature = name.signature
             schemes.append(
                 Scheme(
                     label: name.label,

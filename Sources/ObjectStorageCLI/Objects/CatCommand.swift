@@ -25,8 +25,7 @@ struct CatCommand: AsyncParsableCommand, Sendable {
         abstract: "Write an object's bytes to standard output as they arrive."
     )
 
-    @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
-    var url: String
+    @OptionGroup var object: ObjectArgument
 
     @Option(help: "Bytes FIRST-LAST (both included), FIRST- (to the end) or, as --range=-COUNT, the last COUNT.")
     var range: String?
@@ -34,7 +33,7 @@ struct CatCommand: AsyncParsableCommand, Sendable {
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        let location = try RemoteLocation.object(url)
+        let location = try object.location()
         let byteRange = try range.map(Self.parseRange)
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             var request = GetObjectRequest(bucket: location.bucket, key: location.key ?? "")

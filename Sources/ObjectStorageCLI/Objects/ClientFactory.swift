@@ -33,9 +33,9 @@ struct ClientFactory {
     /// A client for `vendor`'s dialect. Credentials are loaded here, once, so a missing key
     /// fails (status 77) before anything is sent.
     func makeClient(for vendor: StorageVendor) async throws(CLIError) -> ObjectStorageClient {
-        let version = try SigningContext.signatureVersion(options.signature, for: vendor)
+        let version = try SigningContext.signatureVersion(options.service.signature, for: vendor)
         let (choice, region) = try ServiceEnvironment(vendor, variables: environment)
-            .resolve(endpoint: options.endpoint, region: options.region)
+            .resolve(endpoint: options.service.endpoint, region: options.service.region)
         let endpoint = choice.endpoint
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
@@ -57,7 +57,7 @@ struct ClientFactory {
                 signatureVersion: version
             )
         }
-        if options.pathStyle { configuration.addressing = .path }
+        if options.service.pathStyle { configuration.addressing = .path }
         guard let bandwidthLimit else {
             return ObjectStorageClient(configuration: configuration, logger: options.logger)
         }
@@ -103,7 +103,7 @@ struct ClientFactory {
     /// the options name no valid endpoint (``makeClient(for:)`` refuses them).
     func endpointChoice(for vendor: StorageVendor) -> EndpointChoice? {
         try? ServiceEnvironment(vendor, variables: environment)
-            .choose(endpoint: options.endpoint, region: options.region).0
+            .choose(endpoint: options.service.endpoint, region: options.service.region).0
     }
 
     /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI

@@ -163,7 +163,7 @@ struct CopyPlan: Sendable {
     /// - Throws: ``CLIError`` `.usage` when `--endpoint` or `--region` is given for such a copy.
     func streamedSourceProvider(options: RemoteOptions) throws(CLIError) -> StorageVendor? {
         guard case .copy(let origin, let target) = direction, origin.vendor != target.vendor else { return nil }
-        if options.endpoint != nil || options.region != nil {
+        if options.service.endpoint != nil || options.service.region != nil {
             throw .usage(
                 "cp: --endpoint and --region name one service's endpoint; a copy from \(origin.vendor) to "
                     + "\(target.vendor) reads each service's endpoint and region from its environment variables"

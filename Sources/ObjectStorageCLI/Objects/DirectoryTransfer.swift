@@ -140,7 +140,7 @@ struct DirectoryTransfer: Sendable {
     /// service's endpoint and region then come from its own variables).
     private func copy(from origin: ObjectURL, to target: ObjectURL) async throws {
         let crossService = origin.vendor != target.vendor
-        if crossService, remote.endpoint != nil || remote.region != nil {
+        if crossService, remote.service.endpoint != nil || remote.service.region != nil {
             throw CLIError.usage(
                 "\(command): --endpoint and --region name one service's endpoint; a copy from \(origin.vendor) to "
                     + "\(target.vendor) reads each service's endpoint and region from its environment variables"

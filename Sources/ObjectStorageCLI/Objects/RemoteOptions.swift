@@ -11,22 +11,7 @@ import Logging
 
 /// The flags every command that talks to a service shares.
 struct RemoteOptions: ParsableArguments, Sendable {
-    @Option(
-        help: """
-            The endpoint URL (default: OSS_ENDPOINT, OBS_ENDPOINT or AWS_ENDPOINT_URL, else the vendor's \
-            public endpoint for the region).
-            """
-    )
-    var endpoint: String?
-
-    @Option(help: "The region (default: OSS_REGION, OBS_REGION or AWS_REGION, the endpoint's, or the vendor's).")
-    var region: String?
-
-    @Option(help: "Signature: v1 or v4 for oss; obs, v2 or v4 for obs; sigv4 or v2 for s3.")
-    var signature: String?
-
-    @Flag(help: "Use path-style addressing (default for IP addresses and localhost).")
-    var pathStyle = false
+    @OptionGroup var service: ServiceOptions
 
     @Option(
         help: """

@@ -17,8 +17,7 @@ struct StatCommand: AsyncParsableCommand, Sendable {
         abstract: "Show an object's size, ETag, content type, last-modified time, metadata, version and CRC-64."
     )
 
-    @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
-    var url: String
+    @OptionGroup var object: ObjectArgument
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -26,7 +25,7 @@ struct StatCommand: AsyncParsableCommand, Sendable {
     @OptionGroup var remote: RemoteOptions
 
     func run() async throws {
-        let location = try RemoteLocation.object(url)
+        let location = try object.location()
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             let head = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
             let output = ObjectStat(location: location, attributes: head)

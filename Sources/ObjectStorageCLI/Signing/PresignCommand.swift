@@ -21,8 +21,7 @@ struct PresignCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
-    var url: String
+    @OptionGroup var object: ObjectArgument
 
     @Option(help: "Seconds the URL stays valid.")
     var expires: Int64 = 900
@@ -30,7 +29,7 @@ struct PresignCommand: AsyncParsableCommand {
     @OptionGroup var options: SigningOptions
 
     func run() async throws {
-        let location = try RemoteLocation.object(url)
+        let location = try object.location()
         guard expires > 0 else { throw CLIError.invalidInput("--expires: must be at least 1 second, got \(expires)") }
         let context = try SigningContext(location: location, options: options)
         let presigned = try await context.signing { credentials throws(SigningError) in

@@ -22,8 +22,7 @@ struct SignCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
-    var url: String
+    @OptionGroup var object: ObjectArgument
 
     @OptionGroup var options: SigningOptions
 
@@ -47,7 +46,7 @@ struct SignCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = try RemoteLocation.object(url)
+        let location = try object.location()
         let context = try SigningContext(location: location, options: options)
         let payload = try resolvePayload(for: context.signer.version)
         let signed = try await context.signing { credentials throws(SigningError) in

@@ -32,17 +32,7 @@ struct SigningOptions: ParsableArguments {
 
 /// Where and how to sign: the flags `presign`, `sign` and `presign-post` share.
 struct SigningTargetOptions: ParsableArguments {
-    @Option(help: "The vendor endpoint URL (default: the public endpoint for --region).")
-    var endpoint: String?
-
-    @Option(help: "The region (default: from the environment, the endpoint, or the vendor's default).")
-    var region: String?
-
-    @Option(help: "Signature: v1 or v4 for oss; obs, v2 or v4 for obs; sigv4 or v2 for s3.")
-    var signature: String?
-
-    @Flag(help: "Use path-style addressing (default for IP addresses and localhost).")
-    var pathStyle = false
+    @OptionGroup var service: ServiceOptions
 
     @Option(help: "Signing time: UNIX seconds, ISO 8601 or an HTTP date (default: now).")
     var date: String?
@@ -86,12 +76,12 @@ struct SigningContext {
         additionalHeaders: [String] = [],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) {
-        let version = try Self.signatureVersion(target.signature, for: location.vendor)
+        let version = try Self.signatureVersion(target.service.signature, for: location.vendor)
         let (choice, region) = try ServiceEnvironment(location.vendor, variables: environment)
-            .resolve(endpoint: target.endpoint, region: target.region)
+            .resolve(endpoint: target.service.endpoint, region: target.service.region)
         let endpoint = choice.endpoint
         let addressing: AddressingStyle =
-            target.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
+            target.service.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted
         request = SigningRequest(
             method: method,
             endpoint: endpoint,
