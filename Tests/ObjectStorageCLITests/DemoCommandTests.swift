@@ -15,20 +15,15 @@ import Testing
 struct DemoCommandTests {
     /// The fields of `objstore demo --json` that the tests check.
     private struct Summary: Decodable {
-        struct Upload: Decodable {
+        struct Transfer: Decodable {
             var parts: Int
             var paused: Bool
             var partsReused: Int
-            var partsUploaded: Int
+            var partsTransferred: Int
+            var bytesReused: Int64
+            var bytesTransferred: Int64
             var crc64Verified: Bool
             var md5Verified: Bool
-        }
-
-        struct Download: Decodable {
-            var paused: Bool
-            var bytesReused: Int64
-            var bytesDownloaded: Int64
-            var crc64Verified: Bool
         }
 
         struct PresignedCheck: Decodable {
@@ -50,8 +45,8 @@ struct DemoCommandTests {
         var embeddedServer: Bool
         var sizeBytes: Int64
         var workDirectory: String
-        var upload: Upload
-        var download: Download
+        var upload: Transfer
+        var download: Transfer
         var presigned: [PresignedCheck]
         var sha256: Hashes
         var verified: [String]
@@ -82,7 +77,7 @@ struct DemoCommandTests {
         #expect(upload.paused)
         #expect(upload.partsReused >= 1)
         #expect(upload.partsReused < upload.parts)
-        #expect(upload.partsReused + upload.partsUploaded == upload.parts)
+        #expect(upload.partsReused + upload.partsTransferred == upload.parts)
         #expect(upload.crc64Verified && upload.md5Verified)
 
         // So was the download: it kept bytes and fetched only the rest.
@@ -90,7 +85,7 @@ struct DemoCommandTests {
         #expect(download.paused)
         #expect(download.bytesReused > 0)
         #expect(download.bytesReused < summary.sizeBytes)
-        #expect(download.bytesReused + download.bytesDownloaded == summary.sizeBytes)
+        #expect(download.bytesReused + download.bytesTransferred == summary.sizeBytes)
         #expect(download.crc64Verified)
 
         // Every signature scheme's URLs work with plain HTTP, and a tampered one is refused.

@@ -11,45 +11,41 @@ import Foundation
 /// What the demo did and verified: printed as a table, and with `--json` as one JSON object on
 /// standard output (keys sorted, stable for scripts and tests).
 struct DemoSummary: Encodable, Sendable {
-    /// The resumed `uploadFile`.
-    struct Upload: Encodable, Sendable {
+    /// A transfer paused part way and resumed: `uploadFile` or `resumableDownload`.
+    struct Transfer: Encodable, Sendable {
+        /// The part size the transfer used, in bytes (the checkpoint's, when resumed).
         var partSize: Int64
+        /// How many parts the object has.
         var parts: Int
+        /// How many parts were in flight at once.
         var concurrency: Int
         /// Whether the first attempt was paused (cancelled) part way.
         var paused: Bool
+        /// The bytes reported when the first attempt was paused; absent when it finished first.
         var pausedAtBytes: Int64?
-        /// Parts the resumed call took from the checkpoint (confirmed by ListParts).
+        /// Parts the resumed call took from the checkpoint (an upload's are confirmed by ListParts).
         var partsReused: Int
-        /// Parts the resumed call sent.
-        var partsUploaded: Int
-        var restarts: Int
-        /// The resumed call's duration.
-        var seconds: Double
-        /// Bytes sent by the resumed call per second, in MB (10^6 bytes).
-        var megabytesPerSecond: Double
-        var crc64Verified: Bool
-        var md5Verified: Bool
-        var etag: String?
-    }
-
-    /// The resumed `resumableDownload`.
-    struct Download: Encodable, Sendable {
-        var partSize: Int64
-        var parts: Int
-        var concurrency: Int
-        var paused: Bool
-        var pausedAtBytes: Int64?
-        /// Bytes the resumed call kept from the checkpoint.
+        /// Bytes the resumed call took from the checkpoint.
         var bytesReused: Int64
-        /// Bytes the resumed call fetched.
-        var bytesDownloaded: Int64
+        /// Parts the resumed call moved: `partsReused + partsTransferred == parts`.
+        var partsTransferred: Int
+        /// Bytes the resumed call moved: `bytesReused + bytesTransferred` is the object's size.
+        var bytesTransferred: Int64
+        /// How often the transfer started over because the object changed under it.
         var restarts: Int
+        /// The resumed call's duration, in seconds.
         var seconds: Double
+        /// ``bytesTransferred`` per second of the resumed call, in MB (10^6 bytes).
         var megabytesPerSecond: Double
-        /// `crc64 <value>`, `md5 <hex>` or `none (<reason>)`.
+        /// What the whole object was checked with, as ``ObjectStorage/TransferResult/Verification`` describes
+        /// it: `crc64 <value>`, `crc64nvme <base64>`, `md5 <hex>`, `multipart-etag …` or `none (<reason>)`.
         var verification: String
+        /// Whether the whole object's CRC-64 matched the service's.
         var crc64Verified: Bool
+        /// Whether every request carried a `Content-MD5` the service checked.
+        var md5Verified: Bool
+        /// The object's ETag, as the service reported it.
+        var etag: String?
     }
 
     /// One signature scheme's presigned URLs, fetched with plain HTTP.
@@ -88,9 +84,9 @@ struct DemoSummary: Encodable, Sendable {
     var workDirectoryRemoved = false
     /// What could not be removed (empty when the demo left nothing behind).
     var leftovers: [String] = []
-    var upload: Upload?
+    var upload: Transfer?
     var presigned: [PresignedCheck] = []
-    var download: Download?
+    var download: Transfer?
     var sha256: Hashes?
     /// What was checked end to end: `CRC-64`, `Content-MD5`, `SHA-256`, `presigned URLs`.
     var verified: [String] = []

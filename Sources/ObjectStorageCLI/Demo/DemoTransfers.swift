@@ -41,10 +41,7 @@ struct DemoTransfers: Sendable {
     }
 
     /// `uploadFile`, paused part way, then resumed.
-    func upload() async throws -> DemoSummary.Upload {
-        let options = Self.options
-        let client = site.client
-        let (bucket, key, source) = (self.bucket, self.key, workspace.sourceFile)
+    func upload() async throws -> DemoSummary.Transfer {
         console.say(
             "uploadFile: \(ProgressBar.size(Self.partSize)) parts, \(Self.concurrency) at a time, "
                 + "checkpoint and Content-MD5 on"
@@ -55,20 +52,20 @@ struct DemoTransfers: Sendable {
             pauseNote: " (as Ctrl-C does); "
                 + "checkpoint kept: \(URL(fileURLWithPath: workspace.sourceFile).lastPathComponent).ucp"
         ) { bar, progress in
-            try await client.uploadFile(
-                from: source,
-                bucket: bucket,
-                key: key,
-                options: options,
+            try await self.site.client.uploadFile(
+                from: self.workspace.sourceFile,
+                bucket: self.bucket,
+                key: self.key,
+                options: Self.options,
                 logger: bar.logger,
                 progress: progress
             )
         }
-        let figures = uploadFigures(run.result, paused: run.pausedAt, seconds: run.seconds)
+        let figures = Self.figures(run)
         if run.resumed {
             console.say(
                 "  resumed from the checkpoint: \(figures.partsReused) of \(figures.parts) parts reused, "
-                    + "\(figures.partsUploaded) uploaded"
+                    + "\(figures.partsTransferred) uploaded"
                     + (figures.crc64Verified ? "; the whole object's CRC-64 matches the service's" : "")
             )
         }
@@ -76,10 +73,7 @@ struct DemoTransfers: Sendable {
     }
 
     /// `resumableDownload`, paused part way, then resumed.
-    func download() async throws -> DemoSummary.Download {
-        let options = Self.options
-        let client = site.client
-        let (bucket, key, destination) = (self.bucket, self.key, workspace.downloadedFile)
+    func download() async throws -> DemoSummary.Transfer {
         console.say(
             "resumableDownload: \(ProgressBar.size(Self.partSize)) ranged GETs with If-Match, "
                 + "\(Self.concurrency) at a time, checkpoint on"
@@ -87,13 +81,13 @@ struct DemoTransfers: Sendable {
         let run = try await pausedThenResumed(
             "download",
             slowing: .getObject,
-            pauseNote: "; checkpoint kept: \(URL(fileURLWithPath: destination).lastPathComponent).dcp"
+            pauseNote: "; checkpoint kept: \(URL(fileURLWithPath: workspace.downloadedFile).lastPathComponent).dcp"
         ) { bar, progress in
-            try await client.resumableDownload(
-                bucket: bucket,
-                key: key,
-                to: destination,
-                options: options,
+            try await self.site.client.resumableDownload(
+                bucket: self.bucket,
+                key: self.key,
+                to: self.workspace.downloadedFile,
+                options: Self.options,
                 logger: bar.logger,
                 progress: progress
             )
@@ -105,7 +99,7 @@ struct DemoTransfers: Sendable {
                     + "\(ProgressBar.size(result.bytesTransferred)) fetched; verified: \(result.verification)"
             )
         }
-        return downloadFigures(result, paused: run.pausedAt, seconds: run.seconds)
+        return Self.figures(run)
     }
 
     /// A transfer that ``pausedThenResumed(_:slowing:pauseNote:_:)`` ran.
@@ -149,38 +143,26 @@ struct DemoTransfers: Sendable {
         return PausedRun(result: result, pausedAt: pause.pausedAt, seconds: seconds, resumed: true)
     }
 
-    private func uploadFigures(_ result: TransferResult, paused: Int64?, seconds: Double) -> DemoSummary.Upload {
-        DemoSummary.Upload(
+    /// The summary's record of a run.
+    private static func figures(_ run: PausedRun) -> DemoSummary.Transfer {
+        let result = run.result
+        return DemoSummary.Transfer(
             partSize: result.partSize,
             parts: result.partCount,
-            concurrency: Self.concurrency,
-            paused: paused != nil,
-            pausedAtBytes: paused,
+            concurrency: concurrency,
+            paused: run.pausedAt != nil,
+            pausedAtBytes: run.pausedAt,
             partsReused: result.partsReused,
-            partsUploaded: result.partsTransferred,
+            bytesReused: result.bytesReused,
+            partsTransferred: result.partsTransferred,
+            bytesTransferred: result.bytesTransferred,
             restarts: result.restarts,
-            seconds: seconds,
-            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesTransferred, seconds: seconds),
-            crc64Verified: Self.isCRC64Verified(result),
+            seconds: run.seconds,
+            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesTransferred, seconds: run.seconds),
+            verification: result.verification.description,
+            crc64Verified: isCRC64Verified(result),
             md5Verified: result.contentMD5Verified,
             etag: result.etag
-        )
-    }
-
-    private func downloadFigures(_ result: TransferResult, paused: Int64?, seconds: Double) -> DemoSummary.Download {
-        DemoSummary.Download(
-            partSize: result.partSize,
-            parts: result.partCount,
-            concurrency: Self.concurrency,
-            paused: paused != nil,
-            pausedAtBytes: paused,
-            bytesReused: result.bytesReused,
-            bytesDownloaded: result.bytesTransferred,
-            restarts: result.restarts,
-            seconds: seconds,
-            megabytesPerSecond: DemoSummary.rate(bytes: result.bytesTransferred, seconds: seconds),
-            verification: result.verification.description,
-            crc64Verified: Self.isCRC64Verified(result)
         )
     }
 
