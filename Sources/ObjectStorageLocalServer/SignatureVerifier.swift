@@ -26,8 +26,9 @@ struct SignatureVerifier: Sendable {
         oss ? [self.regions(.oss)] : [self.regions(.s3), self.regions(.obs)]
     }
 
-    /// The parts of a request every scheme canonicalizes.
+    /// The parts of a request every scheme canonicalizes, and the scheme it was signed with.
     struct WireParts {
+        var kind: SignatureKind
         var method: String
         var bucket: String?
         var key: String?
@@ -35,7 +36,8 @@ struct SignatureVerifier: Sendable {
         var query: [QueryParameter]
         var headers: [HTTPHeader]
 
-        init(_ request: IncomingRequest) {
+        init(_ request: IncomingRequest, kind: SignatureKind) {
+            self.kind = kind
             method = request.method
             bucket = request.bucket
             key = request.key
@@ -52,100 +54,86 @@ struct SignatureVerifier: Sendable {
 
     func verify(_ request: IncomingRequest, kind: SignatureKind, dialect: StorageVendor, now: Int64) throws(ServerError)
     {
-        guard case .credentials(let credentials) = authentication.backing else { return }
+        guard case .credentials = authentication.backing else { return }
         try Self.checkSingleAuthentication(request, kind: kind)
-        let wire = WireParts(request)
-        let lookup = { (keyID: String) throws(ServerError) -> String in
-            guard let match = credentials.first(where: { $0.accessKeyID == keyID }) else {
-                throw ServerError.invalidAccessKeyID(keyID, dialect: dialect)
-            }
-            return match.secretAccessKey
-        }
+        let wire = WireParts(request, kind: kind)
         switch kind {
         case .none:
             throw ServerError.accessDenied("Anonymous access is forbidden for this operation.")
-        case .ossV1Header, .obsHeader, .awsV2Header:
-            try verifyHMACSHA1Header(wire, kind: kind, dialect: dialect, now: now, secret: lookup)
-        case .ossV1Query, .obsQuery, .awsV2Query:
-            try verifyHMACSHA1Query(wire, kind: kind, dialect: dialect, now: now, secret: lookup)
+        case .ossV1Header, .obsHeader, .awsV2Header, .ossV1Query, .obsQuery, .awsV2Query:
+            try verifyHMACSHA1(wire, dialect: dialect, now: now)
         case .ossV4Header, .ossV4Query, .awsV4Header, .awsV4Query:
-            try verifyV4(wire, kind: kind, dialect: dialect, now: now, secret: lookup)
+            try verifyV4(wire, dialect: dialect, now: now)
         }
     }
 
     // MARK: OSS V1, OBS and AWS V2 (HMAC-SHA1 over a string to sign)
 
-    private func verifyHMACSHA1Header(
-        _ wire: WireParts,
-        kind: SignatureKind,
-        dialect: StorageVendor,
-        now: Int64,
-        secret: (String) throws(ServerError) -> String
-    ) throws(ServerError) {
-        let authorization = wire.header("authorization") ?? ""
-        guard let space = authorization.firstIndex(of: " ") else { throw malformedAuthorization() }
-        let credential = authorization[authorization.index(after: space)...]
-        guard let colon = credential.lastIndex(of: ":") else { throw malformedAuthorization() }
-        let keyID = String(credential[..<colon]).trimmingWhitespace()
-        let provided = String(credential[credential.index(after: colon)...]).trimmingWhitespace()
-        let secretKey = try secret(keyID)
-        let dateHeader = dialect.headerPrefix + "date"
-        guard let dateText = wire.header(dateHeader) ?? wire.header("date"),
-            let requestTime = HTTPDate.parseHTTPDate(dateText.trimmingWhitespace())
-        else {
-            throw ServerError.accessDenied("The request must contain a valid Date or \(dateHeader) header.")
-        }
-        try checkSkew(requestTime: requestTime, now: now)
-        try checkHMACSHA1(
-            provided,
-            wire,
-            kind: kind,
-            dialect: dialect,
-            query: wire.query,
-            expires: nil,
-            keyID: keyID,
-            secret: secretKey
-        )
-    }
-
-    private func verifyHMACSHA1Query(
-        _ wire: WireParts,
-        kind: SignatureKind,
-        dialect: StorageVendor,
-        now: Int64,
-        secret: (String) throws(ServerError) -> String
-    ) throws(ServerError) {
-        let keyName =
-            switch kind {
-            case .ossV1Query: "OSSAccessKeyId"
-            case .obsQuery: "AccessKeyId"
-            default: "AWSAccessKeyId"
+    /// Verifies an HMAC-SHA1 signature: of the `Authorization` header (with the request's date within the clock
+    /// skew limit) or of a presigned URL's query (before its `Expires`).
+    private func verifyHMACSHA1(_ wire: WireParts, dialect: StorageVendor, now: Int64) throws(ServerError) {
+        let kind = wire.kind
+        let keyID: String
+        let provided: String
+        var query = wire.query
+        var expires: Int64?
+        if kind.isPresigned {
+            let keyName =
+                switch kind {
+                case .ossV1Query: "OSSAccessKeyId"
+                case .obsQuery: "AccessKeyId"
+                default: "AWSAccessKeyId"
+                }
+            let value = { (name: String) in wire.query.first { $0.name == name }?.value }
+            guard let key = value(keyName), let expiresText = value("Expires"), let signature = value("Signature")
+            else {
+                throw ServerError.accessDenied(
+                    "Query-string authentication requires the Signature, Expires and \(keyName) parameters"
+                )
             }
-        let value = { (name: String) in wire.query.first { $0.name == name }?.value }
-        guard let keyID = value(keyName), let expiresText = value("Expires"), let provided = value("Signature") else {
-            throw ServerError.accessDenied(
-                "Query-string authentication requires the Signature, Expires and \(keyName) parameters"
+            (keyID, provided) = (key, signature)
+            expires = try Self.absoluteExpiry(expiresText, dialect: dialect)
+            query = wire.without([keyName, "Expires", "Signature"])
+        } else {
+            let authorization = wire.header("authorization") ?? ""
+            guard let space = authorization.firstIndex(of: " ") else { throw malformedAuthorization() }
+            let credential = authorization[authorization.index(after: space)...]
+            guard let colon = credential.lastIndex(of: ":") else { throw malformedAuthorization() }
+            keyID = String(credential[..<colon]).trimmingWhitespace()
+            provided = String(credential[credential.index(after: colon)...]).trimmingWhitespace()
+        }
+        let secretKey = try secret(of: keyID, dialect: dialect)
+        if let expires {
+            guard now <= expires else {
+                throw ServerError.accessDenied(
+                    "Request has expired",
+                    details: [("Expires", HTTPDate.iso8601(expires)), ("ServerTime", HTTPDate.iso8601(now))]
+                )
+            }
+        } else {
+            let dateHeader = dialect.headerPrefix + "date"
+            guard let dateText = wire.header(dateHeader) ?? wire.header("date"),
+                let requestTime = HTTPDate.parseHTTPDate(dateText.trimmingWhitespace())
+            else {
+                throw ServerError.accessDenied("The request must contain a valid Date or \(dateHeader) header.")
+            }
+            try checkSkew(requestTime: requestTime, now: now)
+        }
+        let stringToSign = hmacSHA1StringToSign(wire, kind: kind, query: query, expires: expires)
+        let expected =
+            switch kind {
+            case .ossV1Header, .ossV1Query: OSSV1Signature.signature(secret: secretKey, stringToSign: stringToSign)
+            default: OBSSignature.signature(secret: secretKey, stringToSign: stringToSign)
+            }
+        guard constantTimeEquals(expected, provided) else {
+            throw mismatch(
+                dialect: dialect,
+                keyID: keyID,
+                provided: provided,
+                stringToSign: stringToSign,
+                canonical: nil
             )
         }
-        let expires = try Self.absoluteExpiry(expiresText, dialect: dialect)
-        let secretKey = try secret(keyID)
-        guard now <= expires else {
-            throw ServerError.accessDenied(
-                "Request has expired",
-                details: [("Expires", HTTPDate.iso8601(expires)), ("ServerTime", HTTPDate.iso8601(now))]
-            )
-        }
-        let query = wire.without([keyName, "Expires", "Signature"])
-        try checkHMACSHA1(
-            provided,
-            wire,
-            kind: kind,
-            dialect: dialect,
-            query: query,
-            expires: expires,
-            keyID: keyID,
-            secret: secretKey
-        )
     }
 
     private func hmacSHA1StringToSign(
@@ -180,36 +168,6 @@ struct SignatureVerifier: Sendable {
         }
     }
 
-    /// Compares `provided` in constant time with the HMAC-SHA1 signature, under `secret`, of the string to sign of
-    /// `wire` with `query` and `expires` (`nil` for a header-signed request); throws `SignatureDoesNotMatch` (with
-    /// the string to sign, as the vendor does) when they differ.
-    private func checkHMACSHA1(
-        _ provided: String,
-        _ wire: WireParts,
-        kind: SignatureKind,
-        dialect: StorageVendor,
-        query: [QueryParameter],
-        expires: Int64?,
-        keyID: String,
-        secret: String
-    ) throws(ServerError) {
-        let stringToSign = hmacSHA1StringToSign(wire, kind: kind, query: query, expires: expires)
-        let expected =
-            switch kind {
-            case .ossV1Header, .ossV1Query: OSSV1Signature.signature(secret: secret, stringToSign: stringToSign)
-            default: OBSSignature.signature(secret: secret, stringToSign: stringToSign)
-            }
-        guard constantTimeEquals(expected, provided) else {
-            throw mismatch(
-                dialect: dialect,
-                keyID: keyID,
-                provided: provided,
-                stringToSign: stringToSign,
-                canonical: nil
-            )
-        }
-    }
-
     // MARK: OSS V4 and SigV4
 
     private struct V4Credential {
@@ -228,13 +186,8 @@ struct SignatureVerifier: Sendable {
         var scope: String { "\(date)/\(region)/\(service)/\(terminator)" }
     }
 
-    private func verifyV4(
-        _ wire: WireParts,
-        kind: SignatureKind,
-        dialect: StorageVendor,
-        now: Int64,
-        secret: (String) throws(ServerError) -> String
-    ) throws(ServerError) {
+    private func verifyV4(_ wire: WireParts, dialect: StorageVendor, now: Int64) throws(ServerError) {
+        let kind = wire.kind
         let oss = kind == .ossV4Header || kind == .ossV4Query
         let prefix = oss ? "x-oss-" : "x-amz-"
         var fields: [String: String] = [:]
@@ -289,7 +242,7 @@ struct SignatureVerifier: Sendable {
             }
         }
         guard let credential = V4Credential(credentialText) else { throw malformedAuthorization() }
-        let secretKey = try secret(credential.keyID)
+        let secretKey = try secret(of: credential.keyID, dialect: dialect)
         let expectedRegions = self.v4Regions(oss: oss)
         guard expectedRegions.contains(credential.region) else {
             throw ServerError.wrongRegion(credential.region, expected: expectedRegions[0], kind: kind)
@@ -359,6 +312,16 @@ struct SignatureVerifier: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The secret of the access key `keyID`; throws `InvalidAccessKeyId` for a key the server does not know.
+    private func secret(of keyID: String, dialect: StorageVendor) throws(ServerError) -> String {
+        guard case .credentials(let credentials) = authentication.backing,
+            let match = credentials.first(where: { $0.accessKeyID == keyID })
+        else {
+            throw ServerError.invalidAccessKeyID(keyID, dialect: dialect)
+        }
+        return match.secretAccessKey
+    }
 
     private func checkSkew(requestTime: Int64, now: Int64) throws(ServerError) {
         let limit = max(0, clockSkewLimit.components.seconds)
