@@ -27,18 +27,12 @@ extension ProfileCredentialsProvider {
         guard let settings = try CredentialsINIFile(parsing: text, path: path).sections[profile] else {
             throw CredentialsError.notFound("Alibaba Cloud profile '\(profile)' is not in \(path)")
         }
-        let location = "Alibaba Cloud profile '\(profile)' in \(path)"
-        let accessKeyID = CredentialsText.nonEmpty(settings["access_key_id"])
-        let secret = CredentialsText.nonEmpty(settings["access_key_secret"])
-        let token = CredentialsText.nonEmpty(settings["security_token"] ?? settings["sts_token"])
-        // `type` is required by the format; infer it when absent, from which keys are present.
-        let type = CredentialsText.nonEmpty(settings["type"])?.lowercased() ?? (token == nil ? "access_key" : "sts")
         return try Self.keyCredentials(
-            location: location,
-            kind: ("type", type, key: "access_key", sts: "sts"),
-            accessKeyID: accessKeyID,
-            secret: secret,
-            token: ("security_token", token)
+            location: "Alibaba Cloud profile '\(profile)' in \(path)",
+            kind: ("type", settings["type"]?.lowercased(), key: "access_key", sts: "sts"),
+            accessKeyID: settings["access_key_id"],
+            secret: settings["access_key_secret"],
+            token: ("security_token", settings["security_token"] ?? settings["sts_token"])
         )
     }
 
@@ -67,17 +61,12 @@ extension ProfileCredentialsProvider {
         guard let entry = configuration.profiles.first(where: { $0.name == profile }) else {
             throw CredentialsError.notFound("aliyun CLI profile '\(profile)' is not in \(path)")
         }
-        let location = "aliyun CLI profile '\(profile)' in \(path)"
-        let accessKeyID = CredentialsText.nonEmpty(entry.accessKeyID)
-        let secret = CredentialsText.nonEmpty(entry.accessKeySecret)
-        let token = CredentialsText.nonEmpty(entry.stsToken)
-        let mode = CredentialsText.nonEmpty(entry.mode) ?? (token == nil ? "AK" : "StsToken")
         return try Self.keyCredentials(
-            location: location,
-            kind: ("mode", mode, key: "AK", sts: "StsToken"),
-            accessKeyID: accessKeyID,
-            secret: secret,
-            token: ("sts_token", token)
+            location: "aliyun CLI profile '\(profile)' in \(path)",
+            kind: ("mode", entry.mode, key: "AK", sts: "StsToken"),
+            accessKeyID: entry.accessKeyID,
+            secret: entry.accessKeySecret,
+            token: ("sts_token", entry.stsToken)
         )
     }
 
@@ -86,8 +75,9 @@ extension ProfileCredentialsProvider {
     /// - Parameters:
     ///   - location: The profile and its file, for messages.
     ///   - kind: The field naming the profile's kind (`type`, `mode`), its value, and the values for an access
-    ///     key and for STS credentials.
-    ///   - accessKeyID: The access key id, if set.
+    ///     key and for STS credentials. The field is required by both formats; when it is absent or empty, the
+    ///     kind follows from whether a token is set.
+    ///   - accessKeyID: The access key id, if set (empty counts as unset, here and below).
     ///   - secret: The secret, if set.
     ///   - token: The field naming the STS token (for messages) and its value, if set.
     /// - Returns: The credentials, with the token only for the STS kind.
@@ -95,28 +85,31 @@ extension ProfileCredentialsProvider {
     ///   `CredentialsError.Code.unsupported` for another kind.
     private static func keyCredentials(
         location: String,
-        kind: (field: String, value: String, key: String, sts: String),
+        kind: (field: String, value: String?, key: String, sts: String),
         accessKeyID: String?,
         secret: String?,
         token: (field: String, value: String?)
     ) throws(CredentialsError) -> Credentials {
-        guard kind.value == kind.key || kind.value == kind.sts else {
+        let (accessKeyID, secret) = (CredentialsText.nonEmpty(accessKeyID), CredentialsText.nonEmpty(secret))
+        let tokenValue = CredentialsText.nonEmpty(token.value)
+        let kindValue = CredentialsText.nonEmpty(kind.value) ?? (tokenValue == nil ? kind.key : kind.sts)
+        guard kindValue == kind.key || kindValue == kind.sts else {
             throw CredentialsError.unsupported(
-                "\(location) has \(kind.field) '\(kind.value)'; only '\(kind.key)' and '\(kind.sts)' are supported "
+                "\(location) has \(kind.field) '\(kindValue)'; only '\(kind.key)' and '\(kind.sts)' are supported "
                     + "here (use a federated provider for roles)"
             )
         }
-        let isSTS = kind.value == kind.sts
+        let isSTS = kindValue == kind.sts
         var missing: [String] = []
         if accessKeyID == nil { missing.append("access_key_id") }
         if secret == nil { missing.append("access_key_secret") }
-        if isSTS, token.value == nil { missing.append(token.field) }
+        if isSTS, tokenValue == nil { missing.append(token.field) }
         guard missing.isEmpty, let accessKeyID, let secret else {
             throw CredentialsError.incomplete(
-                "\(location) has \(kind.field) '\(kind.value)' but no \(missing.joined(separator: " and "))"
+                "\(location) has \(kind.field) '\(kindValue)' but no \(missing.joined(separator: " and "))"
             )
         }
-        return Credentials(accessKeyID: accessKeyID, secretAccessKey: secret, securityToken: isSTS ? token.value : nil)
+        return Credentials(accessKeyID: accessKeyID, secretAccessKey: secret, securityToken: isSTS ? tokenValue : nil)
     }
 }
 
