@@ -15,14 +15,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ObjectStorageClient {
     /// Uploads the regular files under a directory to keys under a prefix: `cp -r DIR URL/`, or with
     /// ``DirectoryTransferOptions/comparison`` set, `sync DIR URL/`.
@@ -110,7 +102,7 @@ extension ObjectStorageClient {
         events: (@Sendable (DirectoryTransferEvent) -> Void)? = nil
     ) async throws -> DirectoryTransferSummary {
         try Self.validate(options, bucket: bucket)
-        let existed = access(directory, F_OK) == 0
+        let existed = FileManager.default.fileExists(atPath: directory)
         let absolute = try Self.absoluteDirectory(directory, creating: !options.isDryRun)
         let job = DirectoryJob(
             client: self,
@@ -129,7 +121,7 @@ extension ObjectStorageClient {
             return try await job.run()
         } catch {
             // A missing bucket or refused credentials leave no empty directory behind (rmdir removes only an empty one).
-            if !existed { _ = rmdir(absolute) }
+            if !existed { LocalPaths.removeIfEmptyDirectory(absolute) }
             throw error
         }
     }
@@ -233,10 +225,6 @@ extension ObjectStorageClient {
                 throw ObjectStorageError.fileSystem("create the directory", path: directory)
             }
         }
-        guard let resolved = realpath(directory, nil) else {
-            throw ObjectStorageError.fileSystem("read the directory", path: directory, errno: errno)
-        }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        return try LocalPaths.resolved(directory)
     }
 }

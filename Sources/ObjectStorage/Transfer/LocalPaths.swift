@@ -138,6 +138,23 @@ package enum LocalPaths {
         }
     }
 
+    /// `path` made absolute, its symbolic links and `.` and `..` components resolved, without a trailing `/`
+    /// (`realpath`): what a job's manifest names its directory by.
+    ///
+    /// - Parameter path: An existing path.
+    /// - Returns: The resolved path.
+    /// - Throws: ``ObjectStorageError/Code/fileSystem`` when it does not exist or cannot be read.
+    package static func resolved(_ path: String) throws(ObjectStorageError) -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw ObjectStorageError.fileSystem("read the directory", path: path, errno: errno)
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Removes `path` if it is an empty directory (`rmdir`), and does nothing otherwise.
+    package static func removeIfEmptyDirectory(_ path: String) { _ = rmdir(path) }
+
     /// Whether `path` is a directory (not a symbolic link to one).
     package static func isDirectory(_ path: String) -> Bool {
         Self.kind(of: path) == .directory
