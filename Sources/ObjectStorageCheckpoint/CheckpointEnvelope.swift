@@ -11,8 +11,13 @@ import ObjectStorageSigning
 
 /// What both checkpoint kinds provide to the envelope and the store.
 protocol CheckpointDocument: Codable, Sendable {
+    /// What names the transfer (bucket, key, local file…).
+    associatedtype Identity: CheckpointComparable
     /// The envelope's `kind`.
     static var kind: String { get }
+    /// The transfer the checkpoint belongs to: one of another identity is discarded before anything else is
+    /// compared.
+    var identity: Identity { get }
     /// Why the content is inconsistent, or `nil`.
     func contentProblem() -> String?
     /// The field that could carry a credential, or `nil`.

@@ -71,11 +71,8 @@ package struct CheckpointStore: Sendable {
     package func load(
         at path: String,
         expecting: DownloadCheckpoint.Expectation
-    ) -> CheckpointLoadResult<
-        DownloadCheckpoint
-    > {
-        let result = read(DownloadCheckpoint.self, at: path) { checkpoint in
-            if let reason = checkpoint.identity.mismatch(.identityMismatch, from: expecting.identity) { return reason }
+    ) -> CheckpointLoadResult<DownloadCheckpoint> {
+        let result = read(DownloadCheckpoint.self, at: path, identity: expecting.identity) { checkpoint in
             if let reason = checkpoint.object.mismatch(.objectChanged, from: expecting.object) { return reason }
             // Not following a link: a temp file is the transfer's own regular file, never a link to another.
             switch POSIXFile.linkStatus(checkpoint.tempFilePath) {
@@ -122,11 +119,8 @@ package struct CheckpointStore: Sendable {
     package func load(
         at path: String,
         expecting: UploadCheckpoint.Expectation
-    ) -> CheckpointLoadResult<
-        UploadCheckpoint
-    > {
-        let result = read(UploadCheckpoint.self, at: path) { checkpoint in
-            if let reason = checkpoint.identity.mismatch(.identityMismatch, from: expecting.identity) { return reason }
+    ) -> CheckpointLoadResult<UploadCheckpoint> {
+        let result = read(UploadCheckpoint.self, at: path, identity: expecting.identity) { checkpoint in
             let current: FileIdentity
             if let source = expecting.source {
                 current = source
@@ -269,6 +263,7 @@ extension CheckpointStore {
     private func read<Document: CheckpointDocument>(
         _ type: Document.Type,
         at path: String,
+        identity: Document.Identity,
         check: (Document) -> CheckpointInvalidReason?
     ) -> CheckpointLoadResult<Document> {
         let bytes: [UInt8]
@@ -317,7 +312,9 @@ extension CheckpointStore {
                 previous: nil
             )
         }
-        if let reason = check(document) { return .discarded(reason, previous: document) }
+        if let reason = document.identity.mismatch(.identityMismatch, from: identity) ?? check(document) {
+            return .discarded(reason, previous: document)
+        }
         return .loaded(document)
     }
 
