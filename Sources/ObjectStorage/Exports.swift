@@ -28,6 +28,7 @@
 @_exported public import struct ObjectStorageSigning.SigningError
 @_exported public import struct ObjectStorageSigning.StaticCredentialsProvider
 @_exported public import struct ObjectStorageSigning.StorageVendor
+@_exported public import struct ObjectStorageSigning.XMLNode
 @_exported public import struct ObjectStorageTransport.HTTPConfiguration
 @_exported public import struct ObjectStorageTransport.MinimumTransferRate
 @_exported public import struct ObjectStorageTransport.RetryPolicy

@@ -18,7 +18,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, SyncCommand.self, RemoveCommand.self,
             MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,
-            SignCommand.self,
+            SignCommand.self, ApiCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

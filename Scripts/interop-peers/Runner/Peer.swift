@@ -54,6 +54,8 @@ struct Peer: Sendable {
     var copiesParts = true
     /// Whether POST policy forms (browser uploads) are accepted and their conditions enforced.
     var verifiesPostPolicies = false
+    /// Whether object tags (`?tagging`) are stored and read back.
+    var storesTags = false
 
     static let rclone = Peer(
         name: "rclone",
@@ -82,7 +84,8 @@ struct Peer: Sendable {
         keepsUploadAfterFailedComplete: true,
         acceptsSlashInSignedQuery: false,
         acceptsNonASCIISignedKeys: false,
-        repeatsCompleteIdempotently: true
+        repeatsCompleteIdempotently: true,
+        storesTags: true
     )
 
     static let nginx = Peer(
@@ -116,7 +119,8 @@ struct Peer: Sendable {
         unknownUploadCode: .noSuchKey,
         verifiesPresignedHeadAndPut: true,
         verifiesSignatureV2: true,
-        verifiesPostPolicies: true
+        verifiesPostPolicies: true,
+        storesTags: true
     )
 
     static func named(_ name: String) -> Peer? {

@@ -54,6 +54,10 @@ struct PeerSuite {
         await checklist.run("put-get-head") { try await self.putGetHead() }
         await checklist.run("put-file-get-to-file") { try await self.putFileGetToFile() }
         await checklist.run("list-v2") { try await self.listObjects() }
+        await checklist.run("any-request-put-get-list") { try await self.anyRequest() }
+        if self.peer.storesTags {
+            await checklist.run("any-request-tagging") { try await self.anyRequestTagging() }
+        }
         await checklist.run("delete-objects") { try await self.deleteObjects() }
         await checklist.run("ranged-get") { try await self.rangedGet(key: "ranged.bin", size: 300 * 1024 + 7) }
         await checklist.run("conditional-get") { try await self.conditionalGet(key: "conditional.bin") }

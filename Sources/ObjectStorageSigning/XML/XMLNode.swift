@@ -10,15 +10,17 @@
 /// and in request documents (read by the local server): elements, text, character and entity references, CDATA;
 /// attributes and namespaces are read and ignored.
 ///
+/// What `ServiceResponse.xml(upTo:)` of ObjectStorage returns for an answer the client does not decode itself.
+///
 /// A hand-written parser rather than `XMLParser`: on Linux that lives in FoundationXML, which
 /// pulls in full Foundation and needs libxml2 at run time, for documents this simple.
-package struct XMLNode: Sendable {
+public struct XMLNode: Sendable {
     /// The local name (any `prefix:` removed).
-    package var name: String
+    public var name: String
     /// The concatenated text directly inside this element.
-    package var text: String
+    public var text: String
     /// The child elements, in document order.
-    package var children: [XMLNode]
+    public var children: [XMLNode]
 
     /// The deepest nesting a document may have (the root element is at depth 1). The bound keeps parsing and
     /// freeing the tree (both recurse) far from the end of the stack, whatever the input.
@@ -31,17 +33,26 @@ package struct XMLNode: Sendable {
     }
 
     /// The first child named `name`.
-    package func child(_ name: String) -> XMLNode? {
+    ///
+    /// - Parameter name: The local name.
+    /// - Returns: The child, or `nil` when there is none.
+    public func child(_ name: String) -> XMLNode? {
         self.children.first { $0.name == name }
     }
 
     /// Every child named `name`.
-    package func children(_ name: String) -> [XMLNode] {
+    ///
+    /// - Parameter name: The local name.
+    /// - Returns: The children, in document order.
+    public func children(_ name: String) -> [XMLNode] {
         self.children.filter { $0.name == name }
     }
 
     /// The text of the first child named `name`.
-    package subscript(_ name: String) -> String? {
+    ///
+    /// - Parameter name: The local name.
+    /// - Returns: The child's text, or `nil` when there is no such child.
+    public subscript(_ name: String) -> String? {
         self.child(name)?.text
     }
 
