@@ -56,7 +56,7 @@ struct UploadSite: Sendable {
     /// The first 100 uploads, each with a GET URL valid for an hour that needs no credentials.
     func uploads() async throws -> [UploadPage.Upload] {
         var uploads: [UploadPage.Upload] = []
-        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: self.prefix, maxKeys: 100) {
+        for try await page in self.client.listObjects(bucket: self.bucket, prefix: self.prefix, maxKeys: 100) {
             for object in page.contents {
                 let link = try await self.client.presign(bucket: self.bucket, key: object.key, expires: .seconds(3600))
                 uploads.append(UploadPage.Upload(key: object.key, size: object.size, downloadURL: link.url))

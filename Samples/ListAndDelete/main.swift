@@ -8,7 +8,7 @@
 
 // # Listing and deleting
 //
-// Writes a few objects under a prefix, lists them with `listObjectsV2` (an async sequence that fetches
+// Writes a few objects under a prefix, lists them with `listObjects` (an async sequence that fetches
 // the next page as you iterate, here two keys a page), lists one level like a directory (`delimiter`),
 // then deletes everything under the prefix with `deleteObjects`, up to 1000 keys a request.
 //
@@ -33,14 +33,14 @@ try await SampleStorage.run("ListAndDelete") { storage in
     // Every key under the prefix, two a page.
     var keys: [String] = []
     var pages = 0
-    for try await page in client.listObjectsV2(bucket: storage.bucket, prefix: storage.prefix, maxKeys: 2) {
+    for try await page in client.listObjects(bucket: storage.bucket, prefix: storage.prefix, maxKeys: 2) {
         pages += 1
         for object in page.contents { print("  page \(pages): \(object.key) (\(object.size) bytes)") }
         keys += page.contents.map(\.key)
     }
 
     // One level, like a directory: "folders" are common prefixes.
-    for try await page in client.listObjectsV2(bucket: storage.bucket, prefix: storage.prefix, delimiter: "/") {
+    for try await page in client.listObjects(bucket: storage.bucket, prefix: storage.prefix, delimiter: "/") {
         for folder in page.commonPrefixes { print("  folder \(folder)") }
         for object in page.contents { print("  file   \(object.key)") }
     }
@@ -54,7 +54,7 @@ try await SampleStorage.run("ListAndDelete") { storage in
         for failure in response.failures { print("  could not delete \(failure.key): \(failure.code)") }
     }
     var remaining = 0
-    for try await page in client.listObjectsV2(bucket: storage.bucket, prefix: storage.prefix) {
+    for try await page in client.listObjects(bucket: storage.bucket, prefix: storage.prefix) {
         remaining += page.contents.count
     }
     print("Deleted \(deleted) of \(keys.count) objects; \(remaining) left under the prefix")

@@ -42,6 +42,11 @@ struct ObjectsCommandTests {
         let listed = try await Self.jsonLines(try cli.succeed(["ls", dialect.url("bkt"), "--recursive", "--json"]))
         #expect(listed.compactMap { $0["key"] as? String } == ["dir/data.bin", "dir/sub/note.txt", "top?#%.txt"])
         #expect(listed.first?["size"] as? Int == 70_000)
+        // The marker-based ListObjects (V1) lists the same.
+        let listedV1 = try await Self.jsonLines(
+            try cli.succeed(["ls", dialect.url("bkt"), "--recursive", "--json", "--use-list-objects-v1"])
+        )
+        #expect(listedV1.compactMap { $0["key"] as? String } == ["dir/data.bin", "dir/sub/note.txt", "top?#%.txt"])
 
         let stat = try await #require(
             Self.jsonLines(try cli.succeed(["stat", dialect.url("bkt/dir/sub/note.txt"), "--json"])).first

@@ -262,7 +262,7 @@ extension BadInputCase {
             _ = try await context.client(.s3).getObject(GetObjectRequest(bucket: "..", key: "etc/passwd"))
         },
         .api("bucket 'a/b' in a listing", .storage(.invalidArgument, mentions: "'/'")) { context in
-            for try await _ in try context.client(.s3).listObjectsV2(bucket: "a/b") {}
+            for try await _ in try context.client(.s3).listObjects(bucket: "a/b") {}
         },
         .cli("mb s3://My_Bucket", .exit(65, mentions: "lowercase")) { context in
             ["mb", "s3://My_Bucket"] + context.remote()

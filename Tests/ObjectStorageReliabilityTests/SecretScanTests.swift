@@ -139,7 +139,7 @@ struct SecretScanTests {
             _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "a.txt")).body.collect(upTo: 1 << 10)
             _ = try await client.headObject(bucket: bucket, key: "a.txt")
             try await client.copyObject(bucket: bucket, key: "b.txt", sourceBucket: bucket, sourceKey: "a.txt")
-            for try await _ in client.listObjectsV2(bucket: bucket) {}
+            for try await _ in client.listObjects(bucket: bucket) {}
             _ = try await client.deleteObjects(bucket: bucket, keys: ["b.txt"])
             let missing = await #expect(throws: ServiceError.self) {
                 _ = try await client.getObject(GetObjectRequest(bucket: bucket, key: "missing"))

@@ -94,7 +94,7 @@ struct DirectoryTransferTests {
 
     static func remoteKeys(_ client: ObjectStorageClient) async throws -> [String] {
         var keys: [String] = []
-        for try await page in client.listObjectsV2(bucket: Self.bucket) { keys += page.contents.map(\.key) }
+        for try await page in client.listObjects(bucket: Self.bucket) { keys += page.contents.map(\.key) }
         return keys
     }
 

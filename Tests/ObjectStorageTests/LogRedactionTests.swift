@@ -36,7 +36,7 @@ struct LogRedactionTests {
             try await client.createBucket(bucket: "logs")
             try await client.putObject(PutObjectRequest(bucket: "logs", key: "k", body: .bytes([1])))
             _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "k")).body.collect(upTo: 10)
-            for try await _ in client.listObjectsV2(bucket: "logs") {}
+            for try await _ in client.listObjects(bucket: "logs") {}
             _ = try await client.presign(bucket: "logs", key: "k")
             let missing = await expectServiceError(.noSuchKey, status: 404) {
                 _ = try await client.getObject(GetObjectRequest(bucket: "logs", key: "missing"))

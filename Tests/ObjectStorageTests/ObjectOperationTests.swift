@@ -185,7 +185,7 @@ struct ObjectOperationTests {
             }
             var pages = 0
             var listed: [String] = []
-            for try await page in client.listObjectsV2(bucket: "list", maxKeys: 2) {
+            for try await page in client.listObjects(bucket: "list", maxKeys: 2) {
                 pages += 1
                 listed += page.contents.map(\.key)
             }
@@ -194,7 +194,7 @@ struct ObjectOperationTests {
 
             var objects: [String] = []
             var prefixes: [String] = []
-            for try await page in client.listObjectsV2(bucket: "list", delimiter: "/", maxKeys: 3) {
+            for try await page in client.listObjects(bucket: "list", delimiter: "/", maxKeys: 3) {
                 objects += page.contents.map(\.key)
                 prefixes += page.commonPrefixes
             }
@@ -202,13 +202,13 @@ struct ObjectOperationTests {
             #expect(objects == ["c", "d", "e f", "g"])
 
             var prefixedKeys: [String] = []
-            for try await page in client.listObjectsV2(bucket: "list", prefix: "a/", maxKeys: 1) {
+            for try await page in client.listObjects(bucket: "list", prefix: "a/", maxKeys: 1) {
                 prefixedKeys += page.contents.map(\.key)
             }
             #expect(prefixedKeys == ["a/1", "a/2"])
 
             await #expect(throws: ServiceError.self) {
-                for try await _ in client.listObjectsV2(bucket: "missing") {}
+                for try await _ in client.listObjects(bucket: "missing") {}
             }
         }
     }

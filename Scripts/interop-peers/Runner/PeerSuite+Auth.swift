@@ -69,7 +69,7 @@ extension PeerSuite {
             configuration: try self.settings.configuration(accessKey: "AKIAUNKNOWNINTEROP00", secret: "not-a-secret")
         )
         let error = try await requireThrows(ServiceError.self, "list with an unknown access key") {
-            for try await _ in client.listObjectsV2(bucket: self.bucket) {}
+            for try await _ in client.listObjects(bucket: self.bucket) {}
         } where: {
             $0.statusCode == 403
         }

@@ -75,8 +75,7 @@ extension PeerSuite {
         let prefix = "list\(self.separator)"
         var listed: [String] = []
         var prefixes: [String] = []
-        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: prefix, delimiter: self.separator)
-        {
+        for try await page in self.client.listObjects(bucket: self.bucket, prefix: prefix, delimiter: self.separator) {
             listed += page.contents.map(\.key)
             prefixes += page.commonPrefixes
         }
@@ -84,7 +83,7 @@ extension PeerSuite {
         try require(prefixes == ["\(prefix)sub\(self.separator)"], "common prefixes \(prefixes)")
         var pages = 0
         listed = []
-        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: prefix, maxKeys: 1) {
+        for try await page in self.client.listObjects(bucket: self.bucket, prefix: prefix, maxKeys: 1) {
             pages += 1
             listed += page.contents.map(\.key)
             if let object = page.contents.first, object.key == keys[0] {
@@ -108,7 +107,7 @@ extension PeerSuite {
             }
         }
         var remaining: [String] = []
-        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: "list\(self.separator)") {
+        for try await page in self.client.listObjects(bucket: self.bucket, prefix: "list\(self.separator)") {
             remaining += page.contents.map(\.key)
         }
         try require(remaining.isEmpty, "still listed after delete: \(remaining)")
@@ -116,7 +115,7 @@ extension PeerSuite {
 
     func cleanUp() async throws {
         var keys: [String] = []
-        for try await page in self.client.listObjectsV2(bucket: self.bucket) {
+        for try await page in self.client.listObjects(bucket: self.bucket) {
             keys += page.contents.map(\.key)
         }
         if !keys.isEmpty {

@@ -72,11 +72,11 @@ extension PeerSuite {
     func retriesListing() async throws {
         let faultsBefore = self.flaky.faults
         var keys: [String] = []
-        for try await page in self.flakyClient.listObjectsV2(bucket: self.bucket, prefix: "retry-") {
+        for try await page in self.flakyClient.listObjects(bucket: self.bucket, prefix: "retry-") {
             keys += page.contents.map(\.key)
         }
         var expected: [String] = []
-        for try await page in self.client.listObjectsV2(bucket: self.bucket, prefix: "retry-") {
+        for try await page in self.client.listObjects(bucket: self.bucket, prefix: "retry-") {
             expected += page.contents.map(\.key)
         }
         try require(expected.contains("retry-get.bin"), "the unfaulted listing misses retry-get.bin: \(expected)")

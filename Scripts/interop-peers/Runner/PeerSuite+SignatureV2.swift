@@ -29,7 +29,7 @@ extension PeerSuite {
         let head = try await client.headObject(bucket: self.bucket, key: key)
         try require(head.contentLength == Int64(bytes.count), "V2 HEAD length \(head.contentLength ?? -1)")
         var listed: [String] = []
-        for try await page in client.listObjectsV2(bucket: self.bucket, prefix: "v2/") {
+        for try await page in client.listObjects(bucket: self.bucket, prefix: "v2/") {
             listed += page.contents.map(\.key)
         }
         try require(listed == [key], "V2 listing returned \(listed)")

@@ -58,6 +58,12 @@ extension ObjectStorageClient {
         /// takes. Silence and stalls are bounded by the HTTP client's read-idle timeout and minimum transfer rate
         /// (``/ObjectStorageTransport/HTTPConfiguration``). This is the only timeout on waiting for an answer.
         public var timeout: Duration
+        /// Whether ``ObjectStorageClient/listObjects(bucket:prefix:delimiter:maxKeys:startAfter:continuationToken:fetchOwner:logger:)``
+        /// (and the directory jobs, which list through it) sends the marker-based ListObjects (V1) rather than
+        /// ListObjectsV2. `true` by default for OBS, whose own SDK lists only so (a V2 page from OBS has been seen to
+        /// say it is truncated without a continuation token); turn it on for an S3-compatible service that
+        /// implements only V1.
+        public var usesListObjectsV1: Bool
         /// The signing clock. Leave it alone outside tests; the client adds the learned clock offset to it.
         package var now: @Sendable () -> Date
 
@@ -85,6 +91,7 @@ extension ObjectStorageClient {
             self.credentials = credentials
             self.retry = .exponentialJitter(maxAttempts: 3)
             self.timeout = .seconds(900)
+            self.usesListObjectsV1 = vendor == .obs
             self.now = { Date() }
         }
 

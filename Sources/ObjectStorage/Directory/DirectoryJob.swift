@@ -165,7 +165,7 @@ struct DirectoryJob: Sendable {
             return .local(LocalSide(tree: tree, isFiltered: isFiltered))
         }
         func listing(_ client: ObjectStorageClient, _ bucket: String, _ prefix: String) -> DirectorySide {
-            let pages = client.listObjectsV2(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix)
+            let pages = client.listObjects(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix)
             return .listing(ListingSide(listing: pages, prefix: prefix, isFiltered: isFiltered))
         }
         let destinationListing = listing(self.client, self.bucket, self.prefix)

@@ -44,14 +44,14 @@ struct LocalSide: AsyncIteratorProtocol {
 /// A directory job's remote side: the objects under a prefix, page by page, in key order, named by their key minus
 /// the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out.
 struct ListingSide: AsyncIteratorProtocol {
-    var pages: PaginatedSequence<ListObjectsV2Response>.AsyncIterator
+    var pages: PaginatedSequence<ListObjectsResponse>.AsyncIterator
     let prefix: String
     let isFiltered: @Sendable (String) -> Bool
     /// The rest of the current page, reversed, so that taking the next entry is `popLast`.
     private var page: [DirectoryEntry] = []
 
     init(
-        listing: PaginatedSequence<ListObjectsV2Response>,
+        listing: PaginatedSequence<ListObjectsResponse>,
         prefix: String,
         isFiltered: @escaping @Sendable (String) -> Bool
     ) {

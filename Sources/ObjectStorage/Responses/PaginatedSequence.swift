@@ -10,7 +10,7 @@
 ///
 /// <!-- snippet: given client: ObjectStorageClient -->
 /// ```swift
-/// for try await page in client.listObjectsV2(bucket: "b", prefix: "logs/") {
+/// for try await page in client.listObjects(bucket: "b", prefix: "logs/") {
 ///     for object in page.contents { print(object.key, object.size) }
 /// }
 /// ```

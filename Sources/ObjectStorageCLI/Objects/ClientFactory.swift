@@ -58,6 +58,7 @@ struct ClientFactory {
             )
         }
         if options.service.pathStyle { configuration.addressing = .path }
+        if options.useListObjectsV1 { configuration.usesListObjectsV1 = true }
         guard let bandwidthLimit else {
             return ObjectStorageClient(configuration: configuration, logger: options.logger)
         }

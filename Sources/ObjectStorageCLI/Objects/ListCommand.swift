@@ -61,7 +61,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 }
                 return
             }
-            for try await page in client.listObjectsV2(
+            for try await page in client.listObjects(
                 bucket: location.bucket,
                 prefix: location.key,
                 delimiter: recursive ? nil : "/"
@@ -118,7 +118,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         try emit(ListedPrefix(prefix: prefix), "\(String(repeating: " ", count: 20)) \(Self.pad("PRE", 12)) \(prefix)")
     }
 
-    private func emit(object: ListObjectsV2Response.Object) throws {
+    private func emit(object: ListObjectsResponse.Object) throws {
         let modified = object.lastModified.map(JSONOutput.iso8601)
         try emit(
             ListedObject(

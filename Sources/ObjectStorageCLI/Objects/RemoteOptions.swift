@@ -24,6 +24,12 @@ struct RemoteOptions: ParsableArguments, Sendable {
     @Flag(help: "Send unsigned (anonymous) requests: public buckets, servers without authentication.")
     var noSignRequest = false
 
+    @Flag(
+        name: .customLong("use-list-objects-v1"),
+        help: "List with the marker-based ListObjects (V1) rather than V2 (always for obs), for services without V2."
+    )
+    var useListObjectsV1 = false
+
     @Option(
         help: """
             Log on standard error from this level up: trace, debug, info, notice, warning, error or critical. \

@@ -133,7 +133,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         let directory = key.isEmpty || key.hasSuffix("/") ? key : key + "/"
         var batch: [String] = []
         var failures = 0
-        for try await page in client.listObjectsV2(bucket: location.bucket, prefix: key.isEmpty ? nil : key) {
+        for try await page in client.listObjects(bucket: location.bucket, prefix: key.isEmpty ? nil : key) {
             for object in page.contents where object.key == key || object.key.hasPrefix(directory) {
                 guard !dryrun else {
                     let url = ObjectURL(vendor: location.vendor, bucket: location.bucket, key: object.key)

@@ -12,8 +12,8 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// One page of ``ObjectStorageClient/listObjectsV2(bucket:prefix:delimiter:maxKeys:startAfter:continuationToken:fetchOwner:logger:)``.
-public struct ListObjectsV2Response: Sendable {
+/// One page of ``ObjectStorageClient/listObjects(bucket:prefix:delimiter:maxKeys:startAfter:continuationToken:fetchOwner:logger:)``.
+public struct ListObjectsResponse: Sendable {
     /// One object in a listing.
     public struct Object: Sendable, Hashable {
         /// The key.
