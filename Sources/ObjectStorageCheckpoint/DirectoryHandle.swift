@@ -172,8 +172,9 @@ package final class DirectoryHandle: Sendable {
         }
     }
 
-    /// Creates `name` as a new, empty file: whatever was at the name (a leftover of an earlier run, or a link
-    /// someone planted) is removed first, and the file is created with `O_EXCL`, so nothing is written through.
+    /// Creates `name` as a new, empty file with `O_EXCL`, so nothing is written through: whatever is at the name (a
+    /// leftover of an earlier run, or a link someone planted) is removed, and the creation tried again. The usual
+    /// case, a free name, costs one `openat`; a taken one, an `unlinkat` and another `openat`.
     ///
     /// - Parameters:
     ///   - name: A file name in this directory.
@@ -183,10 +184,15 @@ package final class DirectoryHandle: Sendable {
     /// - Throws: ``CheckpointError`` `.unsafePath` when a directory stands at the name, `.fileSystem` when the
     ///   file cannot be created (or something re-creates the name each time it is removed).
     package func createFile(_ name: String, flags: Int32, mode: UInt32) throws(CheckpointError) -> Int32 {
-        let path = self.path(of: name)
         for _ in 0..<8 {
+            switch self.openRaw(name, flags: flags | O_CREAT | O_EXCL, mode: mode) {
+            case .success(let descriptor): return descriptor
+            case .failure(let error) where error.value == EEXIST: break
+            case .failure(let error): throw .fileSystem("create", path: self.path(of: name), errno: error.value)
+            }
             if unlinkat(self.descriptor, name, 0) != 0, errno != ENOENT {
                 let code = errno
+                let path = self.path(of: name)
                 if code == EISDIR || code == EPERM, case .success(let info) = self.status(name), info.isDirectory {
                     throw CheckpointError(
                         code: .unsafePath,
@@ -196,13 +202,8 @@ package final class DirectoryHandle: Sendable {
                 }
                 throw .fileSystem("remove", path: path, errno: code)
             }
-            switch self.openRaw(name, flags: flags | O_CREAT | O_EXCL, mode: mode) {
-            case .success(let descriptor): return descriptor
-            case .failure(let error) where error.value == EEXIST: continue
-            case .failure(let error): throw .fileSystem("create", path: path, errno: error.value)
-            }
         }
-        throw .fileSystem("create", path: path, errno: EEXIST)
+        throw .fileSystem("create", path: self.path(of: name), errno: EEXIST)
     }
 
     /// Opens a file that a transfer made earlier (a resumed temp file, a lock, a manifest), or creates it when

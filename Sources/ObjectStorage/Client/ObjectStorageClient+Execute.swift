@@ -198,7 +198,7 @@ extension ObjectStorageClient {
                 payload: body.payloadHash(for: self.configuration.signatureVersion)
             )
             url = signed.url
-            for header in signed.headers where header.name.lowercased() != "host" {
+            for header in signed.headers where !asciiCaseInsensitiveEquals(header.name, "host") {
                 headers.add(name: header.name, value: header.value)
             }
         } else {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import NIOHTTP1
+import ObjectStorageSigning
 
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -57,7 +58,8 @@ public struct ObjectAttributes: Sendable {
         self.lastModified = headers.first(name: "Last-Modified").flatMap(HTTPDates.parse)
         let metaPrefix = prefix + "meta-"
         var metadata: [String: String] = [:]
-        for header in headers where header.name.lowercased().hasPrefix(metaPrefix) {
+        // The test allocates nothing: only a metadata header's name is lowercased.
+        for header in headers where header.name.hasASCIICaseInsensitivePrefix(metaPrefix) {
             metadata[String(header.name.lowercased().dropFirst(metaPrefix.count))] = header.value
         }
         self.metadata = metadata

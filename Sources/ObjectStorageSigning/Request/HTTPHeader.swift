@@ -69,7 +69,7 @@ extension Array where Element == HTTPHeader {
 
 /// ASCII case-insensitive comparison of header names without allocating.
 @inline(__always)
-func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
+package func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
     let lhsUTF8 = lhs.utf8
     let rhsUTF8 = rhs.utf8
     guard lhsUTF8.count == rhsUTF8.count else { return false }
@@ -91,8 +91,8 @@ extension String {
         return String(decoding: self.utf8.map { ObjectStorageSigning.asciiLowercased($0) }, as: UTF8.self)
     }
 
-    /// Whether the string starts with `prefix`, comparing ASCII case-insensitively.
-    func hasASCIICaseInsensitivePrefix(_ prefix: String) -> Bool {
+    /// Whether the string starts with `prefix` (lowercase), comparing ASCII case-insensitively, without allocating.
+    package func hasASCIICaseInsensitivePrefix(_ prefix: String) -> Bool {
         let utf8 = self.utf8
         guard utf8.count >= prefix.utf8.count else { return false }
         for (a, b) in zip(utf8, prefix.utf8) where ObjectStorageSigning.asciiLowercased(a) != b {

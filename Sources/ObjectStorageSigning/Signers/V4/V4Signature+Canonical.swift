@@ -32,6 +32,7 @@ extension V4Signature {
         var names: [String] = []
         switch self.headerListing {
         case .signedHeaders:
+            names.reserveCapacity(headers.count)
             for header in headers {
                 let name = header.name.asciiLowercased
                 if !hopByHopHeaders.contains(name) && !names.contains(name) { names.append(name) }
