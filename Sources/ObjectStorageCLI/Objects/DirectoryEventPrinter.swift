@@ -53,6 +53,8 @@ struct EventPrinter: Sendable {
     }
 
     func print(_ event: DirectoryTransferEvent) {
+        // A line nobody will see is not built: with --quiet or --only-show-errors, successes print nothing.
+        if !json, output.level != .normal, event.isSuccess { return }
         let line: Line
         switch event {
         case .progress(let done, let found, let bytes, let isListingComplete):
@@ -170,6 +172,16 @@ struct EventPrinter: Sendable {
         case .upload(let directory), .download(let directory):
             directory.hasSuffix("/") ? directory + name : directory + "/" + name
         case .copy: nil
+        }
+    }
+}
+
+extension DirectoryTransferEvent {
+    /// Whether the event reports an object moved or deleted as asked: what `--quiet` leaves out.
+    fileprivate var isSuccess: Bool {
+        switch self {
+        case .transferred, .deleted: true
+        case .progress, .transferFailed, .deletionFailed, .skipped: false
         }
     }
 }
