@@ -249,6 +249,7 @@ extension ObjectStorageClient {
             body: body,
             isBucketRequest: operation.key == nil && operation.presignedURL == nil
         )
+        (error.bucket, error.key) = (operation.bucket, operation.key)
         let isSkewed = error.code == .requestTimeTooSkewed
         let isBodilessForbidden = operation.method == .HEAD && error.statusCode == 403 && body.isEmpty
         if isSkewed || isBodilessForbidden,

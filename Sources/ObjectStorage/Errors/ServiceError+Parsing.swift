@@ -20,7 +20,7 @@ extension ServiceError {
         self.init(
             statusCode: status,
             code: Code(rawValue: document?["Code"] ?? Self.code(forStatus: status, isBucketRequest: isBucketRequest)),
-            message: document?["Message"] ?? Self.message(forStatus: status)
+            message: document?["Message"] ?? Self.message(forStatus: status, isBucketRequest: isBucketRequest)
         )
         self.requestID =
             document?["RequestId"] ?? headers.first(name: "x-oss-request-id")
@@ -67,7 +67,13 @@ extension ServiceError {
         }
     }
 
-    private static func message(forStatus status: Int) -> String {
-        HTTPResponseStatus(statusCode: status).reasonPhrase
+    /// What an answer without an error document (a HEAD's) means, by the request.
+    private static func message(forStatus status: Int, isBucketRequest: Bool) -> String {
+        switch status {
+        case 404 where isBucketRequest: "The bucket does not exist."
+        case 404: "The object does not exist, or its bucket does not (the answer has no body to say which)."
+        case 403: "Access denied; the answer has no body to say why (the credentials, a policy, or the clock)."
+        default: HTTPResponseStatus(statusCode: status).reasonPhrase
+        }
     }
 }

@@ -91,6 +91,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// The service's message.
     public var message: String
+    /// The bucket of the request that failed, if it named one.
+    public var bucket: String?
+    /// The object key of the request that failed, if it named one.
+    public var key: String?
     /// The request id (`x-oss-request-id`, `x-obs-request-id`, `x-amz-request-id` or `<RequestId>`).
     public var requestID: String?
     /// The host id (`<HostId>`, `x-amz-id-2`, `x-obs-id-2`).
@@ -139,11 +143,13 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         self.details = details
     }
 
-    /// `NoSuchKey (404): message [request id R, EC ...]`. Holds no secret.
+    /// `NoSuchKey (404): message [bucket B, key K, request id R, EC ...]`. Holds no secret.
     public var description: String {
         var text = "\(self.code) (\(self.statusCode))"
         if !self.message.isEmpty { text += ": \(self.message)" }
         var ids: [String] = []
+        if let bucket = self.bucket { ids.append("bucket \(bucket)") }
+        if let key = self.key { ids.append("key \(key)") }
         if let requestID = self.requestID { ids.append("request id \(requestID)") }
         if let hostID = self.hostID { ids.append("host id \(hostID)") }
         if let ec = self.ec { ids.append("EC \(ec)") }
