@@ -15,6 +15,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
         commandName: "objstore",
         abstract:
             "Presign, sign and transfer objects on Alibaba Cloud OSS, Huawei Cloud OBS and S3-compatible storage.",
+        version: "objstore 0.1.0-dev (unreleased)",
         subcommands: [
             ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, SyncCommand.self, RemoveCommand.self,
             MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,

@@ -173,4 +173,11 @@ struct ExitStatusTests {
         #expect(result.standardOutput.isEmpty)
         #expect(!result.standardError.contains("secret"), "a secret reached the error output")
     }
+
+    @Test("--version prints the version on standard output and exits 0")
+    func version() async throws {
+        let result = try await CLIProcess.run(["--version"], environment: CLIProcess.isolatedEnvironment([:]))
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("objstore 0."), "\(result.standardOutput)")
+    }
 }

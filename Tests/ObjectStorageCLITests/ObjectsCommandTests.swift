@@ -72,6 +72,9 @@ struct ObjectsCommandTests {
         let downloaded = scratch.path("down.bin")
         try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), downloaded])
         #expect(FileManager.default.contents(atPath: downloaded) == Self.payload)
+        // Into a directory that does not exist yet: created, as aws-cli and cp -r do.
+        try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), scratch.path("new/sub") + "/"])
+        #expect(FileManager.default.contents(atPath: scratch.path("new/sub/data.bin")) == Self.payload)
 
         try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), dialect.url("bkt/copies/")])
         let copied = scratch.path("copied.bin")
@@ -83,6 +86,12 @@ struct ObjectsCommandTests {
                 == "delete: \(dialect.url("bkt/copies/data.bin"))\n"
         )
         await #expect(try cli.run(["stat", dialect.url("bkt/copies/data.bin")]).status == 2)
+        // A prefix without --recursive names no object: nothing deleted, and said so.
+        let prefix = try await cli.run(["rm", dialect.url("bkt/dir")])
+        #expect(prefix.status == 2)
+        #expect(prefix.standardOutput.isEmpty)
+        #expect(prefix.standardError.contains("--recursive"), "\(prefix.standardError)")
+        await #expect(try cli.run(["stat", dialect.url("bkt/dir/data.bin")]).status == 0)
 
         let removed = try await cli.succeed(["rm", "--recursive", dialect.url("bkt/dir")])
         #expect(removed.split(separator: "\n").count == 2)
@@ -142,6 +151,24 @@ struct ObjectsCommandTests {
         #expect(listed.allSatisfy { $0["creationDate"] is String })
     }
 
+    @Test("ls with every dialect of one server exported, as serve suggests, lists that server's buckets")
+    func lsWithEveryDialectOfOneServer() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        try await ObjectsCLI(server: server, dialect: .s3).succeed(["mb", "s3://shared"])
+        var variables = [
+            "OSS_ENDPOINT": server.endpoint, "OBS_ENDPOINT": server.endpoint, "AWS_ENDPOINT_URL": server.endpoint,
+            "OSS_REGION": "cn-hangzhou", "AWS_REGION": "us-east-1",
+        ]
+        for dialect in ObjectsDialect.all {
+            variables[dialect.accessKeyVariable] = ObjectsLocalServer.accessKeyID
+            variables[dialect.secretVariable] = ObjectsLocalServer.secret
+        }
+        let result = try await CLIProcess.run(["ls"], environment: CLIProcess.isolatedEnvironment(variables))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains(" shared"), "\(result.standardOutput)")
+    }
+
     @Test(arguments: ObjectsDialect.all)
     func missingKeyExitsWithStatus2(_ dialect: ObjectsDialect) async throws {
         let server = try await ObjectsLocalServer.start()
@@ -157,9 +184,17 @@ struct ObjectsCommandTests {
             let result = try await cli.run(arguments)
             #expect(result.status == 2, "\(arguments[0]): \(result.standardError)")
             #expect(result.standardError.hasPrefix("objstore: NoSuchKey"), "\(arguments[0]): \(result.standardError)")
-            #expect(result.standardError.contains("(request id "), "\(arguments[0]): \(result.standardError)")
+            #expect(
+                result.standardError.contains("(bucket 'bkt', key 'missing'; request id "),
+                "\(arguments[0]): \(result.standardError)"
+            )
             #expect(result.standardOutput.isEmpty)
         }
+        // A missing bucket is named as such, whatever the command.
+        let noBucket = try await cli.run(["ls", dialect.url("nosuch/")])
+        #expect(noBucket.status == 2)
+        #expect(noBucket.standardError.contains("NoSuchBucket"), "\(noBucket.standardError)")
+        #expect(noBucket.standardError.contains("bucket 'nosuch'"), "\(noBucket.standardError)")
         #expect(!FileManager.default.fileExists(atPath: target))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty, "no partial file")
     }
@@ -174,7 +209,7 @@ struct ObjectsCommandTests {
             let result = try await wrong.run(arguments)
             #expect(result.status == 1, "\(arguments[0]): \(result.standardError)")
             #expect(result.standardError.hasPrefix("objstore: SignatureDoesNotMatch: "), "\(result.standardError)")
-            #expect(result.standardError.contains("(request id "))
+            #expect(result.standardError.contains("request id "))
             #expect(!result.standardError.contains("wrong-secret-value"))
             #expect(!result.standardError.contains(ObjectsLocalServer.secret))
             #expect(result.standardOutput.isEmpty)

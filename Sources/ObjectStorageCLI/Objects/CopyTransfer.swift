@@ -39,8 +39,9 @@ enum CopyTransfer {
         bar.finish(result)
     }
 
-    /// Object → local file with the resumable download engine, reporting progress on `bar`. The file
-    /// appears only when complete; a cancelled task (Ctrl-C) keeps the checkpoint for a rerun.
+    /// Object → local file with the resumable download engine, reporting progress on `bar`. The file's directory
+    /// is created when missing (as aws-cli does, and `cp -r`); the file appears only when complete; a cancelled
+    /// task (Ctrl-C) keeps the checkpoint for a rerun.
     static func download(
         from source: ObjectURL,
         toFile path: String,
@@ -48,6 +49,15 @@ enum CopyTransfer {
         client: ObjectStorageClient,
         bar: ProgressBar
     ) async throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError(
+                status: .failure,
+                message: "cp: cannot create the directory '\(directory)': \(error.localizedDescription)"
+            )
+        }
         let result = try await reporting(bar) {
             try await client.resumableDownload(
                 bucket: source.bucket,

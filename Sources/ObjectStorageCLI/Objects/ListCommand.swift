@@ -91,6 +91,11 @@ struct ListCommand: AsyncParsableCommand, Sendable {
             (.s3, ["AWS_ACCESS_KEY_ID", "AWS_PROFILE"]),
         ]
         let configured = variables.filter { $0.names.contains { !(environment[$0] ?? "").isEmpty } }.map(\.vendor)
+        // One server in several dialects (what `objstore serve` exports): its buckets are listed once.
+        let endpoints = Set(configured.map { environment[$0.endpointVariable] ?? "" })
+        if configured.count > 1, endpoints.count == 1, endpoints.first?.isEmpty == false {
+            return configured.contains(.s3) ? .s3 : configured[0]
+        }
         guard configured.count == 1, let vendor = configured.first else {
             throw .usage(
                 "ls: say which service's buckets to list: objstore ls oss://, objstore ls obs:// or objstore ls s3:// "

@@ -21,12 +21,17 @@ import Darwin
 
 /// Maps what the SDK throws to a ``CLIError``: one line, no stack trace, no secret.
 enum RemoteFailure {
-    /// `NoSuchKey: The specified key does not exist. (request id 5F...)`, with status 2 for a missing
-    /// object or bucket (any 404) and 1 otherwise.
+    /// `NoSuchKey: The specified key does not exist. (bucket 'b', key 'k'; request id 5F...)`, with status 2 for
+    /// a missing object or bucket (any 404) and 1 otherwise.
     static func cliError(_ error: ServiceError) -> CLIError {
         var text = error.code.rawValue
         if !error.message.isEmpty { text += ": \(error.message)" }
-        if let requestID = error.requestID, !requestID.isEmpty { text += " (request id \(requestID))" }
+        var context: [String] = []
+        if let bucket = error.bucket {
+            context.append("bucket '\(bucket)'" + (error.key.map { ", key '\($0)'" } ?? ""))
+        }
+        if let requestID = error.requestID, !requestID.isEmpty { context.append("request id \(requestID)") }
+        if !context.isEmpty { text += " (" + context.joined(separator: "; ") + ")" }
         let notFound =
             error.statusCode == 404 || error.code == .noSuchKey || error.code == .noSuchBucket
             || error.code == .notFound

@@ -83,16 +83,29 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
                     try await abortUploads(under: location, client: client)
                 } else if recursive {
                     failures += try await Self.removeTree(location, client: client, output: output, dryrun: dryrun)
-                } else if dryrun {
-                    output.report("(dryrun) delete: \(RemoteLocation.text(location))")
                 } else {
-                    try await client.deleteObject(bucket: location.bucket, key: location.key ?? "")
-                    output.report("delete: \(RemoteLocation.text(location))")
+                    try await Self.requireObject(location, client: client)
+                    if !dryrun { try await client.deleteObject(bucket: location.bucket, key: location.key ?? "") }
+                    output.report("\(dryrun ? "(dryrun) " : "")delete: \(RemoteLocation.text(location))")
                 }
             }
             if failures > 0 {
                 throw CLIError(status: .failure, message: "\(failures) object(s) could not be deleted")
             }
+        }
+    }
+
+    /// Throws "not found" for a URL that names no object: a DELETE of a missing key succeeds, so `rm` of a prefix
+    /// without `--recursive` would otherwise report a deletion that did not happen.
+    private static func requireObject(_ location: ObjectURL, client: ObjectStorageClient) async throws {
+        do {
+            _ = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
+        } catch let error as ServiceError where error.statusCode == 404 && error.code != .noSuchBucket {
+            throw CLIError(
+                status: .notFound,
+                message: "rm: \(RemoteLocation.text(location)) is not an object, so nothing was deleted; to delete "
+                    + "the objects under a prefix, add --recursive (-r)"
+            )
         }
     }
 
