@@ -75,6 +75,9 @@ struct ObjectsCommandTests {
         // Into a directory that does not exist yet: created, as aws-cli and cp -r do.
         try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), scratch.path("new/sub") + "/"])
         #expect(FileManager.default.contents(atPath: scratch.path("new/sub/data.bin")) == Self.payload)
+        // A file path whose directory is missing is refused: a mistyped path is not made real.
+        await #expect(try cli.run(["cp", dialect.url("bkt/dir/data.bin"), scratch.path("typo/data.bin")]).status != 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("typo")))
 
         try await cli.succeed(["cp", dialect.url("bkt/dir/data.bin"), dialect.url("bkt/copies/")])
         let copied = scratch.path("copied.bin")

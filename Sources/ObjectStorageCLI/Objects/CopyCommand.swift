@@ -88,6 +88,7 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
         let contentType = self.contentType
         let flags = self.transfer
         let output = self.output
+        let namesDirectory = destination.hasSuffix("/")
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.destinationProvider)) {
             /// Runs `transfer` with a progress bar labelled `verb`, then reports `verb: from to to`.
             func transferring(
@@ -113,7 +114,14 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
                 }
             case .download(let origin, let path):
                 try await transferring("download", from: RemoteLocation.text(origin), to: path) { bar in
-                    try await CopyTransfer.download(from: origin, toFile: path, flags: flags, client: client, bar: bar)
+                    try await CopyTransfer.download(
+                        from: origin,
+                        toFile: path,
+                        createsDirectory: namesDirectory,
+                        flags: flags,
+                        client: client,
+                        bar: bar
+                    )
                 }
             case .copy(let origin, let target):
                 let (from, to) = (RemoteLocation.text(origin), RemoteLocation.text(target))

@@ -39,24 +39,30 @@ enum CopyTransfer {
         bar.finish(result)
     }
 
-    /// Object → local file with the resumable download engine, reporting progress on `bar`. The file's directory
-    /// is created when missing (as aws-cli does, and `cp -r`); the file appears only when complete; a cancelled
-    /// task (Ctrl-C) keeps the checkpoint for a rerun.
+    /// Object → local file with the resumable download engine, reporting progress on `bar`. The file appears only
+    /// when complete; a cancelled task (Ctrl-C) keeps the checkpoint for a rerun.
+    ///
+    /// - Parameter createsDirectory: Whether a missing directory of the file is created: when the command named
+    ///   a directory (`cp URL down/`), as aws-cli and `cp -r` do. A file path whose directory is missing fails
+    ///   instead: a mistyped path is not made real.
     static func download(
         from source: ObjectURL,
         toFile path: String,
+        createsDirectory: Bool,
         flags: TransferFlags,
         client: ObjectStorageClient,
         bar: ProgressBar
     ) async throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError(
-                status: .failure,
-                message: "cp: cannot create the directory '\(directory)': \(error.localizedDescription)"
-            )
+        if createsDirectory {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError(
+                    status: .failure,
+                    message: "cp: cannot create the directory '\(directory)': \(error.localizedDescription)"
+                )
+            }
         }
         let result = try await reporting(bar) {
             try await client.resumableDownload(
