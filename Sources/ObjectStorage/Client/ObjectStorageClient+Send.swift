@@ -26,7 +26,7 @@ extension ObjectStorageClient {
     /// - Parameters:
     ///   - request: The request.
     ///   - logger: The logger (the client's when `nil`).
-    /// - Returns: The 2xx answer; read its body before the next request on the same task ends the client.
+    /// - Returns: The 2xx answer, its body still streaming from the connection: read it once.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` before sending, for a method other than `GET`, `HEAD`,
     ///   `PUT`, `POST`, `DELETE` or `OPTIONS`, or a header the client sets itself (`Host`, `Authorization`,
     ///   `Content-Length`, `Transfer-Encoding`, `Expect`); ``ServiceError``; transport errors; `CancellationError`.

@@ -127,7 +127,8 @@ private struct ApiAnswer: Encodable {
         status = response.status
         headers = [:]
         for (name, value) in response.headers {
-            headers[name.lowercased(), default: ""].append(headers[name.lowercased()] == nil ? value : ", " + value)
+            let name = name.lowercased()
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
         let bytes = try await response.body.collect(upTo: ApiCommand.inMemoryLimit).readableBytesView
         if let text = String(validating: bytes, as: UTF8.self) {
