@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //===----------------------------------------------------------------------===//
 //
 // This source file is part of the swift-object-storage open source project
@@ -291,10 +291,13 @@ let package = Package(
     ]
 )
 
+// Warnings are errors in this package's own targets, for every build (`swift build`, `swift run`, the scripts), so
+// that all of them share one build; SwiftPM ignores the setting when the package is a dependency.
 let upcomingFeatures: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
 ]
 
 for target in package.targets where target.type != .system {
