@@ -50,24 +50,29 @@ extension ObjectStorageClient {
     ///   - key: The object key.
     ///   - uploadID: The upload to abort; one already gone is fine.
     ///   - logger: The transfer's logger.
-    func abortUploadQuietly(bucket: String, key: String, uploadID: String, logger: Logger) async {
+    /// - Returns: Whether the upload is gone (aborted now or before).
+    @discardableResult
+    func abortUploadQuietly(bucket: String, key: String, uploadID: String, logger: Logger) async -> Bool {
         // A cancelled task cannot send requests; the abort runs in its own task.
         await Task {
             do {
                 try await self.abortMultipartUpload(bucket: bucket, key: key, uploadID: uploadID, logger: logger)
+                return true
             } catch let error as ServiceError where error.code == .noSuchUpload {
-                return
+                return true
             } catch {
                 logger.warning(
                     "could not abort the multipart upload: \(error)",
                     metadata: ["os.upload_id": "\(uploadID)"]
                 )
+                return false
             }
         }.value
     }
 
     /// Loads the checkpoint a multipart transfer may resume. One that no longer applies (its source changed,
-    /// other parameters) is removed, and its upload aborted when it names the same destination.
+    /// other parameters, another destination) is removed, and its upload aborted (see
+    /// ``abortReplacedUpload(_:by:logger:)`` for one of another destination).
     ///
     /// - Parameters:
     ///   - path: The checkpoint path.
@@ -100,10 +105,45 @@ extension ObjectStorageClient {
                     logger: logger
                 )
                 restarts += 1
+            } else if let previous {
+                await self.abortReplacedUpload(previous, by: expectation.identity, logger: logger)
             }
             if !reason.isMissing { try store.remove(at: path) }
             return nil
         }
+    }
+
+    /// Never leaves an upload behind silently: the checkpoint at the path this transfer uses recorded a paused
+    /// upload to another destination (the same file sent to another key), which no run can resume once the
+    /// checkpoint is replaced. Aborts it when it is on this client's service, and says so; an upload on another
+    /// service is left, with a warning that names it and how to abort it.
+    ///
+    /// - Parameters:
+    ///   - previous: The authentic checkpoint being replaced.
+    ///   - identity: The destination of the transfer that replaces it.
+    ///   - logger: The transfer's logger.
+    private func abortReplacedUpload(
+        _ previous: UploadCheckpoint,
+        by identity: UploadCheckpoint.Identity,
+        logger: Logger
+    ) async {
+        let old = previous.identity
+        let destination = "bucket '\(old.bucket)', key '\(old.key)'"
+        let metadata: Logger.Metadata = ["os.upload_id": "\(previous.uploadId)"]
+        guard old.vendor == identity.vendor, old.endpoint == identity.endpoint else {
+            let text =
+                "the paused upload to \(destination) on \(old.endpoint) is left there unfinished: this transfer "
+                + "replaces its checkpoint; abort it with `objstore rm --incomplete` on that service"
+            logger.warning("\(text)", metadata: metadata)
+            return
+        }
+        guard
+            await self.abortUploadQuietly(bucket: old.bucket, key: old.key, uploadID: previous.uploadId, logger: logger)
+        else { return }
+        let text =
+            "aborted the paused upload to \(destination): this transfer to bucket '\(identity.bucket)', key "
+            + "'\(identity.key)' replaces its checkpoint"
+        logger.warning("\(text)", metadata: metadata)
     }
 
     /// How an upload or a copy resumes a loaded checkpoint: with the checkpoint reconciled with the parts the server
