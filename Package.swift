@@ -112,6 +112,7 @@ let package = Package(
             name: "ObjectStorageCLI",
             dependencies: [
                 "ObjectStorage",
+                "ObjectStorageCheckpoint",
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
                 "ObjectStorageLocalServer",

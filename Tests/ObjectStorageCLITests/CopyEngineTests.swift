@@ -128,7 +128,7 @@ struct CopyEngineTests {
         let slow = ["--part-size", "256K", "--concurrency", "1"]
 
         let upload = ["cp", source, "oss://bkt/large.bin"]
-        let paused = try await Self.interrupt(cli, upload + slow, once: source + ".ucp")
+        let paused = try await cli.interrupt(upload + slow, once: source + ".ucp")
         #expect(paused.status == 130, "\(paused.standardError)")
         #expect(FileManager.default.fileExists(atPath: source + ".ucp"))
         let resumed = try await cli.run(upload)
@@ -137,7 +137,7 @@ struct CopyEngineTests {
 
         let target = scratch.path("copy.bin")
         let download = ["cp", "oss://bkt/large.bin", target]
-        let pausedDownload = try await Self.interrupt(cli, download + slow, once: target + ".dcp")
+        let pausedDownload = try await cli.interrupt(download + slow, once: target + ".dcp")
         #expect(pausedDownload.status == 130, "\(pausedDownload.standardError)")
         #expect(FileManager.default.fileExists(atPath: target + ".dcp"))
         #expect(!FileManager.default.fileExists(atPath: target))
@@ -147,37 +147,5 @@ struct CopyEngineTests {
         #expect(FileManager.default.contents(atPath: target) == payload)
         #expect(!FileManager.default.fileExists(atPath: target + ".dcp"))
         #expect(!FileManager.default.fileExists(atPath: target + ".part"))
-    }
-
-    /// Starts `objstore`, sends SIGINT once `marker` (a checkpoint) exists, and waits for the exit.
-    private static func interrupt(
-        _ cli: ObjectsCLI,
-        _ arguments: [String],
-        once marker: String
-    ) async throws -> CLIProcess.Result {
-        let binary = try #require(CLIProcess.binary)
-        let process = try ChildProcess(
-            executable: binary.path,
-            arguments: arguments + ["--endpoint", cli.server.endpoint, "--region", "cn-hangzhou"],
-            environment: CLIProcess.isolatedEnvironment([
-                "OSS_ACCESS_KEY_ID": ObjectsLocalServer.accessKeyID,
-                "OSS_ACCESS_KEY_SECRET": ObjectsLocalServer.secret,
-            ]),
-            standardOutput: .discard
-        )
-        let error = try #require(process.standardError)
-        let (errorData, termination) = try await onOwnThread {
-            while process.isRunning, !FileManager.default.fileExists(atPath: marker) {
-                usleep(2_000)
-            }
-            process.interrupt()
-            let errorData = error.readDataToEndOfFile()
-            return (errorData, process.waitForExit())
-        }
-        return CLIProcess.Result(
-            status: termination.status,
-            standardOutput: "",
-            standardError: String(decoding: errorData, as: UTF8.self)
-        )
     }
 }

@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorage
+import ObjectStorageCheckpoint
 import ObjectStorageSigning
 
 /// The transfer engine `cp` uses, one function per direction: the resumable `uploadFile` and
@@ -25,13 +26,17 @@ enum CopyTransfer {
         bar: ProgressBar
     ) async throws {
         let attributes = flags.uploadAttributes(contentType: contentType)
-        let result = try await reporting(bar) {
+        let options = flags.options
+        let checkpoint =
+            options.enableCheckpoint
+            ? try? CheckpointPaths.upload(source: path, override: options.checkpointFilePath) : nil
+        let result = try await reporting(bar, checkpoint: checkpoint) {
             try await client.uploadFile(
                 from: path,
                 bucket: destination.bucket,
                 key: destination.key ?? "",
                 attributes: attributes,
-                options: flags.options,
+                options: options,
                 logger: bar.logger,
                 progress: bar.handler
             )
@@ -64,12 +69,16 @@ enum CopyTransfer {
                 )
             }
         }
-        let result = try await reporting(bar) {
+        let options = flags.options
+        let checkpoint =
+            options.enableCheckpoint
+            ? try? CheckpointPaths.download(destination: path, override: options.checkpointFilePath) : nil
+        let result = try await reporting(bar, checkpoint: checkpoint) {
             try await client.resumableDownload(
                 bucket: source.bucket,
                 key: source.key ?? "",
                 to: path,
-                options: flags.options,
+                options: options,
                 logger: bar.logger,
                 progress: bar.handler
             )
@@ -101,7 +110,8 @@ enum CopyTransfer {
                 }
             }
         }
-        let result = try await reporting(bar) {
+        let checkpoint = options.enableCheckpoint ? options.checkpointFilePath : nil
+        let result = try await reporting(bar, checkpoint: checkpoint) {
             try await client.resumableCopy(
                 bucket: destination.bucket,
                 key: destination.key ?? "",
@@ -135,12 +145,20 @@ enum CopyTransfer {
         return try CacheDirectory.path("copies", otherwise: "--checkpoint-file") + "/" + name
     }
 
-    /// Runs a transfer, ending the bar's line if it fails or is interrupted.
-    private static func reporting<T>(_ bar: ProgressBar, _ body: () async throws -> T) async throws -> T {
+    /// Runs a transfer, ending the bar's line if it fails or is interrupted; an interruption (Ctrl-C) says what
+    /// `checkpoint` (`nil` without one) keeps for a rerun.
+    private static func reporting<T>(
+        _ bar: ProgressBar,
+        checkpoint: String?,
+        _ body: () async throws -> T
+    ) async throws -> T {
         do {
             return try await body()
         } catch {
             bar.interrupt()
+            if Task.isCancelled || error is CancellationError {
+                throw InterruptionNote.transfer(checkpoint: checkpoint)
+            }
             throw error
         }
     }

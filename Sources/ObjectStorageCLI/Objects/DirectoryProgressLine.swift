@@ -24,6 +24,9 @@ final class DirectoryProgressLine: Sendable {
     private struct State {
         var drawn = false
         var lastDraw: ContinuousClock.Instant?
+        var objectsDone = 0
+        var objectsFound = 0
+        var isListingComplete = false
     }
 
     private let isActive: Bool
@@ -47,9 +50,12 @@ final class DirectoryProgressLine: Sendable {
     ///   - bytesTransferred: The bytes transferred so far.
     ///   - isListingComplete: Whether `objectsFound` is the total.
     func update(objectsDone: Int, objectsFound: Int, bytesTransferred: Int64, isListingComplete: Bool) {
-        guard isActive else { return }
         let now = ContinuousClock.now
         state.withLock { state in
+            state.objectsDone = objectsDone
+            state.objectsFound = objectsFound
+            state.isListingComplete = isListingComplete
+            guard isActive else { return }
             // Most events come within the redraw interval: they return before any text is built.
             if let last = state.lastDraw, now - last < ProgressBar.redrawInterval { return }
             state.lastDraw = now
@@ -59,6 +65,11 @@ final class DirectoryProgressLine: Sendable {
                 + "\(ProgressBar.size(bytesTransferred)) transferred"
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
         }
+    }
+
+    /// The objects done and found at the last update, drawn or not (for the message after an interruption).
+    var counts: (done: Int, found: Int, isListingComplete: Bool) {
+        state.withLock { ($0.objectsDone, $0.objectsFound, $0.isListingComplete) }
     }
 
     /// Erases the line, so that the next line printed starts on a clean one.

@@ -214,8 +214,25 @@ struct DirectoryTransfer: Sendable {
             events: printer.print
         )
         let command = self.command
+        let manifest = options.manifestPath
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: location.vendor)) {
-            try Self.finish(try await work(prepared), command: command, printer: printer)
+            let summary: DirectoryTransferSummary
+            do {
+                summary = try await work(prepared)
+                try Task.checkCancellation()
+            } catch {
+                // The message starts on a line of its own, not after the progress line.
+                printer.progressLine.clear()
+                guard Task.isCancelled || error is CancellationError else { throw error }
+                let counts = printer.progressLine.counts
+                throw InterruptionNote.job(
+                    done: counts.done,
+                    found: counts.found,
+                    isListingComplete: counts.isListingComplete,
+                    manifest: manifest
+                )
+            }
+            try Self.finish(summary, command: command, printer: printer)
         }
     }
 

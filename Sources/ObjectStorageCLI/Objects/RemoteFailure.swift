@@ -41,6 +41,8 @@ enum RemoteFailure {
     /// Maps any error; `interrupted` says the user pressed Ctrl-C, whatever the error became. A failure to reach
     /// `endpoint` names it and the setting that chose it.
     static func cliError(_ error: any Error, interrupted: Bool = false, endpoint: EndpointChoice? = nil) -> CLIError {
+        // A command that says what an interruption kept has said it already.
+        if let error = error as? CLIError, error.status == .interrupted { return error }
         if interrupted || error is CancellationError { return CLIError(status: .interrupted, message: "interrupted") }
         switch error {
         case let error as CLIError:
