@@ -66,7 +66,7 @@ extension TransportError {
             // The server dropped the TCP connection without a TLS close_notify: a reset, not a certificate problem.
             return (.connectionClosed, "the server closed the TLS connection without closing TLS first")
         case is NIOSSLError, is NIOSSLExtraError, is BoringSSLError:
-            return (.tlsFailed, "TLS failed: \(error)")
+            return (.tlsFailed, Self.tlsFailure(error))
         default:
             return (.requestFailed, "\(error)")
         }
@@ -165,6 +165,37 @@ extension TransportError {
         // Drop any user information: it may hold a credential.
         let host = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         return host.isEmpty ? nil : host
+    }
+
+    /// The message for an `https://` endpoint whose server answered the TLS handshake in plain text (an HTTP
+    /// server): BoringSSL's `WRONG_VERSION_NUMBER`, or `HTTP_REQUEST` for a server that reads one.
+    package static let plainTextAnswer = "the server does not speak TLS: it answered the TLS handshake in plain text"
+
+    /// A TLS failure as a sentence without BoringSSL's source paths: the server that does not speak TLS, an
+    /// untrusted certificate, or the library's reason codes.
+    private static func tlsFailure(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") { return plainTextAnswer }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "TLS failed: the server's certificate is not trusted (CERTIFICATE_VERIFY_FAILED)"
+        }
+        // BoringSSL's errors name the file and line of its sources as they were built (" at /path/file.cc:231").
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        var kept: [Substring] = []
+        var index = words.startIndex
+        while index < words.endIndex {
+            let next = words.index(after: index)
+            if words[index] == "at", next < words.endIndex, words[next].hasPrefix("/") {
+                // The path's closing brackets belong to the description around it.
+                let closing = words[next].drop(while: { $0 != "]" && $0 != ")" })
+                if !closing.isEmpty, let last = kept.popLast() { kept.append(last + closing) }
+                index = words.index(after: next)
+                continue
+            }
+            kept.append(words[index])
+            index = next
+        }
+        return "TLS failed: " + kept.joined(separator: " ")
     }
 
     /// The message for a refused connection (the request's host and port are in the error's context).

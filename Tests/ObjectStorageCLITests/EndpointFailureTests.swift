@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import ObjectStorageTransport
@@ -76,6 +77,54 @@ struct EndpointFailureTests {
             )
         )
         #expect(standardError.contains("The endpoint \(endpoint) was given with --endpoint."))
+    }
+
+    /// An `https://` endpoint on a plain-HTTP server: a sentence that says so and names the `http://` endpoint, not
+    /// BoringSSL's error with the paths of its sources.
+    @Test func anHTTPSEndpointOnAPlainHTTPServerSuggestsHTTP() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let https = server.endpoint.replacingOccurrences(of: "http://", with: "https://")
+        let standardError = try await Self.failingRun(
+            ["ls", "oss://bucket", "--endpoint", https],
+            environment: Self.credentials
+        )
+        #expect(
+            standardError.contains(
+                "The server does not speak TLS: it answered the TLS handshake in plain text (GET "
+            ),
+            "\(standardError)"
+        )
+        #expect(
+            standardError.contains("Did you mean \(server.endpoint)? The endpoint \(https) was given with --endpoint."),
+            "\(standardError)"
+        )
+        #expect(!standardError.contains(".cc:"), "no BoringSSL source path: \(standardError)")
+    }
+
+    /// An endpoint variable without a scheme is taken as https, with a warning that says how to write either.
+    @Test func anEndpointVariableWithoutASchemeIsWarnedAbout() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let hostAndPort = server.endpoint.replacingOccurrences(of: "http://", with: "")
+        var environment = Self.credentials
+        environment["OSS_ENDPOINT"] = hostAndPort
+        let standardError = try await Self.failingRun(["ls", "oss://bucket"], environment: environment)
+        #expect(
+            standardError.contains(
+                "objstore: warning: OSS_ENDPOINT names no scheme: using https://\(hostAndPort); write "
+                    + "http://\(hostAndPort) in it if the endpoint speaks plain HTTP, or https://\(hostAndPort) to "
+                    + "silence this warning."
+            ),
+            "\(standardError)"
+        )
+        #expect(
+            standardError.contains(
+                "Did you mean http://\(hostAndPort)? The endpoint https://\(hostAndPort) is set by OSS_ENDPOINT "
+                    + "(without a scheme: https is assumed); change it or pass --endpoint to use another."
+            ),
+            "\(standardError)"
+        )
     }
 
     /// The vendor's default is never contacted in a test (it is a real host); the choice and its sentence are

@@ -36,6 +36,7 @@ struct ClientFactory {
         let version = try SigningContext.signatureVersion(options.service.signature, for: vendor)
         let (choice, region) = try ServiceEnvironment(vendor, variables: environment)
             .resolve(endpoint: options.service.endpoint, region: options.service.region)
+        if let warning = choice.missingSchemeWarning { printError(warning) }
         let endpoint = choice.endpoint
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {

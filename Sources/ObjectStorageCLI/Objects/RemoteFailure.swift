@@ -80,6 +80,11 @@ enum RemoteFailure {
         guard let endpoint, unreachable.contains(error.code) else { return CLIError.sentence(text) }
         var first = CLIError.sentence(text)
         if let last = first.last, !".!?".contains(last) { first += "." }
+        if error.message == TransportError.plainTextAnswer, endpoint.endpoint.scheme == "https" {
+            var plain = endpoint.endpoint
+            plain.scheme = "http"
+            first += " Did you mean \(plain)?"
+        }
         return first + " " + endpoint.explanation
     }
 

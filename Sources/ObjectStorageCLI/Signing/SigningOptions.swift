@@ -79,6 +79,7 @@ struct SigningContext {
         let version = try Self.signatureVersion(target.service.signature, for: location.vendor)
         let (choice, region) = try ServiceEnvironment(location.vendor, variables: environment)
             .resolve(endpoint: target.service.endpoint, region: target.service.region)
+        if let warning = choice.missingSchemeWarning { printError(warning) }
         let endpoint = choice.endpoint
         let addressing: AddressingStyle =
             target.service.pathStyle || endpoint.isIPAddressOrLocalhost ? .path : .virtualHosted

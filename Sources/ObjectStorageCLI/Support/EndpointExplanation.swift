@@ -18,11 +18,24 @@ extension EndpointChoice {
         case .caller:
             return "The endpoint \(endpoint) was given with --endpoint."
         case .environment(let variable):
-            return "The endpoint \(endpoint) is set by \(variable); change it or pass --endpoint to use another."
+            let assumption = assumesHTTPS ? " (without a scheme: https is assumed)" : ""
+            return "The endpoint \(endpoint) is set by \(variable)\(assumption); change it or pass --endpoint to use "
+                + "another."
         case .vendorDefault(let region, let variable):
             return "The endpoint \(endpoint) is the default for region \(region); set \(variable) or pass --endpoint "
                 + "to use another."
         }
+    }
+}
+
+extension EndpointChoice {
+    /// The warning for a setting that names a host without a scheme, or `nil` when it names one.
+    var missingSchemeWarning: String? {
+        guard assumesHTTPS, case .environment(let variable) = origin else { return nil }
+        var plain = endpoint
+        plain.scheme = "http"
+        return "objstore: warning: \(variable) names no scheme: using \(endpoint); write \(plain) in it if the "
+            + "endpoint speaks plain HTTP, or \(endpoint) to silence this warning."
     }
 }
 

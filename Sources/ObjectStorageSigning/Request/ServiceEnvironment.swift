@@ -57,10 +57,11 @@ package struct ServiceEnvironment: Sendable {
         if let endpoint {
             choice = EndpointChoice(endpoint: try Endpoint(url: endpoint), origin: .caller)
         } else if let configured = self.configuredEndpoint {
-            let withScheme = configured.contains("://") ? configured : "https://" + configured
+            let hasScheme = configured.contains("://")
             choice = EndpointChoice(
-                endpoint: try Endpoint(url: withScheme),
-                origin: .environment(variable: self.vendor.endpointVariable)
+                endpoint: try Endpoint(url: hasScheme ? configured : "https://" + configured),
+                origin: .environment(variable: self.vendor.endpointVariable),
+                assumesHTTPS: !hasScheme
             )
         } else {
             let region = region ?? self.environmentRegion ?? self.vendor.defaultRegion
@@ -114,9 +115,12 @@ package struct EndpointChoice: Sendable, Equatable {
     package var endpoint: Endpoint
     /// Where it came from.
     package var origin: Origin
+    /// Whether the setting named a host without a scheme, taken as `https://` (as the vendors' SDKs take it).
+    package var assumesHTTPS: Bool
 
-    package init(endpoint: Endpoint, origin: Origin) {
+    package init(endpoint: Endpoint, origin: Origin, assumesHTTPS: Bool = false) {
         self.endpoint = endpoint
         self.origin = origin
+        self.assumesHTTPS = assumesHTTPS
     }
 }
