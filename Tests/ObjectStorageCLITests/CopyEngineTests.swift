@@ -41,10 +41,11 @@ struct CopyEngineTests {
             "--meta", "origin=test", "--content-type", "application/x-test", "--md5",
         ])
         #expect(upload.status == 0, "\(upload.standardError)")
-        #expect(upload.standardOutput == "upload: \(source) to oss://bkt/big.bin\n")
-        #expect(upload.standardError.contains("upload: 3.0 MiB (3158073 bytes)"), "\(upload.standardError)")
-        #expect(upload.standardError.contains("0 of 4 parts reused"), "\(upload.standardError)")
-        #expect(upload.standardError.contains("; verified: CRC-64\n"), "\(upload.standardError)")
+        let uploaded = try #require(reportedTransfer(upload.standardOutput), "\(upload.standardOutput)")
+        #expect(uploaded.action == "upload: \(source) to oss://bkt/big.bin")
+        #expect(uploaded.figures.hasPrefix("3.0 MiB, 3158073 bytes in "), "\(uploaded.figures)")
+        #expect(!uploaded.figures.contains("resumed"), "a fresh upload reuses nothing: \(uploaded.figures)")
+        #expect(uploaded.figures.hasSuffix("; verified: CRC-64"), "\(uploaded.figures)")
 
         let stat = try await cli.succeed(["stat", "oss://bkt/big.bin", "--json"])
         #expect(stat.contains("\"size\":3158073") || stat.contains("\"size\" : 3158073"), "\(stat)")
@@ -56,9 +57,10 @@ struct CopyEngineTests {
         for _ in 0..<2 {
             let download = try await cli.run(["cp", "oss://bkt/big.bin", target, "--part-size", "1M"])
             #expect(download.status == 0, "\(download.standardError)")
-            #expect(download.standardOutput == "download: oss://bkt/big.bin to \(target)\n")
-            #expect(download.standardError.contains("download: 3.0 MiB (3158073 bytes)"), "\(download.standardError)")
-            #expect(download.standardError.contains("; verified: CRC-64\n"), "\(download.standardError)")
+            let downloaded = try #require(reportedTransfer(download.standardOutput), "\(download.standardOutput)")
+            #expect(downloaded.action == "download: oss://bkt/big.bin to \(target)")
+            #expect(downloaded.figures.hasPrefix("3.0 MiB, 3158073 bytes in "), "\(downloaded.figures)")
+            #expect(downloaded.figures.hasSuffix("; verified: CRC-64"), "\(downloaded.figures)")
             #expect(FileManager.default.contents(atPath: target) == Self.payload)
             #expect(try FileManager.default.contentsOfDirectory(atPath: downloads) == ["big.bin"])
         }
@@ -81,8 +83,8 @@ struct CopyEngineTests {
         let download = try await cli.run(["cp", "s3://bkt/mp.bin", target])
         #expect(download.status == 0, "\(download.standardError)")
         #expect(
-            download.standardError.contains("; verified: CRC-64/NVME\n"),
-            "\(download.standardError)"
+            reportedTransfer(download.standardOutput)?.figures.hasSuffix("; verified: CRC-64/NVME") == true,
+            "\(download.standardOutput)"
         )
         #expect(FileManager.default.contents(atPath: target) == payload)
     }
@@ -143,7 +145,8 @@ struct CopyEngineTests {
         #expect(!FileManager.default.fileExists(atPath: target))
         let resumedDownload = try await cli.run(download)
         #expect(resumedDownload.status == 0, "\(resumedDownload.standardError)")
-        #expect(resumedDownload.standardError.contains("parts reused"))
+        let kept = try #require(reportedTransfer(resumedDownload.standardOutput), "\(resumedDownload.standardOutput)")
+        #expect(kept.action == "download: oss://bkt/large.bin to \(target)")
         #expect(FileManager.default.contents(atPath: target) == payload)
         #expect(!FileManager.default.fileExists(atPath: target + ".dcp"))
         #expect(!FileManager.default.fileExists(atPath: target + ".part"))

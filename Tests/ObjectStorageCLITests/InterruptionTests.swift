@@ -51,7 +51,12 @@ struct InterruptionTests {
         )
         let resumed = try await cli.run(["cp", source, "oss://bkt/a.bin"])
         #expect(resumed.status == 0, "\(resumed.standardError)")
-        #expect(resumed.standardError.contains("\(kept.parts) of 48 parts reused"), "\(resumed.standardError)")
+        #expect(
+            resumed.standardOutput.contains(
+                "; resumed: \(kept.parts) of 48 parts, \(Int64(kept.parts) * 262_144) bytes reused; verified:"
+            ),
+            "\(resumed.standardOutput)"
+        )
     }
 
     @Test

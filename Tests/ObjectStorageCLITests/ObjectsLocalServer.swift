@@ -140,3 +140,14 @@ struct ObjectsScratch: ~Copyable {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// The one line a single-object `cp` prints on standard output, `upload: a to b (figures)`, split into what it did
+/// (`upload: a to b`) and its figures; `nil` unless the output is exactly one such line.
+func reportedTransfer(_ standardOutput: String) -> (action: String, figures: String)? {
+    guard standardOutput.hasSuffix(")\n"), standardOutput.filter({ $0 == "\n" }).count == 1,
+        let to = standardOutput.range(of: " to "),
+        let open = standardOutput.range(of: " (", range: to.upperBound..<standardOutput.endIndex)
+    else { return nil }
+    let figures = standardOutput[open.upperBound...].dropLast(2)
+    return (String(standardOutput[..<open.lowerBound]), String(figures))
+}

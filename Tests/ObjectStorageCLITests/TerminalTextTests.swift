@@ -30,7 +30,7 @@ struct TerminalTextTests {
 
         let upload = try await cli.run(["cp", note, "s3://bkt/\(Self.key)"])
         #expect(upload.status == 0)
-        #expect(upload.standardOutput == "upload: \(note) to s3://bkt/\(Self.shown)\n")
+        #expect(reportedTransfer(upload.standardOutput)?.action == "upload: \(note) to s3://bkt/\(Self.shown)")
 
         let listed = try await cli.succeed(["ls", "--recursive", "s3://bkt"])
         #expect(listed.hasSuffix(" 6 \(Self.shown)\n"))

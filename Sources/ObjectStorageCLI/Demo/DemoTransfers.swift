@@ -139,7 +139,7 @@ struct DemoTransfers: Sendable {
         let start = ContinuousClock.now
         let result = try await transfer(bar, bar.handler)
         let seconds = DemoSummary.seconds(since: start)
-        bar.finish(result, showsVerification: false)
+        bar.finish(bar.figures(result, showsVerification: false))
         return PausedRun(result: result, pausedAt: pause.pausedAt, seconds: seconds, resumed: true)
     }
 

@@ -70,6 +70,8 @@ extension CopyCommand {
         let options = streamOptions
         let output = self.output
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
+            // Not drawn (the length is unknown): it times the transfer for the line that reports it.
+            let timer = ProgressBar(label: "upload", isTerminal: false, output: output.level)
             let result = try await client.uploadStream(
                 StandardInputBytes(),
                 bucket: target.bucket,
@@ -77,7 +79,7 @@ extension CopyCommand {
                 attributes: attributes,
                 options: options
             )
-            output.report("upload: - to \(RemoteLocation.text(target)) (\(result.objectSize) bytes)")
+            output.report("upload: - to \(RemoteLocation.text(target)) (\(timer.figures(result)))")
         }
     }
 

@@ -17,6 +17,8 @@ enum CopyTransfer {
     /// Local file → object with the resumable upload engine, reporting progress on `bar`.
     ///
     /// A cancelled task (Ctrl-C) keeps the checkpoint, so rerunning the same command resumes.
+    ///
+    /// - Returns: The figures of the transfer, for the line that reports it (the same for the three directions).
     static func upload(
         file path: String,
         to destination: ObjectURL,
@@ -24,7 +26,7 @@ enum CopyTransfer {
         flags: TransferFlags,
         client: ObjectStorageClient,
         bar: ProgressBar
-    ) async throws {
+    ) async throws -> String {
         let attributes = flags.uploadAttributes(contentType: contentType)
         let options = flags.options
         let checkpoint =
@@ -41,7 +43,8 @@ enum CopyTransfer {
                 progress: bar.handler
             )
         }
-        bar.finish(result)
+        bar.erase()
+        return bar.figures(result)
     }
 
     /// Object → local file with the resumable download engine, reporting progress on `bar`. The file appears only
@@ -57,7 +60,7 @@ enum CopyTransfer {
         flags: TransferFlags,
         client: ObjectStorageClient,
         bar: ProgressBar
-    ) async throws {
+    ) async throws -> String {
         if createsDirectory {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
@@ -83,7 +86,8 @@ enum CopyTransfer {
                 progress: bar.handler
             )
         }
-        bar.finish(result)
+        bar.erase()
+        return bar.figures(result)
     }
 
     /// Object → object with the resumable copy engine: on one endpoint server-side (one CopyObject for a source
@@ -97,7 +101,7 @@ enum CopyTransfer {
         client: ObjectStorageClient,
         sourceClient: ObjectStorageClient? = nil,
         bar: ProgressBar
-    ) async throws {
+    ) async throws -> String {
         var options = flags.options
         if options.enableCheckpoint && options.checkpointFilePath == nil {
             do {
@@ -123,7 +127,8 @@ enum CopyTransfer {
                 progress: bar.handler
             )
         }
-        bar.finish(result)
+        bar.erase()
+        return bar.figures(result)
     }
 
     /// Where a copy keeps its checkpoint without `--checkpoint-file`: a copy has no local file to put it beside,

@@ -9,22 +9,22 @@
 import ObjectStorage
 
 extension ProgressBar {
-    /// Prints the summary line of a finished upload or download: both report the same
-    /// ``TransferResult``, so one summary serves both directions.
+    /// The figures and the verification of a finished upload, download or copy (all report the same
+    /// ``TransferResult``), e.g. `3.0 MiB, 3158073 bytes in 0.12 s at 17.55 MB/s; verified: CRC-64`.
     ///
     /// - Parameters:
     ///   - result: What the transfer did.
-    ///   - showsVerification: Whether the line ends with how the object was checked (the demo says it in its own
+    ///   - showsVerification: Whether the text ends with how the object was checked (the demo says it in its own
     ///     words on the next line).
-    func finish(_ result: TransferResult, showsVerification: Bool = true) {
-        self.finish(
+    func figures(_ result: TransferResult, showsVerification: Bool = true) -> String {
+        let figures = self.figures(
             totalBytes: result.bytesTransferred + result.bytesReused,
             reusedBytes: result.bytesReused,
             transferredBytes: result.bytesTransferred,
             parts: (result.partsReused, result.partCount),
-            restarts: result.restarts,
-            verification: showsVerification ? Self.phrase(result.verification) : nil
+            restarts: result.restarts
         )
+        return showsVerification ? figures + "; " + Self.phrase(result.verification) : figures
     }
 
     /// `verified: CRC-64`, `verified: CRC-64/NVME`, `verified: MD5`,

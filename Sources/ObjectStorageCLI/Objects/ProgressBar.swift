@@ -19,9 +19,8 @@ import Musl
 import Darwin
 #endif
 
-/// `cp`'s progress on standard error: on a terminal, one line redrawn with `\r` (bytes, %, rate, ETA);
-/// otherwise (a log file, a pipe) a plain progress line every ``plainLineInterval``, then the one-line
-/// summary at the end. The engines' notices and warnings (a checkpoint discarded and why, a restart
+/// `cp`'s progress on standard error: on a terminal, one line redrawn with `\r` (bytes, %, rate, ETA) and erased
+/// at the end; otherwise (a log file, a pipe) a plain progress line every ``plainLineInterval``. The engines' notices and warnings (a checkpoint discarded and why, a restart
 /// because the object changed) are written there too. `--only-show-errors` keeps only the warnings and
 /// `--quiet` nothing at all (see ``OutputLevel``).
 final class ProgressBar: Sendable {
@@ -105,41 +104,55 @@ final class ProgressBar: Sendable {
         if plain { Self.write(line(progress, bar: false) + "\n") }
     }
 
-    /// Ends the transfer: replaces the bar (if any) with the summary line, e.g.
-    /// `download: 3.0 MiB (3158073 bytes) in 0.12 s, 17.55 MB/s, 1 of 4 parts reused,
-    /// 2109497 bytes transferred, 1048576 bytes reused` (then `, 1 restart` when the transfer started over, and
-    /// `; verified: CRC-64` or `; not verified: <why>` when the check of the whole object is known).
+    /// The figures of a finished transfer, e.g. `3.0 MiB, 3158073 bytes in 0.12 s at 17.55 MB/s` for a fresh one
+    /// (`6 bytes in ...` below 1 KiB);
+    /// a resumed one adds `; resumed: 1 of 4 parts, 1048576 bytes reused`, one that started over `; started over
+    /// once` (the object or file changed, the upload was gone).
     ///
     /// - Parameters:
     ///   - totalBytes: The transfer's size.
     ///   - reusedBytes: Bytes kept from an earlier, interrupted run.
     ///   - transferredBytes: Bytes moved over the network by this run (without discarded ones).
     ///   - parts: `(reused, total)` part counts, when the transfer was in parts.
-    ///   - restarts: How many times the transfer started over (the object or file changed, the
-    ///     upload was gone).
-    ///   - verification: How the whole object was checked, as a phrase (`verified: MD5`).
-    func finish(
+    ///   - restarts: How many times the transfer started over.
+    func figures(
         totalBytes: Int64,
         reusedBytes: Int64,
-        transferredBytes: Int64? = nil,
+        transferredBytes: Int64,
         parts: (reused: Int, total: Int)?,
-        restarts: Int = 0,
-        verification: String? = nil
-    ) {
-        guard output == .normal else { return }
+        restarts: Int = 0
+    ) -> String {
         let seconds = Self.seconds(ContinuousClock.now - start)
-        let moved = transferredBytes ?? max(totalBytes - reusedBytes, 0)
-        var text =
-            "\(indent)\(label): \(Self.size(totalBytes)) (\(totalBytes) bytes) in \(String(format: "%.2f", seconds)) s"
-        text += ", \(String(format: "%.2f", seconds > 0 ? Double(moved) / seconds / 1e6 : 0)) MB/s"
-        if let parts {
-            text += ", \(parts.reused) of \(parts.total) parts reused"
+        let rate = seconds > 0 ? Double(transferredBytes) / seconds / 1e6 : 0
+        let size = totalBytes < 1024 ? "" : "\(Self.size(totalBytes)), "
+        var text = "\(size)\(totalBytes) bytes in \(String(format: "%.2f", seconds)) s at "
+        text += "\(String(format: "%.2f", rate)) MB/s"
+        if reusedBytes > 0 || (parts?.reused ?? 0) > 0 {
+            let partsReused = parts.map { "\($0.reused) of \($0.total) parts, " } ?? ""
+            text += "; resumed: \(partsReused)\(reusedBytes) bytes reused"
         }
-        text += ", \(moved) bytes transferred, \(reusedBytes) bytes reused"
-        if restarts > 0 { text += ", \(restarts) restart\(restarts == 1 ? "" : "s")" }
-        if let verification { text += "; \(verification)" }
+        if restarts > 0 { text += "; started over " + (restarts == 1 ? "once" : "\(restarts) times") }
+        return text
+    }
+
+    /// Ends the transfer: replaces the bar (if any) with `label: figures` on standard error (the demo's line).
+    ///
+    /// - Parameter figures: What ``figures(totalBytes:reusedBytes:transferredBytes:parts:restarts:)`` says, and
+    ///   anything the caller adds.
+    func finish(_ figures: String) {
+        guard output == .normal else { return }
         let drawn = state.withLock { $0.drawn }
+        let text = "\(indent)\(label): \(figures)"
         Self.write((drawn ? "\r" : "") + text + (drawn ? "\u{1B}[K\n" : "\n"))
+    }
+
+    /// Erases the bar, if drawn, so that the line that reports the transfer takes its place.
+    func erase() {
+        let drawn = state.withLock { state in
+            defer { state.drawn = false }
+            return state.drawn
+        }
+        if drawn { Self.write("\r\u{1B}[K") }
     }
 
     /// Ends the bar's line after a failure or Ctrl-C, so the error message starts on a fresh line.
