@@ -24,10 +24,11 @@ struct IncompleteUploadsCommandTests {
         defer { server.stop() }
         let cli = ObjectsCLI(server: server, dialect: dialect)
         let scratch = try ObjectsScratch()
-        let file = scratch.path("six-mebibytes.bin")
-        try Data(repeating: 7, count: 6 << 20).write(to: URL(fileURLWithPath: file))
         try await cli.succeed(["mb", dialect.url("bkt")])
         for key in ["a/one.bin", "b/two.bin"] {
+            // A file each: one file's checkpoint records one upload (another key's upload of it is aborted).
+            let file = scratch.path(key.replacingOccurrences(of: "/", with: "-"))
+            try Data(repeating: 7, count: 6 << 20).write(to: URL(fileURLWithPath: file))
             let upload = try await cli.run(["cp", file, dialect.url("bkt/\(key)"), "--part-size", "5M", "--quiet"])
             #expect(upload.status == 1, "\(upload.standardError)")
         }
