@@ -120,6 +120,8 @@ extension ObjectStorageClient {
         logger: Logger? = nil
     ) async throws -> ObjectAttributes {
         var operation = OperationRequest(name: "HeadObject", method: .HEAD, bucket: bucket, key: key)
+        // S3 reports the object's CRC-64/NVME only when asked.
+        if self.configuration.vendor == .s3 { operation.header(S3ChecksumHeader.mode, "ENABLED") }
         operation.header("If-Match", ifMatch)
         operation.header("If-None-Match", ifNoneMatch)
         operation.query("versionId", versionID)

@@ -27,13 +27,16 @@ public struct ObjectAttributes: Sendable {
     public var lastModified: Date?
     /// User metadata (`x-oss-meta-*`...), names lowercased without the prefix.
     public var metadata: [String: String]
-    /// The storage class, when the service reports it.
+    /// The storage class, when the service reports it (S3 and OBS leave it out for the Standard class).
     public var storageClass: String?
     /// The version id, if versioning is on.
     public var versionID: String?
     /// The service's CRC-64/XZ of the whole object: OSS's (`x-oss-hash-crc64ecma`), or OBS's for an object
     /// uploaded with one (`x-obs-checksum-crc64ecma`).
     public var crc64: UInt64?
+    /// S3's CRC-64/NVME of the whole object (`x-amz-checksum-crc64nvme`, which `headObject` and the GETs of whole
+    /// objects ask for); `nil` for a checksum of the parts' checksums (`COMPOSITE`).
+    public var crc64NVME: UInt64?
     /// `Content-Range` of a ranged GET, e.g. `bytes 0-99/1000`.
     public var contentRange: String?
     /// `Cache-Control`, `Content-Disposition`, `Content-Encoding`, `Content-Language`, `Expires`.
@@ -66,6 +69,7 @@ public struct ObjectAttributes: Sendable {
         self.storageClass = headers.first(name: prefix + "storage-class")
         self.versionID = headers.first(name: prefix + "version-id")
         self.crc64 = Integrity.reportedCRC64(in: headers)
+        self.crc64NVME = S3Checksum.fullObjectValue(in: headers)
         self.contentRange = headers.first(name: "Content-Range")
         self.cacheControl = headers.first(name: "Cache-Control")
         self.contentDisposition = headers.first(name: "Content-Disposition")

@@ -9,12 +9,14 @@
 import ArgumentParser
 import Foundation
 import ObjectStorage
+import ObjectStorageSigning
 
 /// `objstore stat URL`: an object's headers (HEAD).
 struct StatCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "stat",
-        abstract: "Show an object's size, ETag, content type, last-modified time, metadata, version and CRC-64."
+        abstract: "Show an object's size, ETag, content type, last-modified time, storage class, metadata, version "
+            + "and CRC-64 (CRC-64/NVME on S3)."
     )
 
     @OptionGroup var object: ObjectArgument
@@ -28,7 +30,7 @@ struct StatCommand: AsyncParsableCommand, Sendable {
         let location = try object.location()
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             let head = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
-            let output = ObjectStat(location: location, attributes: head)
+            let output = ObjectStat(location: location, attributes: head, vendor: client.configuration.vendor)
             if json {
                 try JSONOutput.print(output)
             } else {
@@ -38,8 +40,8 @@ struct StatCommand: AsyncParsableCommand, Sendable {
     }
 }
 
-/// What `stat` prints. The CRC-64 is a decimal string, as the service sends it: it does not fit a
-/// JSON number without loss.
+/// What `stat` prints. The CRC-64/XZ (OSS, OBS) is a decimal string, as the service sends it: it does not fit a
+/// JSON number without loss; S3's CRC-64/NVME is base64, as S3 sends it.
 private struct ObjectStat: Encodable {
     var url: String
     var bucket: String
@@ -51,9 +53,10 @@ private struct ObjectStat: Encodable {
     var metadata: [String: String]
     var versionId: String?
     var crc64: String?
+    var crc64nvme: String?
     var storageClass: String?
 
-    init(location: ObjectURL, attributes: ObjectAttributes) {
+    init(location: ObjectURL, attributes: ObjectAttributes, vendor: StorageVendor) {
         url = RemoteLocation.text(location)
         bucket = location.bucket
         key = location.key ?? ""
@@ -64,14 +67,16 @@ private struct ObjectStat: Encodable {
         metadata = attributes.metadata
         versionId = attributes.versionID
         crc64 = attributes.crc64.map { String($0) }
-        storageClass = attributes.storageClass
+        crc64nvme = attributes.crc64NVME.map(CRC64.base64)
+        // S3 and OBS name the storage class only when it is not Standard; OSS always names it.
+        storageClass = attributes.storageClass ?? (vendor == .oss ? nil : "STANDARD")
     }
 
     func printText() {
         let rows: [(String, String?)] = [
             ("URL", url), ("Size", size.map { String($0) }), ("ETag", etag), ("Content-Type", contentType),
             ("Last-Modified", lastModified), ("Storage-Class", storageClass), ("Version-Id", versionId),
-            ("CRC64", crc64),
+            ("CRC64", crc64), ("CRC64NVME", crc64nvme),
         ]
         for case let (name, value?) in rows {
             printLine("\(name): \(value)")
