@@ -40,6 +40,8 @@ struct EventPrinter: Sendable {
     /// The prefix in ``remote`` that event names are relative to.
     var prefix: String
     var isDryRun: Bool
+    /// The local directory as the command named it, shown in place of the job's absolute path.
+    var shownDirectory: String?
     /// The terminal's progress line, cleared before each line printed.
     var progressLine: DirectoryProgressLine
 
@@ -170,8 +172,10 @@ struct EventPrinter: Sendable {
     private func localPath(_ name: String) -> String? {
         switch job {
         case .upload(let directory), .download(let directory):
-            directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        case .copy: nil
+            let shown = shownDirectory ?? directory
+            return shown.hasSuffix("/") ? shown + name : shown + "/" + name
+        case .copy:
+            return nil
         }
     }
 }

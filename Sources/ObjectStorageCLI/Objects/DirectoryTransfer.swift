@@ -57,7 +57,14 @@ struct DirectoryTransfer: Sendable {
 
     /// Prints the events of `job`, whose remote side (the destination of a copy) is `prefix` in `remote`'s bucket.
     private func printer(_ job: EventPrinter.Job, remote: ObjectURL, prefix: String) -> EventPrinter {
-        EventPrinter(
+        // Local paths are shown as the command named them (relative stays relative); the job gets absolute ones.
+        let local: String? =
+            switch job {
+            case .upload: source
+            case .download: destination
+            case .copy: nil
+            }
+        return EventPrinter(
             command: command,
             job: job,
             json: flags.json,
@@ -65,6 +72,7 @@ struct DirectoryTransfer: Sendable {
             remote: remote,
             prefix: prefix,
             isDryRun: flags.dryrun,
+            shownDirectory: local,
             progressLine: DirectoryProgressLine(level: output.level, json: flags.json)
         )
     }
@@ -102,8 +110,12 @@ struct DirectoryTransfer: Sendable {
 
     private func upload(to target: ObjectURL) async throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError.invalidInput("\(command): '\(source)' is not a directory")
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+            // As `cp` of a missing file: not found.
+            throw CLIError(status: .notFound, message: "\(command): '\(source)': no such directory")
+        }
+        guard isDirectory.boolValue else {
+            throw CLIError.usage("\(command): '\(source)' is a file, not a directory; copy it without --recursive")
         }
         let directory = URL(fileURLWithPath: source).standardizedFileURL.path
         let attributes = transfer.uploadAttributes(contentType: contentType)
@@ -263,7 +275,7 @@ struct DirectoryTransfer: Sendable {
         ]
         if summary.unchanged > 0 { parts.append("\(summary.unchanged) unchanged") }
         if summary.finishedEarlier > 0 { parts.append("\(summary.finishedEarlier) done by an earlier run") }
-        if summary.deleted > 0 { parts.append("\(summary.deleted) deleted") }
+        if summary.deleted > 0 { parts.append("\(summary.deleted) \(printer.isDryRun ? "to be " : "")deleted") }
         if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
         if summary.failed > 0 { parts.append("\(summary.failed) failed") }
         if summary.deletionsWithheld > 0 {
