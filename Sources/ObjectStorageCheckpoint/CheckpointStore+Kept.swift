@@ -27,26 +27,20 @@ extension CheckpointStore {
     ///   authentic, consistent one.
     package func kept(at path: String) -> KeptParts? {
         guard case .success(let bytes) = POSIXFile.readAll(path, limit: maximumFileSize) else { return nil }
+        let counts: (parts: Int, of: Int, bytes: Int64, length: Int64)
         if case .success(let upload) = CheckpointEnvelope.decode(bytes, as: UploadCheckpoint.self),
             upload.contentProblem() == nil
         {
-            return KeptParts(
-                parts: upload.parts.count,
-                partCount: upload.partCount,
-                bytes: upload.bytesCompleted,
-                totalBytes: upload.layout.length
-            )
-        }
-        if case .success(let download) = CheckpointEnvelope.decode(bytes, as: DownloadCheckpoint.self),
+            counts = (upload.parts.count, upload.partCount, upload.bytesCompleted, upload.layout.length)
+        } else if case .success(let download) = CheckpointEnvelope.decode(bytes, as: DownloadCheckpoint.self),
             download.contentProblem() == nil
         {
-            return KeptParts(
-                parts: download.completedParts.count,
-                partCount: download.partCount,
-                bytes: download.bytesCompleted,
-                totalBytes: download.layout.length
+            counts = (
+                download.completedParts.count, download.partCount, download.bytesCompleted, download.layout.length
             )
+        } else {
+            return nil
         }
-        return nil
+        return KeptParts(parts: counts.parts, partCount: counts.of, bytes: counts.bytes, totalBytes: counts.length)
     }
 }

@@ -29,10 +29,8 @@ enum CopyTransfer {
     ) async throws -> String {
         let attributes = flags.uploadAttributes(contentType: contentType)
         let options = flags.options
-        let checkpoint =
-            options.enableCheckpoint
-            ? try? CheckpointPaths.upload(source: path, override: options.checkpointFilePath) : nil
-        let result = try await reporting(bar, checkpoint: checkpoint) {
+        let checkpoint = options.checkpoint { try CheckpointPaths.upload(source: path, override: $0) }
+        return try await reporting(bar, checkpoint: checkpoint) {
             try await client.uploadFile(
                 from: path,
                 bucket: destination.bucket,
@@ -43,8 +41,6 @@ enum CopyTransfer {
                 progress: bar.handler
             )
         }
-        bar.erase()
-        return bar.figures(result)
     }
 
     /// Object → local file with the resumable download engine, reporting progress on `bar`. The file appears only
@@ -73,10 +69,8 @@ enum CopyTransfer {
             }
         }
         let options = flags.options
-        let checkpoint =
-            options.enableCheckpoint
-            ? try? CheckpointPaths.download(destination: path, override: options.checkpointFilePath) : nil
-        let result = try await reporting(bar, checkpoint: checkpoint) {
+        let checkpoint = options.checkpoint { try CheckpointPaths.download(destination: path, override: $0) }
+        return try await reporting(bar, checkpoint: checkpoint) {
             try await client.resumableDownload(
                 bucket: source.bucket,
                 key: source.key ?? "",
@@ -86,8 +80,6 @@ enum CopyTransfer {
                 progress: bar.handler
             )
         }
-        bar.erase()
-        return bar.figures(result)
     }
 
     /// Object → object with the resumable copy engine: on one endpoint server-side (one CopyObject for a source
@@ -114,8 +106,8 @@ enum CopyTransfer {
                 }
             }
         }
-        let checkpoint = options.enableCheckpoint ? options.checkpointFilePath : nil
-        let result = try await reporting(bar, checkpoint: checkpoint) {
+        let checkpoint = options.checkpoint { $0 }
+        return try await reporting(bar, checkpoint: checkpoint) {
             try await client.resumableCopy(
                 bucket: destination.bucket,
                 key: destination.key ?? "",
@@ -127,8 +119,6 @@ enum CopyTransfer {
                 progress: bar.handler
             )
         }
-        bar.erase()
-        return bar.figures(result)
     }
 
     /// Where a copy keeps its checkpoint without `--checkpoint-file`: a copy has no local file to put it beside,
@@ -150,15 +140,17 @@ enum CopyTransfer {
         return try CacheDirectory.path("copies", otherwise: "--checkpoint-file") + "/" + name
     }
 
-    /// Runs a transfer, ending the bar's line if it fails or is interrupted; an interruption (Ctrl-C) says what
-    /// `checkpoint` (`nil` without one) keeps for a rerun.
-    private static func reporting<T>(
+    /// Runs a transfer and erases the bar, returning the transfer's figures; ends the bar's line if it fails or is
+    /// interrupted, and an interruption (Ctrl-C) says what `checkpoint` (`nil` without one) keeps for a rerun.
+    private static func reporting(
         _ bar: ProgressBar,
         checkpoint: String?,
-        _ body: () async throws -> T
-    ) async throws -> T {
+        _ body: () async throws -> TransferResult
+    ) async throws -> String {
         do {
-            return try await body()
+            let result = try await body()
+            bar.erase()
+            return bar.figures(result)
         } catch {
             bar.interrupt()
             if Task.isCancelled || error is CancellationError {
@@ -166,5 +158,14 @@ enum CopyTransfer {
             }
             throw error
         }
+    }
+}
+
+extension TransferOptions {
+    /// The checkpoint file a transfer with these options keeps: `path` of the `--checkpoint-file` given (`nil` for
+    /// the default), or `nil` without a checkpoint or a usable path.
+    fileprivate func checkpoint(_ path: (String?) throws -> String?) -> String? {
+        guard enableCheckpoint else { return nil }
+        return (try? path(checkpointFilePath)) ?? nil
     }
 }
