@@ -38,14 +38,19 @@ try await SampleStorage.run("BrowserUpload", announce: false) { storage in
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
     let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let site = UploadSite(client: client, bucket: storage.bucket, prefix: storage.prefix + "uploads/", maxSize: maxSize)
+    // Hummingbird logs "Server started and listening on..." at info level just before `onServerRunning` runs, and
+    // "Shutting down" on Ctrl-C: the lines below say it for the sample, so its log shows only warnings and errors.
+    var logger = Logger(label: "BrowserUploadSample")
+    logger.logLevel = .warning
     let app = Application(
         router: site.router(),
         configuration: .init(address: .hostname("127.0.0.1", port: port)),
         onServerRunning: { channel in
-            // The first line is the URL (with the real port when asked for port 0): scripts read it.
+            // The first line is the URL (with the real port when asked for port 0): people open it, scripts read it.
             printLine("http://127.0.0.1:\(channel.localAddress?.port ?? port)/")
             printLine("Uploads go straight to the \(storage), under \(site.prefix); Ctrl-C stops.")
-        }
+        },
+        logger: logger
     )
     // Runs until SIGINT or SIGTERM, then shuts down gracefully.
     try await app.runService()

@@ -17,8 +17,12 @@
 // swift run ResumableDownloadSample [--pause-at PERCENT] [KEY]
 // ```
 //
-// Without `KEY` the sample first uploads a 32 MiB object of its own. `--pause-at` pauses by itself once
-// that much is done, for scripts (it exits with status 130, as Ctrl-C does).
+// Without `KEY` the sample first uploads a 32 MiB object of its own and downloads it into its scratch
+// folder (`swift-object-storage-samples-UID/ResumableDownload/` in the temporary directory), which it
+// empties once the download completes: only a paused download leaves its checkpoint and partial file
+// there, for the next run. With `KEY` the file is the point: it lands in the current directory and
+// stays. `--pause-at` pauses by itself once that much is done, for scripts (it exits with status 130,
+// as Ctrl-C does).
 
 import Foundation
 import ObjectStorage
@@ -37,8 +41,16 @@ let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
     // (OSS_ENDPOINT, OSS_REGION, OSS_ACCESS_KEY_ID...; with no bucket configured, they name the embedded server).
     let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
     let key = arguments.first ?? storage.prefix + "large.bin"
-    if arguments.isEmpty { try await uploadSampleObject(storage, client: client, key: key, size: 32 << 20) }
-    let destination = FileManager.default.currentDirectoryPath + "/" + (key.split(separator: "/").last ?? "download")
+    let isOwnObject = arguments.isEmpty
+    let directory: String
+    if isOwnObject {
+        try await uploadSampleObject(storage, client: client, key: key, size: 32 << 20)
+        directory = storage.scratchDirectory + "/ResumableDownload"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } else {
+        directory = FileManager.default.currentDirectoryPath
+    }
+    let destination = directory + "/" + (key.split(separator: "/").last ?? "download")
 
     var options = TransferOptions()  // the same options type as uploadFile's
     options.enableCheckpoint = true  // record finished parts in DESTINATION.dcp; calling again resumes
@@ -74,12 +86,19 @@ let exitStatus = try await SampleStorage.run("ResumableDownload") { storage in
 
     do {
         let result = try await download.value
-        print("Downloaded \(result.objectSize) bytes to \(destination)")
+        print("Downloaded \(result.objectSize) bytes to \(destination) in \(result.duration.readable)")
         print("  fetched \(result.bytesTransferred) bytes, reused \(result.bytesReused) bytes from the checkpoint")
         print("  verified: \(result.verification)")
+        if isOwnObject {
+            // The sample's own copy: nothing is left behind (the checkpoint went with the completed download).
+            try FileManager.default.removeItem(atPath: destination)
+            _ = rmdir(directory)  // empty now
+            print("Removed \(destination): the sample leaves nothing behind.")
+        }
         return Int32(0)
     } catch is CancellationError {
         print("Paused. \(destination).dcp keeps the finished parts: run the same command again to resume.")
+        print("  (the partial file is beside it, \(destination).part; the run that completes removes both)")
         return Int32(130)
     }
 }
@@ -95,6 +114,7 @@ func uploadSampleObject(_ storage: SampleStorage, client: ObjectStorageClient, k
     }
     let file = storage.scratchDirectory + "/resumable-download-source.bin"
     try SampleFiles.make(file, size: size)
+    defer { try? FileManager.default.removeItem(atPath: file) }
     print("Uploading a \(size >> 20) MiB object to download: \(key)")
     _ = try await client.uploadFile(from: file, bucket: storage.bucket, key: key)
 }

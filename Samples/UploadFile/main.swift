@@ -81,7 +81,7 @@ try await SampleStorage.run("UploadFile") { storage in
     let result = try await client.uploadFile(from: file, bucket: storage.bucket, key: key, options: options) {
         printProgress($0)
     }
-    print("Uploaded \(file) to \(key) in \(result.duration)")
+    print("Uploaded \(file) to \(key) in \(result.duration.readable)")
     print("  parts of \(result.partSize) bytes: \(result.partsTransferred) uploaded, \(result.partsReused) reused")
     print("  bytes: \(result.bytesTransferred) sent, \(result.bytesReused) reused from the checkpoint")
     print("  Content-MD5 checked: \(result.contentMD5Verified), verified: \(result.verification)")
