@@ -115,7 +115,9 @@ struct DirectoryTransfer: Sendable {
             throw CLIError(status: .notFound, message: "\(command): '\(source)': no such directory")
         }
         guard isDirectory.boolValue else {
-            throw CLIError.usage("\(command): '\(source)' is a file, not a directory; copy it without --recursive")
+            throw CLIError.invalidInput(
+                "\(command): '\(source)' is not a directory (it is a file); copy it without --recursive"
+            )
         }
         let directory = URL(fileURLWithPath: source).standardizedFileURL.path
         let attributes = transfer.uploadAttributes(contentType: contentType)
