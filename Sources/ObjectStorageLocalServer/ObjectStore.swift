@@ -40,6 +40,8 @@ struct ObjectMetadata: Codable, Sendable {
     var dataFiles: [DataFile]?
     /// OBS's `x-obs-checksum-crc64ecma` (``OBSChecksum``): `crc64`, when the object's upload sent it; `nil` otherwise.
     var obsChecksum: UInt64? = nil
+    /// The object's tags, in the order they were set; `nil` or empty for none.
+    var tags: [StoredTag]? = nil
 
     struct DataFile: Codable, Sendable {
         var name: String
@@ -54,6 +56,7 @@ struct ObjectAttributes: Sendable {
     var headers: [String: String] = [:]
     var storageClass: String?
     var acl: String?
+    var tags: [StoredTag]?
 }
 
 struct StoredObject: Sendable {
@@ -243,24 +246,40 @@ final class ObjectStore: Sendable {
         }
         let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
             guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
-            if let directory = bucketDirectory(bucket), let root {
-                do {
-                    let encoded = try JSONEncoder().encode(metadata)
-                    try FileIO.writeFileAtomically(
-                        directory + "/meta/" + Self.metadataFileName(metadata.key),
-                        temporary: "\(root)/tmp/\(FileIO.randomHex())",
-                        bytes: Array(encoded)
-                    )
-                } catch {
-                    throw .internalError("cannot write the object metadata")
-                }
-            }
+            try writeMetadata(bucket, metadata)
             let previous = buckets[bucket]?.objects[ObjectKey(metadata.key)]
             buckets[bucket]?.objects[ObjectKey(metadata.key)] = StoredObject(metadata: metadata, blob: finalBlob)
             if previous == nil { buckets[bucket]?.sortedKeys = nil }
             return previous
         }
         for path in replaced?.blob.paths ?? [] { FileIO.remove(path) }
+    }
+
+    /// Replaces the tags of the current version of `key` (its other metadata, the modification time included,
+    /// stays as it is, as the services keep it).
+    func setTags(_ bucket: String, _ key: String, _ tags: [StoredTag]?) throws(ServerError) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            guard var object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
+            object.metadata.tags = tags
+            try writeMetadata(bucket, object.metadata)
+            buckets[bucket]?.objects[ObjectKey(key)] = object
+        }
+    }
+
+    /// Writes the metadata file of `metadata.key` in place of the last one (a data directory only); called under
+    /// the lock, so that the file and the state change together.
+    private func writeMetadata(_ bucket: String, _ metadata: ObjectMetadata) throws(ServerError) {
+        guard let directory = bucketDirectory(bucket), let root else { return }
+        do {
+            try FileIO.writeFileAtomically(
+                directory + "/meta/" + Self.metadataFileName(metadata.key),
+                temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                bytes: Array(try JSONEncoder().encode(metadata))
+            )
+        } catch {
+            throw .internalError("cannot write the object metadata")
+        }
     }
 
     func deleteObject(_ bucket: String, _ key: String) throws(ServerError) {

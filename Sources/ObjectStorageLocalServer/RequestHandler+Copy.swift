@@ -61,6 +61,7 @@ extension RequestHandler {
         }
         if source.bucket == bucket && source.key.utf8.elementsEqual(key.utf8) && directive == "COPY"
             && context.request.header(context.dialect.headerPrefix + "storage-class") == nil
+            && context.request.header(context.dialect.headerPrefix + "tagging-directive")?.uppercased() != "REPLACE"
             && context.dialect.kind == .s3
         {
             throw ServerError.invalidRequest(
@@ -74,12 +75,13 @@ extension RequestHandler {
         metadata.lastModifiedMilliseconds = context.nowMilliseconds
         metadata.dataFiles = nil
         if directive == "REPLACE" {
-            let attributes = attributes(context)
+            let attributes = try attributes(context)
             metadata.contentType = attributes.contentType
             metadata.userMetadata = attributes.userMetadata
             metadata.headers = attributes.headers
             metadata.acl = attributes.acl
         }
+        metadata.tags = try copiedTags(context, source: sourceMetadata)
         if let storageClass = context.request.header(context.dialect.headerPrefix + "storage-class") {
             metadata.storageClass = storageClass
         }
@@ -98,6 +100,18 @@ extension RequestHandler {
         var headers: [(String, String)] = []
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64))) }
         return .xml(xml, headers: headers)
+    }
+
+    /// The tags of a copy: the source's (`x-*-tagging-directive: COPY`, the default) or the request's `x-*-tagging`
+    /// (`REPLACE`; none when the header is absent).
+    private func copiedTags(_ context: Context, source: ObjectMetadata) throws -> [StoredTag]? {
+        let name = context.dialect.headerPrefix + "tagging-directive"
+        switch context.request.header(name)?.uppercased() ?? "COPY" {
+        case "COPY": return source.tags
+        case "REPLACE": return try TagInput.fromHeader(context.request, dialect: context.dialect)
+        case let directive:
+            throw ServerError.invalidArgument("Unknown tagging directive.", name: name, value: directive)
+        }
     }
 
     /// UploadPartCopy: stores bytes of an existing object, the whole of it or the `x-*-copy-source-range`, as part

@@ -16,7 +16,7 @@ extension RequestHandler {
     }
 
     func createMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {
-        let id = try store.createUpload(bucket, key: key, attributes: attributes(context), now: context.now)
+        let id = try store.createUpload(bucket, key: key, attributes: try attributes(context), now: context.now)
         var xml = XMLWriter()
         xml.open("InitiateMultipartUploadResult", namespace: context.dialect.xmlNamespace)
         xml.element("Bucket", bucket)
@@ -133,7 +133,8 @@ extension RequestHandler {
             partsCount: parts.count,
             partSizes: parts.map(\.size),
             dataFiles: nil,
-            obsChecksum: obsChecksum
+            obsChecksum: obsChecksum,
+            tags: taken.attributes.tags
         )
         do {
             try store.commit(bucket, metadata: metadata, blob: blob)

@@ -14,12 +14,14 @@ extension RequestHandler {
         "cache-control", "content-disposition", "content-encoding", "content-language", "expires",
     ]
 
-    /// Content type, user metadata, representation headers, storage class and ACL from the request.
-    func attributes(_ context: Context) -> ObjectAttributes {
-        Self.attributes(
+    /// Content type, user metadata, representation headers, storage class, ACL and tags from the request.
+    func attributes(_ context: Context) throws(ServerError) -> ObjectAttributes {
+        var attributes = Self.attributes(
             context.request.headers.map { (name: $0.lowercasedName, value: $0.value) },
             dialect: context.dialect
         )
+        attributes.tags = try TagInput.fromHeader(context.request, dialect: context.dialect)
+        return attributes
     }
 
     /// Content type, user metadata, representation headers, storage class and ACL from `fields` (request headers
@@ -42,7 +44,8 @@ extension RequestHandler {
             userMetadata: metadata,
             headers: stored,
             storageClass: value(dialect.headerPrefix + "storage-class"),
-            acl: value(dialect.headerPrefix + (dialect.kind == .oss ? "object-acl" : "acl"))
+            acl: value(dialect.headerPrefix + (dialect.kind == .oss ? "object-acl" : "acl")),
+            tags: nil
         )
     }
 
@@ -71,7 +74,8 @@ extension RequestHandler {
             acl: attributes.acl,
             partsCount: nil,
             partSizes: nil,
-            dataFiles: nil
+            dataFiles: nil,
+            tags: attributes.tags
         )
     }
 
@@ -85,7 +89,7 @@ extension RequestHandler {
             md5: md5,
             crc64: received.crc64,
             crc64nvme: received.crc64nvme,
-            attributes: attributes(context),
+            attributes: try attributes(context),
             context: context
         )
         metadata.obsChecksum = received.obsChecksum
@@ -114,6 +118,9 @@ extension RequestHandler {
         }
         for (name, value) in metadata.userMetadata.sorted(by: { $0.key < $1.key }) {
             headers.append((dialect.metadataPrefix + name, value))
+        }
+        if let tags = metadata.tags, !tags.isEmpty {
+            headers.append((dialect.headerPrefix + "tagging-count", String(tags.count)))
         }
         let storageClass = metadata.storageClass ?? dialect.defaultStorageClass
         switch dialect.kind {

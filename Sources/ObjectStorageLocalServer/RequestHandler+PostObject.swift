@@ -113,13 +113,26 @@ extension RequestHandler {
         if dialect.kind != .oss, let acl = form.value("acl") {
             fields.append((name: dialect.headerPrefix + "acl", value: acl))
         }
+        var attributes = Self.attributes(fields, dialect: dialect)
+        if dialect.kind == .s3, let tagging = form.value("tagging") {
+            // S3's form takes tags as a Tagging document in the `tagging` field.
+            do {
+                attributes.tags = try TagInput.fromDocument(
+                    RequestDocument.parse(Array(tagging.utf8)),
+                    dialect: dialect
+                )
+            } catch {
+                for path in blob.paths { FileIO.remove(path) }
+                throw error
+            }
+        }
         let metadata = Self.singlePartMetadata(
             key: key,
             size: size,
             md5: md5,
             crc64: crc64,
             crc64nvme: crc64nvme,
-            attributes: Self.attributes(fields, dialect: dialect),
+            attributes: attributes,
             context: context
         )
         try store.commit(bucket, metadata: metadata, blob: blob)

@@ -177,6 +177,14 @@ struct RequestHandler: Sendable {
                 return .listObjects
             }
         }
+        if request.hasQuery("tagging") {
+            switch request.method {
+            case "GET": return .getObjectTagging
+            case "PUT": return .putObjectTagging
+            case "DELETE": return .deleteObjectTagging
+            default: break
+            }
+        }
         switch request.method {
         case "PUT":
             if request.hasQuery("uploadId") { return .uploadPart }
@@ -238,6 +246,9 @@ struct RequestHandler: Sendable {
             return try await completeMultipartUpload(context, bucket: bucket, key: key, body: body)
         case .abortMultipartUpload: return try abortMultipartUpload(context, bucket: bucket, key: key)
         case .listParts: return try listParts(context, bucket: bucket, key: key)
+        case .getObjectTagging: return try getObjectTagging(context, bucket: bucket, key: key)
+        case .putObjectTagging: return try await putObjectTagging(context, bucket: bucket, key: key, body: body)
+        case .deleteObjectTagging: return try deleteObjectTagging(context, bucket: bucket, key: key)
         default: throw ServerError.methodNotAllowed(request.method)
         }
     }

@@ -83,6 +83,12 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let listParts = ServiceOperation(name: "ListParts")
     /// `GET /bucket?uploads`.
     package static let listMultipartUploads = ServiceOperation(name: "ListMultipartUploads")
+    /// `GET /bucket/key?tagging`.
+    package static let getObjectTagging = ServiceOperation(name: "GetObjectTagging")
+    /// `PUT /bucket/key?tagging`.
+    package static let putObjectTagging = ServiceOperation(name: "PutObjectTagging")
+    /// `DELETE /bucket/key?tagging`.
+    package static let deleteObjectTagging = ServiceOperation(name: "DeleteObjectTagging")
 
     /// Every operation the server routes, POST forms included.
     static let routed: Set<ServiceOperation> = Set(known + [.postObject])
@@ -92,5 +98,6 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .listBuckets, .createBucket, .deleteBucket, .headBucket, .getBucketLocation, .listObjects, .listObjectsV2,
         .putObject, .copyObject, .getObject, .headObject, .deleteObject, .deleteObjects, .createMultipartUpload,
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
+        .getObjectTagging, .putObjectTagging, .deleteObjectTagging,
     ]
 }

@@ -8,7 +8,7 @@
 
 import ObjectStorageSigning
 
-/// Refuses the sub-resources a service documents and this server does not implement (versions, tags, CORS,
+/// Refuses the sub-resources a service documents and this server does not implement (versions, bucket tags, CORS,
 /// lifecycle, ACLs, appends, ...), on every method, with 501 `NotImplemented` in the dialect's error format: a test
 /// peer that answered `GET ?versions` with a plain listing, or stored nothing for `PUT ?tagging` and said 200, would
 /// let wrong client code pass.
@@ -44,13 +44,14 @@ enum SubresourceGate {
     }
 
     /// The first query parameter of `request` that names a sub-resource `vendor` documents and this server does
-    /// not implement, if any. `versionId=null` (the null version, which every object of an unversioned bucket is)
+    /// not implement, if any. Object tags (`GET`, `PUT` and `DELETE` of a key's `?tagging`) are implemented. `versionId=null` (the null version, which every object of an unversioned bucket is)
     /// is accepted.
     static func unimplemented(in request: IncomingRequest, vendor: StorageVendor) -> String? {
         let documented = Self.documented(by: vendor)
         for item in request.query {
             let name = item.name.lowercased()
             guard documented.contains(name), !Self.implemented.contains(name) else { continue }
+            if name == "tagging", request.key != nil, ["GET", "PUT", "DELETE"].contains(request.method) { continue }
             if name.hasPrefix("response-") { continue }
             if name == "versionid" && item.value == "null" { continue }
             return item.name

@@ -226,7 +226,8 @@ extension ObjectStorageClient {
     ///
     /// The copy keeps the source's media type, user metadata and content headers unless `replacesMetadata` is
     /// set, in which case it takes them from `attributes` (and a field left `nil` there is dropped, as the
-    /// services do). The ACL, storage class and encryption in `attributes` apply either way.
+    /// services do). The ACL, storage class and encryption in `attributes` apply either way. The copy keeps the
+    /// source's tags unless ``UploadAttributes/tags`` is set, which replaces them.
     ///
     /// <!-- snippet: given client: ObjectStorageClient -->
     /// ```swift
@@ -272,6 +273,7 @@ extension ObjectStorageClient {
         operation.header(prefix + "copy-source", source)
         operation.header(prefix + "copy-source-if-match", sourceIfMatch)
         operation.header(prefix + "copy-source-if-none-match", sourceIfNoneMatch)
+        if attributes.tags != nil { operation.header(prefix + "tagging-directive", "REPLACE") }
         if replacesMetadata {
             operation.header(prefix + "metadata-directive", "REPLACE")
         } else if attributes.describesContent {
@@ -318,6 +320,7 @@ extension ObjectStorageClient {
             headers.append((name, value))
         }
         headers.append((prefix + "website-redirect-location", attributes.websiteRedirectLocation))
+        headers.append((prefix + "tagging", try attributes.tags.map(self.taggingHeader)))
         return headers.compactMap { name, value in value.map { (name, $0) } }
     }
 }

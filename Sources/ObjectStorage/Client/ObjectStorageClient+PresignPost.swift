@@ -76,8 +76,21 @@ extension ObjectStorageClient {
             conditions.append(.startsWith(field: "Content-Type", prefix: contentType))
         }
         let usesACLField = self.configuration.headerPrefix == "x-amz-"
+        posted.tags = nil
         for (name, value) in try self.headers(for: posted) {
             fields.append(PresignedPost.Field(name: usesACLField && name == "x-amz-acl" ? "acl" : name, value: value))
+        }
+        if let tags = attributes.tags {
+            // S3's form takes a Tagging document in its `tagging` field; OSS and OBS document no form field for tags.
+            guard self.configuration.vendor == .s3 else {
+                throw ObjectStorageError.unsupported("tags in a POST form", vendor: self.configuration.vendor)
+            }
+            fields.append(
+                PresignedPost.Field(
+                    name: "tagging",
+                    value: String(decoding: try self.taggingDocument(tags), as: UTF8.self)
+                )
+            )
         }
         if let successActionRedirect {
             fields.append(PresignedPost.Field(name: "success_action_redirect", value: successActionRedirect))

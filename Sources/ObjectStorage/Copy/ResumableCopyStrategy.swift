@@ -98,11 +98,20 @@ struct ResumableCopyStrategy: TransferStrategy {
             etag: etag,
             endpoint: request.sourceClient.map { "\($0.configuration.vendor) \($0.configuration.endpoint)" }
         )
-        let attributes = request.attributes(
+        var attributes = request.attributes(
             carriedFrom: head,
             prefix: sourceClient.configuration.headerPrefix,
             sameProvider: sourceClient.configuration.vendor == client.configuration.vendor
         )
+        if attributes.tags == nil, let count = head.tagCount, count > 0 {
+            // UploadPartCopy carries no tags: read the source's, as a CopyObject would keep them.
+            attributes.tags = try await sourceClient.getObjectTagging(
+                bucket: request.sourceBucket,
+                key: request.sourceKey,
+                versionID: request.sourceVersionID,
+                logger: logger
+            )
+        }
         let parameters = UploadFileStrategy.parameters(of: attributes)
         let sizeOnly = FileIdentity(size: size, mtimeNanoseconds: 0, inode: 0, device: 0)
         var resuming: UploadCheckpoint?

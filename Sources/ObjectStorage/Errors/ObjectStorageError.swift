@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import ObjectStorageCheckpoint
+import ObjectStorageSigning
 
 /// A failure detected by the client itself, not reported by the service.
 ///
@@ -44,6 +45,9 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// An object key that cannot be saved under a local directory without escaping it or
         /// changing its meaning (`../`, an absolute path, a backslash, NUL, a component longer than 255 bytes).
         public static let unsafePath = Code("unsafePath")
+        /// A feature the configured vendor does not offer (for example tags in an OSS POST form), refused before
+        /// anything is sent.
+        public static let unsupported = Code("unsupported")
     }
 
     /// The kind of failure.
@@ -70,6 +74,16 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     /// - Returns: The error.
     package static func invalidArgument(_ message: String) -> ObjectStorageError {
         ObjectStorageError(code: .invalidArgument, message: message)
+    }
+
+    /// A feature `vendor` does not offer.
+    ///
+    /// - Parameters:
+    ///   - feature: The feature, as a noun phrase (`tags in a POST form`).
+    ///   - vendor: The configured vendor.
+    /// - Returns: The error.
+    package static func unsupported(_ feature: String, vendor: StorageVendor) -> ObjectStorageError {
+        ObjectStorageError(code: .unsupported, message: "\(vendor.name) does not support \(feature)")
     }
 
     /// A checksum mismatch between the bytes transferred and the service's value.

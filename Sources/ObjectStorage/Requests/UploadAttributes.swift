@@ -40,6 +40,11 @@ public struct UploadAttributes: Sendable, Hashable {
     public var serverSideEncryption: ServerSideEncryption?
     /// The website redirect location (`x-oss-`/`x-obs-`/`x-amz-website-redirect-location`).
     public var websiteRedirectLocation: String?
+    /// The object's tags (`x-*-tagging`): at most 10, keys of 1 to 128 characters, values of up to 256 (OBS: 255),
+    /// in the characters the vendor accepts; tags beyond those limits are refused with
+    /// ``ObjectStorageError/Code/invalidArgument`` before anything is sent. `nil` leaves the service's default: a
+    /// new object has no tags, and a copy keeps its source's. On a copy, a value (even empty) replaces them.
+    public var tags: [String: String]?
 
     /// Creates attributes, with the service's defaults for what is not given.
     ///

@@ -53,6 +53,10 @@ public struct ObjectAttributes: Sendable {
     public var requestID: String?
     /// Every response header, for anything not modelled here.
     public var headers: [(name: String, value: String)]
+    /// How many tags the object has (`x-*-tagging-count`); `nil` when the service says nothing, which most do
+    /// for an object without tags. ``ObjectStorageClient/getObjectTagging(bucket:key:versionID:logger:)`` reads
+    /// them.
+    public var tagCount: Int?
 
     init(headers: HTTPHeaders, prefix: String) {
         self.contentLength = headers.first(name: "Content-Length").flatMap { Int64($0) }
@@ -77,6 +81,7 @@ public struct ObjectAttributes: Sendable {
         self.contentLanguage = headers.first(name: "Content-Language")
         self.expires = headers.first(name: "Expires")
         self.requestID = headers.requestID
+        self.tagCount = headers.first(name: prefix + "tagging-count").flatMap { Int($0) }
         self.headers = headers.map { (name: $0.name, value: $0.value) }
     }
 }

@@ -141,6 +141,10 @@ struct UploadFileStrategy: TransferStrategy {
             "cache-control": attributes.cacheControl,
             "content-disposition": attributes.contentDisposition,
             "content-encoding": attributes.contentEncoding,
+            // The tags the upload was started with: a checkpoint of other tags is not resumed.
+            "tagging": attributes.tags.map { tags in
+                ObjectTagRules.headerValue(tags.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+            },
         ]
         parameters.additionalHeaders = contentHeaders.compactMapValues { $0 }
         switch attributes.serverSideEncryption?.kind {

@@ -78,9 +78,12 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
             throw CLIError.usage("cp: \(flag) applies to cp --recursive and sync only")
         }
         let plan = try CopyPlan(source: source, destination: destination)
-        if !plan.isUpload, let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
+        // A copy takes --tags (they replace the source's); the other upload options are an upload's alone.
+        let refused = transfer.uploadOnlyFlags.filter { !(plan.isCopy && $0 == "--tags") }
+        if !plan.isUpload, let flag = refused.first ?? (contentType == nil ? nil : "--content-type") {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
         }
+        try transfer.checkTags("cp", for: plan.destinationProvider)
         let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let streamedSourceProvider = try plan.streamedSourceProvider(options: remote)
         let client = try await factory.makeClient(for: plan.destinationProvider)
@@ -155,6 +158,11 @@ struct CopyPlan: Sendable {
 
     var isUpload: Bool {
         if case .upload = direction { return true }
+        return false
+    }
+
+    var isCopy: Bool {
+        if case .copy = direction { return true }
         return false
     }
 

@@ -114,6 +114,7 @@ enum CopyTransfer {
                 from: sourceClient,
                 sourceBucket: source.bucket,
                 sourceKey: source.key ?? "",
+                attributes: flags.uploadAttributes(contentType: nil),
                 options: options,
                 logger: bar.logger,
                 progress: bar.handler

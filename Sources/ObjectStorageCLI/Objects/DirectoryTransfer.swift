@@ -45,6 +45,7 @@ struct DirectoryTransfer: Sendable {
         }
         switch (sourceURL, destinationURL) {
         case (nil, let target?):
+            try transfer.checkTags(command, for: target.vendor)
             try await self.upload(to: target)
         case (let origin?, nil):
             try await self.download(from: origin)

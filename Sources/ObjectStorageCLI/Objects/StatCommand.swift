@@ -55,6 +55,7 @@ private struct ObjectStat: Encodable {
     var crc64: String?
     var crc64nvme: String?
     var storageClass: String?
+    var tagCount: Int?
 
     init(location: ObjectURL, attributes: ObjectAttributes, vendor: StorageVendor) {
         url = RemoteLocation.text(location)
@@ -70,13 +71,14 @@ private struct ObjectStat: Encodable {
         crc64nvme = attributes.crc64NVME.map(CRC64.base64)
         // S3 and OBS name the storage class only when it is not Standard; OSS always names it.
         storageClass = attributes.storageClass ?? (vendor == .oss ? nil : "STANDARD")
+        tagCount = attributes.tagCount
     }
 
     func printText() {
         let rows: [(String, String?)] = [
             ("URL", url), ("Size", size.map { String($0) }), ("ETag", etag), ("Content-Type", contentType),
             ("Last-Modified", lastModified), ("Storage-Class", storageClass), ("Version-Id", versionId),
-            ("CRC64", crc64), ("CRC64NVME", crc64nvme),
+            ("CRC64", crc64), ("CRC64NVME", crc64nvme), ("Tags", tagCount.map { String($0) }),
         ]
         for case let (name, value?) in rows {
             printLine("\(name): \(value)")

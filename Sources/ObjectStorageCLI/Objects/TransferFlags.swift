@@ -8,6 +8,7 @@
 
 import ArgumentParser
 import ObjectStorage
+import ObjectStorageSigning
 
 /// The `cp` options that tune the resumable upload and download engines.
 struct TransferFlags: ParsableArguments, Sendable {
@@ -50,6 +51,12 @@ struct TransferFlags: ParsableArguments, Sendable {
     @Option(name: .customLong("meta"), help: "Upload only: user metadata KEY=VALUE (repeatable).")
     var metadata: [MetadataPair] = []
 
+    @Option(
+        help:
+            "Upload or copy: the object's tags, 'KEY=VALUE&KEY2=VALUE2' (URL-encoded, as S3's x-amz-tagging); a copy gets these instead of its source's."
+    )
+    var tags: TagSet?
+
     func validate() throws {
         if let concurrency, !(1...TransferOptions.maximumConcurrency).contains(concurrency) {
             throw ValidationError("--concurrency must be between 1 and \(TransferOptions.maximumConcurrency)")
@@ -82,7 +89,13 @@ struct TransferFlags: ParsableArguments, Sendable {
         attributes.storageClass = storageClass.map { StorageClass(rawValue: $0) }
         attributes.acl = acl.map { ObjectACL(rawValue: $0) }
         attributes.metadata = Dictionary(metadata.map { ($0.key, $0.value) }) { first, _ in first }
+        attributes.tags = tags?.tags
         return attributes
+    }
+
+    /// Refuses `--tags` the vendor would refuse, before anything is sent.
+    func checkTags(_ command: String, for vendor: StorageVendor) throws(CLIError) {
+        try tags?.check(command + ": --tags", for: vendor)
     }
 
     /// The options that only apply to uploads, by flag name, when any is set.
@@ -92,6 +105,7 @@ struct TransferFlags: ParsableArguments, Sendable {
         if storageClass != nil { flags.append("--storage-class") }
         if acl != nil { flags.append("--acl") }
         if !metadata.isEmpty { flags.append("--meta") }
+        if tags != nil { flags.append("--tags") }
         return flags
     }
 }
@@ -139,6 +153,32 @@ struct MetadataPair: ExpressibleByArgument, Sendable, Hashable {
         else { return nil }
         self.key = key
         value = String(argument[argument.index(after: equals)...])
+    }
+}
+
+/// One `--tags 'KEY=VALUE&KEY2=VALUE2'`: decoded as a URL query, each key once.
+struct TagSet: ExpressibleByArgument, Sendable, Hashable {
+    var tags: [String: String]
+
+    init?(argument: String) {
+        guard let pairs = ObjectTagRules.tags(fromHeader: argument) else { return nil }
+        var tags: [String: String] = [:]
+        for (key, value) in pairs {
+            guard tags.updateValue(value, forKey: key) == nil else { return nil }
+        }
+        self.tags = tags
+    }
+
+    /// Refuses tags the vendor would refuse, before anything is sent.
+    ///
+    /// - Parameters:
+    ///   - context: What the message starts with, e.g. `cp: --tags`.
+    ///   - vendor: The vendor the tags are written to.
+    func check(_ context: String, for vendor: StorageVendor) throws(CLIError) {
+        let pairs = tags.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        if let violation = ObjectTagRules(vendor: vendor).violation(in: pairs) {
+            throw .invalidInput("\(context): \(violation)")
+        }
     }
 }
 
