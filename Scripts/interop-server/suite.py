@@ -648,7 +648,95 @@ def post_policy_suite():
     obs_forms(True)
 
 
-for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite):
+# ---------------------------------------------------------------- object tags: the vendors' clients and ours
+def objstore(*arguments, variables):
+    """Runs our CLI (OBJSTORE_CLI) against the server; returns its standard output."""
+    scheme = next(argument.split("://")[0] for argument in arguments if "://" in argument)
+    region = {"s3": ["--region", "us-east-1"], "oss": ["--region", "cn-hangzhou"], "obs": []}[scheme]
+    environment = dict(os.environ, **variables)
+    completed = subprocess.run([os.environ["OBJSTORE_CLI"], *arguments, "--endpoint", ENDPOINT, *region],
+                               env=environment, capture_output=True, text=True, timeout=60)
+    expect(completed.returncode == 0, f"objstore {' '.join(arguments)}: {completed.stderr}")
+    return completed.stdout
+
+
+def tagging_suite():
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore tagging", "OBJSTORE_CLI is not set")
+    tags = {"project": "blue sky", "retention": "30d"}
+    cli_tags = "project=blue%20sky&retention=30d"
+    expected = "project=blue sky\nretention=30d\n"
+    with tempfile.NamedTemporaryFile(suffix=".txt") as file:
+        file.write(b"tagged\n")
+        file.flush()
+
+        try:
+            import boto3
+            from botocore.config import Config
+        except ImportError as error:
+            missing("boto3 tags", error)
+        else:
+            def boto3_tags():
+                s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                                  region_name="us-east-1", config=Config(s3={"addressing_style": "path"}))
+                variables = {"AWS_ACCESS_KEY_ID": AK, "AWS_SECRET_ACCESS_KEY": SK}
+                s3.create_bucket(Bucket="tags-boto3")
+                s3.put_object(Bucket="tags-boto3", Key="theirs", Body=b"x", Tagging="project=blue%20sky&retention=30d")
+                expect(s3.head_object(Bucket="tags-boto3", Key="theirs").get("ResponseMetadata", {}).get("HTTPHeaders", {})
+                       .get("x-amz-tagging-count") == "2", "x-amz-tagging-count")
+                expect(objstore("tag", "get", "s3://tags-boto3/theirs", variables=variables) == expected, "ours reads theirs")
+                objstore("cp", file.name, "s3://tags-boto3/ours", "--tags", cli_tags, variables=variables)
+                got = s3.get_object_tagging(Bucket="tags-boto3", Key="ours")["TagSet"]
+                expect({t["Key"]: t["Value"] for t in got} == tags, got)
+                s3.put_object_tagging(Bucket="tags-boto3", Key="ours", Tagging={"TagSet": [{"Key": "k", "Value": "v"}]})
+                expect(objstore("tag", "get", "s3://tags-boto3/ours", variables=variables) == "k=v\n", "replaced")
+                try:
+                    s3.put_object_tagging(Bucket="tags-boto3", Key="ours", Tagging={"TagSet": [
+                        {"Key": f"k{i}", "Value": "v"} for i in range(11)]})
+                    raise AssertionError("expected 11 tags to be refused")
+                except s3.exceptions.ClientError as error:
+                    expect(error.response["Error"]["Code"] == "BadRequest", str(error))
+            check("boto3 tags read by objstore, objstore's by boto3, 11 tags refused", boto3_tags)
+
+        try:
+            import oss2
+        except ImportError as error:
+            missing("oss2 tags", error)
+        else:
+            def oss2_tags():
+                bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "tags-oss2")
+                variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+                bucket.create_bucket()
+                bucket.put_object("theirs", b"x", headers={"x-oss-tagging": cli_tags})
+                expect(objstore("tag", "get", "oss://tags-oss2/theirs", variables=variables) == expected, "ours reads theirs")
+                objstore("cp", file.name, "oss://tags-oss2/ours", "--tags", cli_tags, variables=variables)
+                rules = bucket.get_object_tagging("ours").tag_set.tagging_rule
+                expect(dict(rules) == tags, rules)
+                objstore("tag", "rm", "oss://tags-oss2/ours", variables=variables)
+                expect(not bucket.get_object_tagging("ours").tag_set.tagging_rule, "removed")
+            check("oss2 tags read by objstore, objstore's by oss2", oss2_tags)
+
+        try:
+            from obs import ObsClient
+        except ImportError as error:
+            missing("esdk-obs tags", error)
+        else:
+            def obs_tags():
+                obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                                signature="obs", is_signature_negotiation=False, max_retry_count=1)
+                variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+                expect(obs.createBucket("tags-obs").status < 300, "createBucket")
+                objstore("cp", file.name, "obs://tags-obs/ours", "--tags", cli_tags, variables=variables)
+                got = obs.getObjectTagging("tags-obs", "ours")
+                expect(got.status == 200, f"getObjectTagging {got.status} {got.errorCode}")
+                expect({t.key: t.value for t in got.body.tags} == tags, str(got.body))
+                put = obs.setObjectTagging("tags-obs", "ours", {"k": "v"})
+                expect(put.status < 300, f"setObjectTagging {put.status} {put.errorCode} {put.errorMessage}")
+                expect(objstore("tag", "get", "obs://tags-obs/ours", variables=variables) == "k=v\n", "replaced")
+            check("esdk-obs tags set and read across objstore", obs_tags)
+
+
+for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)

@@ -369,6 +369,40 @@ struct PresignPostTests {
         }
     }
 
+    @Test("S3's form carries tags in its tagging field; OSS and OBS document none, so the form is refused")
+    func formWithTags() async throws {
+        for dialect in [ClientDialect.s3, .ossV4, .obs] {
+            try await LocalObjectServer.withRunning(
+                vendor: dialect.wire,
+                logger: .scanning,
+                configureClient: dialect.configure
+            ) { client, _ in
+                try await client.createBucket(bucket: "uploads")
+                var attributes = UploadAttributes()
+                attributes.tags = ["source": "browser", "user": "42"]
+                guard dialect.provider == .s3 else {
+                    let error = await #expect(throws: ObjectStorageError.self) {
+                        try await client.presignPost(bucket: "uploads", key: "t.txt", attributes: attributes)
+                    }
+                    #expect(error?.code == .unsupported && error?.message.contains("tags in a POST form") == true)
+                    return
+                }
+                let form = try await client.presignPost(
+                    bucket: "uploads",
+                    key: "t.txt",
+                    attributes: attributes,
+                    successActionStatus: 201
+                )
+                #expect(try await FormPost.post(form, file: Self.content).status == 201)
+                #expect(try await client.getObjectTagging(bucket: "uploads", key: "t.txt") == attributes.tags)
+                // The policy covers the field: another tag set is refused.
+                let fields = form.postedFields(setting: "tagging", to: "<Tagging><TagSet></TagSet></Tagging>")
+                let tampered = try await FormPost.post(form.url, fields: fields, file: Self.content)
+                #expect(tampered.status == 403, "\(tampered.text)")
+            }
+        }
+    }
+
     @Test func formOfAnAnonymousClientIsRefusedBeforeSigning() async throws {
         let anonymous: (inout ObjectStorageClient.Configuration) -> Void = { $0.credentials = nil }
         _ = try await LocalObjectServer.withRunning(vendor: .s3, logger: .scanning, configureClient: anonymous) {
