@@ -56,6 +56,9 @@ struct Peer: Sendable {
     var verifiesPostPolicies = false
     /// Whether object tags (`?tagging`) are stored and read back.
     var storesTags = false
+    /// Whether a CopyObject with `x-amz-tagging-directive: REPLACE` takes the request's tags; Ceph RGW 16 ignores
+    /// the directive and keeps the source's.
+    var replacesTagsOnCopy = true
 
     static let rclone = Peer(
         name: "rclone",
@@ -120,7 +123,8 @@ struct Peer: Sendable {
         verifiesPresignedHeadAndPut: true,
         verifiesSignatureV2: true,
         verifiesPostPolicies: true,
-        storesTags: true
+        storesTags: true,
+        replacesTagsOnCopy: false
     )
 
     static func named(_ name: String) -> Peer? {

@@ -57,6 +57,7 @@ struct PeerSuite {
         await checklist.run("any-request-put-get-list") { try await self.anyRequest() }
         if self.peer.storesTags {
             await checklist.run("any-request-tagging") { try await self.anyRequestTagging() }
+            await checklist.run("tags") { try await self.tags() }
         }
         await checklist.run("delete-objects") { try await self.deleteObjects() }
         await checklist.run("ranged-get") { try await self.rangedGet(key: "ranged.bin", size: 300 * 1024 + 7) }
