@@ -42,6 +42,8 @@ struct ObjectMetadata: Codable, Sendable {
     var obsChecksum: UInt64? = nil
     /// The object's tags, in the order they were set; `nil` or empty for none.
     var tags: [StoredTag]? = nil
+    /// The version id: `nil` in a bucket that was never versioned, `null` for a suspended bucket's writes.
+    var versionID: String? = nil
 
     struct DataFile: Codable, Sendable {
         var name: String
@@ -100,7 +102,11 @@ struct ObjectKey: Hashable, Sendable {
 struct StoredBucket: Sendable {
     var name: String
     var created: Int64
+    /// The current object of each key (see ``StoredBucket/install(_:newVersionID:)`` for versions).
     var objects: [ObjectKey: StoredObject] = [:]
+    /// The older versions and delete markers of each key, newest first.
+    var history: [ObjectKey: [StoredVersion]] = [:]
+    var versioning = BucketVersioning.off
     var uploads: [String: StoredUpload] = [:]
     /// The keys of `objects` in UTF-8 byte order; `nil` once a key was added or removed, until the next listing.
     var sortedKeys: [String]?
@@ -114,8 +120,9 @@ struct RequestedPart: Sendable {
 
 /// Buckets, objects and uploads, in memory or in a data directory.
 ///
-/// Directory layout: `buckets/NAME/bucket.json`, `buckets/NAME/meta/SHA256(key).json`,
-/// `buckets/NAME/data/ID` (immutable blobs), `uploads/ID/...` (parts), `tmp/`.
+/// Directory layout: `buckets/NAME/bucket.json`, `buckets/NAME/meta/SHA256(key).json` (the current object),
+/// `buckets/NAME/meta/SHA256(key).versions.json` (older versions and delete markers), `buckets/NAME/data/ID`
+/// (immutable blobs), `uploads/ID/...` (parts), `tmp/`.
 final class ObjectStore: Sendable {
     let root: String?
     private let state: Mutex<[String: StoredBucket]>
@@ -145,6 +152,10 @@ final class ObjectStore: Sendable {
 
     private static func metadataFileName(_ key: String) -> String {
         ByteEncoding.hex(Hashing.SHA256.hash(key)) + ".json"
+    }
+
+    private static func versionsFileName(_ key: String) -> String {
+        ByteEncoding.hex(Hashing.SHA256.hash(key)) + ".versions.json"
     }
 
     // MARK: Buckets
@@ -179,7 +190,7 @@ final class ObjectStore: Sendable {
     func deleteBucket(_ bucket: String) throws(ServerError) {
         let removed = try state.withLock { (buckets) throws(ServerError) -> StoredBucket in
             guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard record.objects.isEmpty else { throw .bucketNotEmpty(bucket) }
+            guard record.holdsNothing else { throw .bucketNotEmpty(bucket) }
             buckets[bucket] = nil
             return record
         }
@@ -194,19 +205,20 @@ final class ObjectStore: Sendable {
 
     // MARK: Objects
 
-    func object(_ bucket: String, _ key: String) throws(ServerError) -> ObjectMetadata {
+    func object(_ bucket: String, _ key: String, versionID: String? = nil) throws(ServerError) -> ObjectMetadata {
         try state.withLock { (buckets) throws(ServerError) in
-            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
-            return object.metadata
+            try Self.find(key, versionID: versionID, in: buckets, bucket: bucket).metadata
         }
     }
 
     /// Looks the object up and opens its blob in one step, so the version read is the version described.
-    func openObject(_ bucket: String, _ key: String) throws(ServerError) -> (ObjectMetadata, BlobReader) {
+    func openObject(
+        _ bucket: String,
+        _ key: String,
+        versionID: String? = nil
+    ) throws(ServerError) -> (ObjectMetadata, BlobReader) {
         try state.withLock { (buckets) throws(ServerError) in
-            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
+            let object = try Self.find(key, versionID: versionID, in: buckets, bucket: bucket)
             do {
                 return (object.metadata, try BlobReader(object.blob))
             } catch {
@@ -215,16 +227,32 @@ final class ObjectStore: Sendable {
         }
     }
 
-    func blob(_ bucket: String, _ key: String) throws(ServerError) -> (ObjectMetadata, Blob) {
+    func blob(_ bucket: String, _ key: String, versionID: String? = nil) throws(ServerError) -> (ObjectMetadata, Blob) {
         try state.withLock { (buckets) throws(ServerError) in
-            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard let object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
+            let object = try Self.find(key, versionID: versionID, in: buckets, bucket: bucket)
             return (object.metadata, object.blob)
         }
     }
 
-    /// Makes `blob` (temporary files or memory) the current version of `metadata.key`.
-    func commit(_ bucket: String, metadata: ObjectMetadata, blob: Blob) throws(ServerError) {
+    /// The object `versionID` (the current one when `nil`) names; a delete marker answers as the services do.
+    private static func find(
+        _ key: String,
+        versionID: String?,
+        in buckets: [String: StoredBucket],
+        bucket: String
+    ) throws(ServerError) -> StoredObject {
+        guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+        switch record.lookup(ObjectKey(key), versionID: versionID) {
+        case .object(let object): return object
+        case .deleteMarker(let marker): throw .deleteMarker(marker, key: key, named: versionID != nil)
+        case .none: throw versionID == nil ? .noSuchKey(key) : .noSuchVersion(versionID ?? "", key: key)
+        }
+    }
+
+    /// Makes `blob` (temporary files or memory) the current version of `metadata.key`, and returns its version id
+    /// (`nil` in a bucket that was never versioned).
+    @discardableResult
+    func commit(_ bucket: String, metadata: ObjectMetadata, blob: Blob) throws(ServerError) -> String? {
         var metadata = metadata
         var finalBlob = blob
         if case .files(let files) = blob, let directory = bucketDirectory(bucket) {
@@ -244,55 +272,147 @@ final class ObjectStore: Sendable {
             metadata.dataFiles = names
             finalBlob = .files(placed)
         }
-        let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
-            guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
-            try writeMetadata(bucket, metadata)
-            let previous = buckets[bucket]?.objects[ObjectKey(metadata.key)]
-            buckets[bucket]?.objects[ObjectKey(metadata.key)] = StoredObject(metadata: metadata, blob: finalBlob)
-            if previous == nil { buckets[bucket]?.sortedKeys = nil }
-            return previous
+        let (versionID, released) = try state.withLock { (buckets) throws(ServerError) -> (String?, [Blob]) in
+            guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            let installed = record.install(
+                StoredObject(metadata: metadata, blob: finalBlob),
+                newVersionID: Self.newVersionID()
+            )
+            try writeKey(bucket, ObjectKey(metadata.key), of: record)
+            buckets[bucket] = record
+            return installed
         }
-        for path in replaced?.blob.paths ?? [] { FileIO.remove(path) }
+        for path in released.flatMap(\.paths) { FileIO.remove(path) }
+        return versionID
     }
+
+    /// A new version id: 32 hex digits, unique, opaque (as the services' ids are).
+    static func newVersionID() -> String { FileIO.randomHex() }
 
     /// Replaces the tags of the current version of `key` (its other metadata, the modification time included,
     /// stays as it is, as the services keep it).
-    func setTags(_ bucket: String, _ key: String, _ tags: [StoredTag]?) throws(ServerError) {
+    func setTags(_ bucket: String, _ key: String, versionID: String?, _ tags: [StoredTag]?) throws(ServerError) {
         try state.withLock { (buckets) throws(ServerError) in
-            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            guard var object = record.objects[ObjectKey(key)] else { throw .noSuchKey(key) }
+            guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            var object = try Self.find(key, versionID: versionID, in: buckets, bucket: bucket)
             object.metadata.tags = tags
-            try writeMetadata(bucket, object.metadata)
-            buckets[bucket]?.objects[ObjectKey(key)] = object
+            let objectKey = ObjectKey(key)
+            if record.objects[objectKey]?.metadata.versionID == object.metadata.versionID {
+                record.objects[objectKey] = object
+            } else if let index = record.history[objectKey]?.firstIndex(where: {
+                $0.versionID == object.metadata.versionID
+            }) {
+                record.history[objectKey]?[index].object = object
+            }
+            try writeKey(bucket, objectKey, of: record)
+            buckets[bucket] = record
         }
     }
 
-    /// Writes the metadata file of `metadata.key` in place of the last one (a data directory only); called under
-    /// the lock, so that the file and the state change together.
-    private func writeMetadata(_ bucket: String, _ metadata: ObjectMetadata) throws(ServerError) {
+    /// Writes the metadata files of `key` as `record` holds it (a data directory only): the current object's, and
+    /// its older versions'; a file with nothing to hold is removed. Called under the lock, so that the files and
+    /// the state change together.
+    private func writeKey(_ bucket: String, _ key: ObjectKey, of record: StoredBucket) throws(ServerError) {
         guard let directory = bucketDirectory(bucket), let root else { return }
+        let current = directory + "/meta/" + Self.metadataFileName(key.text)
+        let versions = directory + "/meta/" + Self.versionsFileName(key.text)
         do {
-            try FileIO.writeFileAtomically(
-                directory + "/meta/" + Self.metadataFileName(metadata.key),
-                temporary: "\(root)/tmp/\(FileIO.randomHex())",
-                bytes: Array(try JSONEncoder().encode(metadata))
-            )
+            if let object = record.objects[key] {
+                try FileIO.writeFileAtomically(
+                    current,
+                    temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                    bytes: Array(try JSONEncoder().encode(object.metadata))
+                )
+            } else {
+                FileIO.remove(current)
+            }
+            if let history = record.history[key], !history.isEmpty {
+                let file = VersionsFile(key: key.text, versions: history.map(VersionsFile.Entry.init))
+                try FileIO.writeFileAtomically(
+                    versions,
+                    temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                    bytes: Array(try JSONEncoder().encode(file))
+                )
+            } else {
+                FileIO.remove(versions)
+            }
         } catch {
             throw .internalError("cannot write the object metadata")
         }
     }
 
-    func deleteObject(_ bucket: String, _ key: String) throws(ServerError) {
-        let removed = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
-            guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
-            let removed = buckets[bucket]?.objects.removeValue(forKey: ObjectKey(key))
-            if removed != nil { buckets[bucket]?.sortedKeys = nil }
-            if removed != nil, let directory = bucketDirectory(bucket) {
-                FileIO.remove(directory + "/meta/" + Self.metadataFileName(key))
-            }
-            return removed
+    /// DeleteObject: of the current version (`versionID` `nil`) or of one version; see ``StoredBucket``.
+    func deleteObject(
+        _ bucket: String,
+        _ key: String,
+        versionID: String? = nil,
+        now: (seconds: Int64, milliseconds: Int64) = (0, 0)
+    ) throws(ServerError) -> DeleteOutcome {
+        let (outcome, released) = try state.withLock { (buckets) throws(ServerError) -> (DeleteOutcome, [Blob]) in
+            guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            let objectKey = ObjectKey(key)
+            let result =
+                if let versionID {
+                    record.deleteVersion(objectKey, versionID: versionID)
+                } else {
+                    record.deleteCurrent(objectKey, newVersionID: Self.newVersionID(), now: now)
+                }
+            try writeKey(bucket, objectKey, of: record)
+            buckets[bucket] = record
+            return result
         }
-        for path in removed?.blob.paths ?? [] { FileIO.remove(path) }
+        for path in released.flatMap(\.paths) { FileIO.remove(path) }
+        return outcome
+    }
+
+    // MARK: Versioning
+
+    func versioning(_ bucket: String) throws(ServerError) -> BucketVersioning {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            return record.versioning
+        }
+    }
+
+    func setVersioning(_ bucket: String, _ versioning: BucketVersioning) throws(ServerError) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            if let directory = bucketDirectory(bucket), let root {
+                do {
+                    try FileIO.writeFileAtomically(
+                        directory + "/bucket.json",
+                        temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                        bytes: Array("{\"created\":\(record.created),\"versioning\":\(versioning.rawValue)}".utf8)
+                    )
+                } catch {
+                    throw .internalError("cannot write the bucket record")
+                }
+            }
+            buckets[bucket]?.versioning = versioning
+        }
+    }
+
+    /// Every version of the keys after (`keyMarker`, `versionIDMarker`) under `prefix`, up to `maxKeys` entries
+    /// (a common prefix counting as one), for ListObjectVersions.
+    func versionsPage(
+        _ bucket: String,
+        prefix: String,
+        delimiter: String,
+        keyMarker: String,
+        versionIDMarker: String,
+        maxKeys: Int
+    ) throws(ServerError) -> VersionsPage {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            return VersionsPage(
+                record: record,
+                prefix: prefix,
+                delimiter: delimiter,
+                keyMarker: keyMarker,
+                versionIDMarker: versionIDMarker,
+                maxKeys: maxKeys
+            )
+        }
     }
 
     /// One page of a bucket's listing (see ``ListingPage``); the sorted keys are kept until a key is added or
@@ -479,20 +599,31 @@ final class ObjectStore: Sendable {
         for name in FileIO.listDirectory(root + "/buckets") {
             let directory = "\(root)/buckets/\(name)"
             var created: Int64 = 0
+            var versioning = BucketVersioning.off
             if let bytes = FileIO.readFile(directory + "/bucket.json"),
                 let record = try? JSONDecoder().decode([String: Int64].self, from: Data(bytes))
             {
                 created = record["created"] ?? 0
+                versioning = record["versioning"].flatMap { BucketVersioning(rawValue: Int($0)) } ?? .off
             }
             var bucket = StoredBucket(name: name, created: created)
-            for file in FileIO.listDirectory(directory + "/meta") where file.hasSuffix(".json") {
+            bucket.versioning = versioning
+            for file in FileIO.listDirectory(directory + "/meta") where file.hasSuffix(".versions.json") {
+                guard let bytes = FileIO.readFile(directory + "/meta/" + file),
+                    let versions = try? JSONDecoder().decode(VersionsFile.self, from: Data(bytes))
+                else { continue }
+                bucket.history[ObjectKey(versions.key)] = versions.versions.map { $0.version(in: directory) }
+            }
+            for file in FileIO.listDirectory(directory + "/meta")
+            where file.hasSuffix(".json") && !file.hasSuffix(".versions.json") {
                 guard let bytes = FileIO.readFile(directory + "/meta/" + file),
                     let metadata = try? JSONDecoder().decode(ObjectMetadata.self, from: Data(bytes)),
                     let dataFiles = metadata.dataFiles
                 else { continue }
                 bucket.objects[ObjectKey(metadata.key)] = StoredObject(
-                    metadata: metadata,
-                    blob: .files(dataFiles.map { BlobFile(path: directory + "/data/" + $0.name, size: $0.size) })
+                    stored: metadata,
+                    files: dataFiles,
+                    in: directory
                 )
             }
             buckets[name] = bucket

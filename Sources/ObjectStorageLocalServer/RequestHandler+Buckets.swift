@@ -98,16 +98,28 @@ extension RequestHandler {
             throw ServerError.malformedXML()
         }
         let quiet = root.child("Quiet")?.text.lowercased() == "true"
-        let keys = root.children("Object").compactMap { $0.child("Key")?.text }
-        guard !keys.isEmpty, keys.count <= 1000 else { throw ServerError.malformedXML("1 to 1000 keys") }
+        let objects = root.children("Object").compactMap { object in
+            object.child("Key").map { (key: $0.text, versionID: object.child("VersionId")?.text) }
+        }
+        guard !objects.isEmpty, objects.count <= 1000 else { throw ServerError.malformedXML("1 to 1000 keys") }
         let encode = context.request.queryValue("encoding-type") == "url"
         var xml = XMLWriter()
         xml.open("DeleteResult", namespace: context.dialect.xmlNamespace)
-        for key in keys {
-            try store.deleteObject(bucket, key)
+        for (key, versionID) in objects {
+            let outcome = try store.deleteObject(
+                bucket,
+                key,
+                versionID: versionID,
+                now: (context.now, context.nowMilliseconds)
+            )
             if !quiet {
                 xml.element("Deleted") {
                     $0.element("Key", encode ? PercentEncoding.encode(key, style: .path) : key)
+                    if let versionID { $0.element("VersionId", versionID) }
+                    if outcome.isDeleteMarker {
+                        $0.element("DeleteMarker", "true")
+                        if versionID == nil { $0.element("DeleteMarkerVersionId", outcome.versionID) }
+                    }
                 }
             }
         }

@@ -13,15 +13,24 @@ import ObjectStorageSigning
 /// Server-side copies: CopyObject (a whole object, up to the service's limit) and UploadPartCopy (a byte range of
 /// an object as one part of a multipart upload, for objects of any size).
 extension RequestHandler {
-    /// The `/bucket/key` named by the dialect's own copy-source header (the only one its signature covers).
-    func copySource(_ context: Context) throws -> (bucket: String, key: String) {
+    /// The `/bucket/key[?versionId=ID]` named by the dialect's own copy-source header (the only one its signature
+    /// covers).
+    func copySource(_ context: Context) throws -> (bucket: String, key: String, versionID: String?) {
         guard let raw = context.request.header(context.dialect.headerPrefix + "copy-source") else {
             throw ServerError.invalidArgument(
                 "Copy Source must mention the source bucket and key: sourcebucket/sourcekey"
             )
         }
         var source = raw
-        if let mark = source.firstIndex(of: "?") { source = String(source[..<mark]) }
+        var versionID: String?
+        if let mark = source.firstIndex(of: "?") {
+            let query = source[source.index(after: mark)...]
+            guard query.hasPrefix("versionId="), !query.dropFirst("versionId=".count).isEmpty else {
+                throw ServerError.invalidArgument("Invalid version id specified", name: "copy-source", value: raw)
+            }
+            versionID = IncomingRequest.decode(query.dropFirst("versionId=".count))
+            source = String(source[..<mark])
+        }
         source = IncomingRequest.decode(source)
         if source.hasPrefix("/") { source.removeFirst() }
         guard let slash = source.firstIndex(of: "/"), slash != source.startIndex,
@@ -35,13 +44,13 @@ extension RequestHandler {
         guard key.utf8.count <= context.dialect.maximumKeyLength else {
             throw ServerError.keyTooLong(size: key.utf8.count, dialect: context.dialect)
         }
-        return (String(source[..<slash]), key)
+        return (String(source[..<slash]), key, versionID)
     }
 
     func copyObject(_ context: Context, bucket: String, key: String) throws -> Reply {
         let source = try copySource(context)
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
-        let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key)
+        let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key, versionID: source.versionID)
         try CopySourceConditions(context.request, dialect: context.dialect).check(
             sourceMetadata,
             dialect: context.dialect
@@ -59,7 +68,9 @@ extension RequestHandler {
                 value: directive
             )
         }
+        // Copying a version onto its own key is how a version is restored: only the current one needs a change.
         if source.bucket == bucket && source.key.utf8.elementsEqual(key.utf8) && directive == "COPY"
+            && source.versionID == nil
             && context.request.header(context.dialect.headerPrefix + "storage-class") == nil
             && context.request.header(context.dialect.headerPrefix + "tagging-directive")?.uppercased() != "REPLACE"
             && context.dialect.kind == .s3
@@ -91,13 +102,16 @@ extension RequestHandler {
         } catch {
             throw ServerError.internalError("cannot copy the object data")
         }
-        try store.commit(bucket, metadata: metadata, blob: blob)
+        let versionID = try store.commit(bucket, metadata: metadata, blob: blob)
         var xml = XMLWriter()
         xml.open("CopyObjectResult", namespace: context.dialect.xmlNamespace)
         xml.element("LastModified", HTTPDate.iso8601(metadata.lastModified))
         xml.element("ETag", context.dialect.formatETag(metadata.etag))
         xml.close("CopyObjectResult")
-        var headers: [(String, String)] = []
+        var headers = Self.versionHeaders(versionID, context: context)
+        if let sourceVersion = sourceMetadata.versionID {
+            headers.append((context.dialect.headerPrefix + "copy-source-version-id", sourceVersion))
+        }
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64))) }
         return .xml(xml, headers: headers)
     }
@@ -121,7 +135,7 @@ extension RequestHandler {
         let dialect = context.dialect
         let source = try copySource(context)
         _ = try store.upload(bucket, key: key, id: id)
-        let (sourceMetadata, reader) = try store.openObject(source.bucket, source.key)
+        let (sourceMetadata, reader) = try store.openObject(source.bucket, source.key, versionID: source.versionID)
         try CopySourceConditions(context.request, dialect: dialect).check(sourceMetadata, dialect: dialect)
         let range = try CopySourceRange.bytes(
             context.request.header(dialect.headerPrefix + "copy-source-range"),

@@ -136,8 +136,9 @@ extension RequestHandler {
             obsChecksum: obsChecksum,
             tags: taken.attributes.tags
         )
+        let versionID: String?
         do {
-            try store.commit(bucket, metadata: metadata, blob: blob)
+            versionID = try store.commit(bucket, metadata: metadata, blob: blob)
         } catch {
             store.removeUploadFiles(taken)
             throw error
@@ -157,7 +158,7 @@ extension RequestHandler {
             xml.element("ChecksumType", "FULL_OBJECT")
         }
         xml.close("CompleteMultipartUploadResult")
-        var headers: [(String, String)] = []
+        var headers = Self.versionHeaders(versionID, context: context)
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(completed.crc64))) }
         headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
         return .xml(xml, headers: headers)

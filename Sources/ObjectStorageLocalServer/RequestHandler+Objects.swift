@@ -93,8 +93,9 @@ extension RequestHandler {
             context: context
         )
         metadata.obsChecksum = received.obsChecksum
-        try store.commit(bucket, metadata: metadata, blob: received.blob)
+        let versionID = try store.commit(bucket, metadata: metadata, blob: received.blob)
         var headers = [("ETag", context.dialect.formatETag(metadata.etag))]
+        headers += Self.versionHeaders(versionID, context: context)
         if context.dialect.kind == .oss {
             headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
             headers.append(("Content-MD5", ByteEncoding.base64(md5)))
@@ -119,6 +120,7 @@ extension RequestHandler {
         for (name, value) in metadata.userMetadata.sorted(by: { $0.key < $1.key }) {
             headers.append((dialect.metadataPrefix + name, value))
         }
+        headers += Self.versionHeaders(metadata.versionID, context: context)
         if let tags = metadata.tags, !tags.isEmpty {
             headers.append((dialect.headerPrefix + "tagging-count", String(tags.count)))
         }
@@ -139,7 +141,7 @@ extension RequestHandler {
 
     func getObject(_ context: Context, bucket: String, key: String, head: Bool) throws -> Reply {
         let request = context.request
-        let (metadata, reader) = try store.openObject(bucket, key)
+        let (metadata, reader) = try store.openObject(bucket, key, versionID: request.queryValue("versionId"))
         let preconditions = ReadPreconditions(
             ifMatch: request.header("if-match"),
             ifNoneMatch: request.header("if-none-match"),
@@ -241,7 +243,14 @@ extension RequestHandler {
     }
 
     func deleteObject(_ context: Context, bucket: String, key: String) throws -> Reply {
-        try store.deleteObject(bucket, key)
-        return Reply(status: 204)
+        let outcome = try store.deleteObject(
+            bucket,
+            key,
+            versionID: context.request.queryValue("versionId"),
+            now: (context.now, context.nowMilliseconds)
+        )
+        var headers = Self.versionHeaders(outcome.versionID, context: context)
+        if outcome.isDeleteMarker { headers.append((context.dialect.headerPrefix + "delete-marker", "true")) }
+        return Reply(status: 204, headers: headers)
     }
 }

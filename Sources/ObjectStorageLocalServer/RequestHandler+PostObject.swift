@@ -135,8 +135,17 @@ extension RequestHandler {
             attributes: attributes,
             context: context
         )
-        try store.commit(bucket, metadata: metadata, blob: blob)
-        return Self.postReply(form: form, context: context, bucket: bucket, key: key, etag: metadata.etag, crc64: crc64)
+        let versionID = try store.commit(bucket, metadata: metadata, blob: blob)
+        var reply = Self.postReply(
+            form: form,
+            context: context,
+            bucket: bucket,
+            key: key,
+            etag: metadata.etag,
+            crc64: crc64
+        )
+        reply.headers += Self.versionHeaders(versionID, context: context)
+        return reply
     }
 
     /// `${filename}` in the key field replaced by the posted file's name (its last path component, as browsers

@@ -13,7 +13,8 @@ import ObjectStorageSigning
 /// Changing an object's tags leaves its modification time and ETag as they are.
 extension RequestHandler {
     func getObjectTagging(_ context: Context, bucket: String, key: String) throws -> Reply {
-        let metadata = try store.object(bucket, key)
+        let versionID = context.request.queryValue("versionId")
+        let metadata = try store.object(bucket, key, versionID: versionID)
         var xml = XMLWriter()
         xml.open("Tagging", namespace: context.dialect.xmlNamespace)
         xml.open("TagSet")
@@ -25,19 +26,21 @@ extension RequestHandler {
         }
         xml.close("TagSet")
         xml.close("Tagging")
-        return .xml(xml)
+        return .xml(xml, headers: Self.versionHeaders(metadata.versionID, context: context))
     }
 
     func putObjectTagging(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
-        _ = try store.object(bucket, key)
+        let versionID = context.request.queryValue("versionId")
+        let metadata = try store.object(bucket, key, versionID: versionID)
         let document = try await collect(body, context: context)
         let tags = try TagInput.fromDocument(RequestDocument.parse(document), dialect: context.dialect)
-        try store.setTags(bucket, key, tags)
-        return Reply()
+        try store.setTags(bucket, key, versionID: versionID, tags)
+        return Reply(headers: Self.versionHeaders(metadata.versionID, context: context))
     }
 
     func deleteObjectTagging(_ context: Context, bucket: String, key: String) throws -> Reply {
-        try store.setTags(bucket, key, nil)
-        return Reply(status: 204)
+        let versionID = context.request.queryValue("versionId")
+        try store.setTags(bucket, key, versionID: versionID, nil)
+        return Reply(status: 204, headers: Self.versionHeaders(versionID, context: context))
     }
 }

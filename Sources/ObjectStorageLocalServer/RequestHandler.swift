@@ -160,6 +160,11 @@ struct RequestHandler: Sendable {
     static func operation(for request: IncomingRequest, dialect: StorageVendor) -> ServiceOperation {
         guard request.bucket != nil else { return .listBuckets }
         guard request.key != nil else {
+            if request.hasQuery("versioning") {
+                if request.method == "GET" { return .getBucketVersioning }
+                if request.method == "PUT" { return .putBucketVersioning }
+            }
+            if request.method == "GET", request.hasQuery("versions") { return .listObjectVersions }
             switch request.method {
             case "PUT": return .createBucket
             case "DELETE": return .deleteBucket
@@ -228,6 +233,9 @@ struct RequestHandler: Sendable {
         case .listObjects, .listObjectsV2: return try listObjects(context, bucket: bucket)
         case .listMultipartUploads: return try listMultipartUploads(context, bucket: bucket)
         case .deleteObjects: return try await deleteObjects(context, bucket: bucket, body: body)
+        case .listObjectVersions: return try listObjectVersions(context, bucket: bucket)
+        case .getBucketVersioning: return try getBucketVersioning(context, bucket: bucket)
+        case .putBucketVersioning: return try await putBucketVersioning(context, bucket: bucket, body: body)
         default: break
         }
         guard let key = request.key else { throw ServerError.methodNotAllowed(request.method) }
@@ -400,6 +408,10 @@ struct RequestHandler: Sendable {
 
     func errorReply(_ error: ServerError, context: Context) -> Reply {
         var headers = error.headers
+        if let marker = error.deleteMarkerVersionID {
+            headers.append((context.dialect.headerPrefix + "delete-marker", "true"))
+            headers.append((context.dialect.headerPrefix + "version-id", marker))
+        }
         var xml = XMLWriter()
         xml.open("Error")
         xml.element("Code", error.code)

@@ -20,6 +20,9 @@ struct ServerError: Error, Sendable {
     var ossEC: String?
     /// Extra response headers (such as `Retry-After`).
     var headers: [(String, String)] = []
+    /// The version id of the delete marker the request met, answered as `x-*-delete-marker: true` and
+    /// `x-*-version-id` in the request's dialect.
+    var deleteMarkerVersionID: String? = nil
 
     static func noSuchBucket(_ bucket: String) -> ServerError {
         ServerError(

@@ -83,6 +83,12 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let listParts = ServiceOperation(name: "ListParts")
     /// `GET /bucket?uploads`.
     package static let listMultipartUploads = ServiceOperation(name: "ListMultipartUploads")
+    /// `GET /bucket?versions`.
+    package static let listObjectVersions = ServiceOperation(name: "ListObjectVersions")
+    /// `GET /bucket?versioning`.
+    package static let getBucketVersioning = ServiceOperation(name: "GetBucketVersioning")
+    /// `PUT /bucket?versioning`.
+    package static let putBucketVersioning = ServiceOperation(name: "PutBucketVersioning")
     /// `GET /bucket/key?tagging`.
     package static let getObjectTagging = ServiceOperation(name: "GetObjectTagging")
     /// `PUT /bucket/key?tagging`.
@@ -98,6 +104,7 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .listBuckets, .createBucket, .deleteBucket, .headBucket, .getBucketLocation, .listObjects, .listObjectsV2,
         .putObject, .copyObject, .getObject, .headObject, .deleteObject, .deleteObjects, .createMultipartUpload,
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
-        .getObjectTagging, .putObjectTagging, .deleteObjectTagging,
+        .getObjectTagging, .putObjectTagging, .deleteObjectTagging, .listObjectVersions, .getBucketVersioning,
+        .putBucketVersioning,
     ]
 }

@@ -8,7 +8,7 @@
 
 import ObjectStorageSigning
 
-/// Refuses the sub-resources a service documents and this server does not implement (versions, bucket tags, CORS,
+/// Refuses the sub-resources a service documents and this server does not implement (bucket tags, CORS,
 /// lifecycle, ACLs, appends, ...), on every method, with 501 `NotImplemented` in the dialect's error format: a test
 /// peer that answered `GET ?versions` with a plain listing, or stored nothing for `PUT ?tagging` and said 200, would
 /// let wrong client code pass.
@@ -43,15 +43,31 @@ enum SubresourceGate {
         return Set(names.map { $0.lowercased() })
     }
 
+    /// Whether the server implements sub-resource `name` (lowercased) for this request's method and target: object
+    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), versions (a bucket's `GET ?versions`, `GET` and `PUT
+    /// ?versioning`), and version ids on a key's `GET`, `HEAD`, `DELETE` and tags.
+    private static func isImplemented(_ name: String, request: IncomingRequest) -> Bool {
+        let method = request.method
+        switch name {
+        case "tagging": return request.key != nil && ["GET", "PUT", "DELETE"].contains(method)
+        case "versions": return request.key == nil && method == "GET"
+        case "versioning": return request.key == nil && (method == "GET" || method == "PUT")
+        case "versionid":
+            return request.key != nil
+                && (["GET", "HEAD", "DELETE"].contains(method) || (method == "PUT" && request.hasQuery("tagging")))
+        default: return false
+        }
+    }
+
     /// The first query parameter of `request` that names a sub-resource `vendor` documents and this server does
-    /// not implement, if any. Object tags (`GET`, `PUT` and `DELETE` of a key's `?tagging`) are implemented. `versionId=null` (the null version, which every object of an unversioned bucket is)
+    /// not implement, if any (see ``isImplemented(_:request:)``). `versionId=null` (the null version, which every object of an unversioned bucket is)
     /// is accepted.
     static func unimplemented(in request: IncomingRequest, vendor: StorageVendor) -> String? {
         let documented = Self.documented(by: vendor)
         for item in request.query {
             let name = item.name.lowercased()
             guard documented.contains(name), !Self.implemented.contains(name) else { continue }
-            if name == "tagging", request.key != nil, ["GET", "PUT", "DELETE"].contains(request.method) { continue }
+            if Self.isImplemented(name, request: request) { continue }
             if name.hasPrefix("response-") { continue }
             if name == "versionid" && item.value == "null" { continue }
             return item.name

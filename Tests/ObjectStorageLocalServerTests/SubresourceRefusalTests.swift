@@ -42,6 +42,18 @@ struct SubresourceRefusalTests {
         ),
     ]
 
+    /// What the server implements of these lists: object tags (ObjectTaggingServerTests), versions and versioning
+    /// on a bucket, and version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests).
+    static func isImplemented(_ subresource: String, onBucket: Bool, method: String) -> Bool {
+        switch subresource {
+        case "tagging": !onBucket && ["GET", "PUT", "DELETE"].contains(method)
+        case "versions": onBucket && method == "GET"
+        case "versioning": onBucket && ["GET", "PUT"].contains(method)
+        case let name where name.hasPrefix("versionId="): !onBucket && ["GET", "HEAD", "DELETE"].contains(method)
+        default: false
+        }
+    }
+
     @Test("every method on a bucket or an object with such a sub-resource is refused, and nothing changes")
     func refusedOnEveryMethod() async throws {
         try await withServer { client, _ in
@@ -54,10 +66,7 @@ struct SubresourceRefusalTests {
                 for subresource in subresources {
                     for path in ["/\(bucket)", "/\(bucket)/kept", "/\(bucket)/absent"] {
                         for method in ["GET", "PUT", "POST", "DELETE", "HEAD"] {
-                            // Object tags are implemented (ObjectTaggingServerTests); bucket tags are not.
-                            if subresource == "tagging", path != "/\(bucket)",
-                                ["GET", "PUT", "DELETE"].contains(method)
-                            {
+                            if Self.isImplemented(subresource, onBucket: path == "/\(bucket)", method: method) {
                                 continue
                             }
                             let response = try await client.send(
