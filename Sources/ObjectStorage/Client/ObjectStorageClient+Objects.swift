@@ -137,17 +137,24 @@ extension ObjectStorageClient {
     ///   - versionID: A specific version to delete; `nil` deletes the current one (a versioned bucket
     ///     then keeps it behind a delete marker).
     ///   - logger: The logger (the client's when `nil`).
+    /// - Returns: The version the delete created (a delete marker, in a versioned bucket) or removed.
     /// - Throws: ``ServiceError``.
+    @discardableResult
     public func deleteObject(
         bucket: String,
         key: String,
         versionID: String? = nil,
         logger: Logger? = nil
-    ) async throws {
+    ) async throws -> DeletedVersion {
         var operation = OperationRequest(name: "DeleteObject", method: .DELETE, bucket: bucket, key: key)
         operation.query("versionId", versionID)
         let response = try await self.execute(operation, logger: logger)
         _ = try? await response.body.collect(upTo: 1 << 16)
+        let prefix = self.configuration.headerPrefix
+        return DeletedVersion(
+            versionID: response.headers.first(name: prefix + "version-id"),
+            isDeleteMarker: response.headers.first(name: prefix + "delete-marker") == "true"
+        )
     }
 
     /// Deletes up to 1000 objects (their current versions) in one request.

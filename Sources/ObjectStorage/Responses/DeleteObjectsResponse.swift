@@ -6,6 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+/// What a DeleteObject created or removed.
+public struct DeletedVersion: Sendable, Hashable {
+    /// The version id: of the delete marker a versioned bucket created, or of the version removed; `nil` when the
+    /// bucket was never versioned.
+    public var versionID: String?
+    /// Whether that version is a delete marker (created, or removed by its id).
+    public var isDeleteMarker: Bool
+}
+
 /// An object, or one version of it, to delete with
 /// ``ObjectStorageClient/deleteObjects(bucket:objects:quiet:logger:)``.
 public struct ObjectVersion: Sendable, Hashable {
