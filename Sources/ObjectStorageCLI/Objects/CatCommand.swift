@@ -38,6 +38,7 @@ struct CatCommand: AsyncParsableCommand, Sendable {
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             var request = GetObjectRequest(bucket: location.bucket, key: location.key ?? "")
             request.range = byteRange
+            request.versionID = object.versionID
             let response = try await client.getObject(request)
             for try await chunk in response.body {
                 try StandardOutput.send(chunk)

@@ -48,6 +48,9 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
     @Option(help: "The Content-Type of an uploaded object (default: set by the service).")
     var contentType: String?
 
+    @Option(help: "Download or copy this version of the source object (`ls --versions` lists them).")
+    var versionID: String?
+
     @Flag(
         name: .shortAndLong,
         help: """
@@ -71,6 +74,9 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
     func run() async throws {
+        if versionID != nil, try recursive || usesStandardStreams || ObjectURL(parsing: source) == nil {
+            throw CLIError.usage("cp: --version-id names a version of a remote source object, copied or downloaded alone")
+        }
         if usesStandardStreams { return try await runStandardStreams() }
         // `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).
         if recursive { return try await self.runDirectoryTransfer("cp", mode: .copy) }
@@ -94,6 +100,7 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
         let flags = self.transfer
         let output = self.output
         let namesDirectory = destination.hasSuffix("/")
+        let versionID = self.versionID
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.destinationProvider)) {
             /// Runs `transfer` with a progress bar labelled `verb`, then reports `verb: from to to (figures)` in the
             /// one line every single-object `cp` prints.
@@ -122,6 +129,7 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
                 try await transferring("download", from: RemoteLocation.text(origin), to: path) { bar in
                     try await CopyTransfer.download(
                         from: origin,
+                        versionID: versionID,
                         toFile: path,
                         createsDirectory: namesDirectory,
                         flags: flags,
@@ -134,6 +142,7 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
                 try await transferring("copy", from: from, to: to) { bar in
                     try await CopyTransfer.copy(
                         from: origin,
+                        versionID: versionID,
                         to: target,
                         flags: flags,
                         client: client,

@@ -51,6 +51,7 @@ enum CopyTransfer {
     ///   instead: a mistyped path is not made real.
     static func download(
         from source: ObjectURL,
+        versionID: String? = nil,
         toFile path: String,
         createsDirectory: Bool,
         flags: TransferFlags,
@@ -74,6 +75,7 @@ enum CopyTransfer {
             try await client.resumableDownload(
                 bucket: source.bucket,
                 key: source.key ?? "",
+                versionID: versionID,
                 to: path,
                 options: options,
                 logger: bar.logger,
@@ -88,6 +90,7 @@ enum CopyTransfer {
     /// so rerunning the same command resumes without copying the finished parts again.
     static func copy(
         from source: ObjectURL,
+        versionID: String? = nil,
         to destination: ObjectURL,
         flags: TransferFlags,
         client: ObjectStorageClient,
@@ -114,6 +117,7 @@ enum CopyTransfer {
                 from: sourceClient,
                 sourceBucket: source.bucket,
                 sourceKey: source.key ?? "",
+                sourceVersionID: versionID,
                 attributes: flags.uploadAttributes(contentType: nil),
                 options: options,
                 logger: bar.logger,

@@ -28,6 +28,11 @@ struct ListCommand: AsyncParsableCommand, Sendable {
             With --incomplete, lists the unfinished multipart uploads under the bucket or prefix instead: \
             'INITIATED UPLOAD-ID KEY' lines, or {"key","uploadID","initiated","storageClass"} with --json. \
             'objstore rm --incomplete URL' aborts them.
+
+            With --versions, lists every version and delete marker of the keys instead, newest first per key: \
+            'LAST-MODIFIED SIZE KEY VERSION-ID' lines ending in ' (latest)' for the current version and \
+            'DELETE-MARKER' in place of the size for a delete marker; \
+            {"key","versionID","isLatest","isDeleteMarker","size","lastModified","etag","storageClass"} with --json.
             """
     )
 
@@ -40,6 +45,9 @@ struct ListCommand: AsyncParsableCommand, Sendable {
     @Flag(help: "List the unfinished multipart uploads under the bucket or prefix instead of objects.")
     var incomplete = false
 
+    @Flag(help: "List every version and delete marker of the keys (a versioned bucket's history).")
+    var versions = false
+
     @Flag(help: "Print JSON lines instead of text.")
     var json = false
 
@@ -49,6 +57,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         guard let url, !Self.bareSchemes.keys.contains(url.lowercased()) else {
             guard !recursive else { throw CLIError.usage("ls: --recursive lists the keys of a bucket; name one") }
             guard !incomplete else { throw CLIError.usage("ls: --incomplete lists the uploads of a bucket; name one") }
+            guard !versions else { throw CLIError.usage("ls: --versions lists the versions in a bucket; name one") }
             return try await listBuckets(Self.vendor(named: url))
         }
         let location = try RemoteLocation.any(url)
@@ -57,6 +66,21 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 for try await page in client.listMultipartUploads(bucket: location.bucket, prefix: location.key) {
                     for upload in page.uploads {
                         try emit(upload: upload)
+                    }
+                }
+                return
+            }
+            guard !versions else {
+                for try await page in client.listObjectVersions(
+                    bucket: location.bucket,
+                    prefix: location.key,
+                    delimiter: recursive ? nil : "/"
+                ) {
+                    for prefix in page.commonPrefixes {
+                        try emit(prefix: prefix)
+                    }
+                    for version in page.versions {
+                        try emit(version: version)
                     }
                 }
                 return
@@ -137,6 +161,25 @@ struct ListCommand: AsyncParsableCommand, Sendable {
         )
     }
 
+    private func emit(version: ListObjectVersionsResponse.Version) throws {
+        let modified = version.lastModified.map(JSONOutput.iso8601)
+        let size = version.isDeleteMarker ? "DELETE-MARKER" : String(version.size)
+        try emit(
+            ListedVersion(
+                key: version.key,
+                versionID: version.versionID,
+                isLatest: version.isLatest,
+                isDeleteMarker: version.isDeleteMarker,
+                size: version.size,
+                lastModified: modified,
+                etag: version.etag,
+                storageClass: version.storageClass
+            ),
+            "\(Self.pad(modified ?? "-", 20)) \(Self.pad(size, 13)) \(version.key) \(version.versionID)"
+                + (version.isLatest ? " (latest)" : "")
+        )
+    }
+
     private func emit(upload: ListMultipartUploadsResponse.Upload) throws {
         let initiated = upload.initiated.map(JSONOutput.iso8601)
         try emit(
@@ -167,6 +210,17 @@ struct ListCommand: AsyncParsableCommand, Sendable {
 
 private struct ListedObject: Encodable {
     var key: String
+    var size: Int64
+    var lastModified: String?
+    var etag: String?
+    var storageClass: String?
+}
+
+private struct ListedVersion: Encodable {
+    var key: String
+    var versionID: String
+    var isLatest: Bool
+    var isDeleteMarker: Bool
     var size: Int64
     var lastModified: String?
     var etag: String?

@@ -13,6 +13,9 @@ struct ObjectArgument: ParsableArguments, Sendable {
     @Argument(help: "oss://BUCKET/KEY, obs://BUCKET/KEY or s3://BUCKET/KEY")
     var url: String
 
+    @Option(help: "A version of the object (`ls --versions` lists them); the current one when not given.")
+    var versionID: String?
+
     /// The object the URL names.
     ///
     /// - Throws: ``CLIError`` `.usage` for a URL that is not a remote one or names a bucket only.

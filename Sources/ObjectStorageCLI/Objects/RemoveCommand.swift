@@ -26,6 +26,11 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
             transfers still running, or waiting to resume, are not cut off. Prints 'abort: URL (upload ID)' per \
             upload. 'objstore ls --incomplete URL' lists them.
 
+            --version-id ID deletes that version of one object for good (or that delete marker, which uncovers \
+            the version under it). --recursive --all-versions deletes every version and delete marker under \
+            each URL for good: on a versioned bucket a plain delete only hides objects behind delete markers, \
+            and the bucket is not empty until they are gone ('rb --force' does this and removes the bucket).
+
             --dryrun prints the lines and changes nothing.
             """
     )
@@ -38,6 +43,12 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
 
     @Flag(help: "Abort the unfinished multipart uploads under each URL instead of deleting objects.")
     var incomplete = false
+
+    @Option(help: "Delete this version of the object for good (`ls --versions` lists them).")
+    var versionID: String?
+
+    @Flag(help: "With --recursive, delete every version and delete marker under each URL for good.")
+    var allVersions = false
 
     @Option(help: "With --incomplete, only the uploads started longer ago than this: 90s, 30m, 12h, 7d.")
     var olderThan: Age?
@@ -58,6 +69,12 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         }
         guard !(incomplete && recursive) else {
             throw ValidationError("--incomplete already covers everything under each URL: drop --recursive")
+        }
+        guard !allVersions || (recursive && versionID == nil) else {
+            throw ValidationError("--all-versions deletes the versions under a prefix: add --recursive, drop --version-id")
+        }
+        guard versionID == nil || (!recursive && !incomplete && urls.count == 1) else {
+            throw ValidationError("--version-id names a version of one object: give one URL, without --recursive")
         }
     }
 
@@ -80,7 +97,19 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
             var failures = 0
             for location in locations {
                 if incomplete {
-                    try await abortUploads(under: location, client: client)
+                    let cutoff = olderThan.map { Date(timeIntervalSinceNow: -$0.seconds) }
+                    try await Self.abortUploads(
+                        under: location,
+                        startedBefore: cutoff,
+                        client: client,
+                        output: output,
+                        dryrun: dryrun
+                    )
+                } else if allVersions {
+                    let removal = VersionRemoval(location: location, client: client, output: output, dryrun: dryrun)
+                    failures += try await removal.run().failures
+                } else if let versionID {
+                    try await Self.removeVersion(versionID, of: location, client: client, output: output, dryrun: dryrun)
                 } else if recursive {
                     failures += try await Self.removeTree(location, client: client, output: output, dryrun: dryrun)
                 } else {
@@ -109,20 +138,58 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         }
     }
 
-    /// Aborts (or with --dryrun lists) the unfinished uploads under `location` older than --older-than.
-    private func abortUploads(under location: ObjectURL, client: ObjectStorageClient) async throws {
-        let cutoff = olderThan.map { Date(timeIntervalSinceNow: -$0.seconds) }
+    /// Deletes one version (or delete marker) of `location`'s object for good, after checking that it exists: a
+    /// DELETE of an unknown version succeeds on the services, and would report a deletion that did not happen.
+    private static func removeVersion(
+        _ versionID: String,
+        of location: ObjectURL,
+        client: ObjectStorageClient,
+        output: OutputFlags,
+        dryrun: Bool
+    ) async throws {
+        let url = RemoteLocation.text(location)
+        var what = "version"
+        do {
+            _ = try await client.headObject(bucket: location.bucket, key: location.key ?? "", versionID: versionID)
+        } catch let error as ServiceError where error.statusCode == 405 {
+            what = "delete marker"  // a HEAD of a delete marker's id is refused with 405: the marker exists
+        } catch let error as ServiceError where error.statusCode == 404 && error.code != .noSuchBucket {
+            throw CLIError(
+                status: .notFound,
+                message: "rm: \(url) has no version '\(versionID)', so nothing was deleted; "
+                    + "'objstore ls --versions' lists its versions"
+            )
+        }
+        if !dryrun {
+            try await client.deleteObject(bucket: location.bucket, key: location.key ?? "", versionID: versionID)
+        }
+        output.report("\(dryrun ? "(dryrun) " : "")delete: \(url) (\(what) \(versionID))")
+    }
+
+    /// Aborts (or with --dryrun lists) the unfinished uploads under `location` started before `cutoff`, printing
+    /// `abort: URL (upload ID)` for each.
+    /// - Returns: How many there were.
+    @discardableResult
+    static func abortUploads(
+        under location: ObjectURL,
+        startedBefore cutoff: Date?,
+        client: ObjectStorageClient,
+        output: OutputFlags,
+        dryrun: Bool
+    ) async throws -> Int {
         let describe = { (upload: ListMultipartUploadsResponse.Upload) in
             let url = ObjectURL(vendor: location.vendor, bucket: location.bucket, key: upload.key)
             return "\(RemoteLocation.text(url)) (upload \(upload.uploadID))"
         }
         guard !dryrun else {
+            var count = 0
             for try await page in client.listMultipartUploads(bucket: location.bucket, prefix: location.key) {
                 for upload in page.uploads where upload.wasStarted(before: cutoff) {
                     output.report("(dryrun) abort: \(describe(upload))")
+                    count += 1
                 }
             }
-            return
+            return count
         }
         let aborted = try await client.abortMultipartUploads(
             bucket: location.bucket,
@@ -132,6 +199,7 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
         for upload in aborted {
             output.report("abort: \(describe(upload))")
         }
+        return aborted.count
     }
 
     /// Deletes `location`'s key and everything under `key/` (the whole bucket for a bucket URL).

@@ -29,7 +29,11 @@ struct StatCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try object.location()
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            let head = try await client.headObject(bucket: location.bucket, key: location.key ?? "")
+            let head = try await client.headObject(
+                bucket: location.bucket,
+                key: location.key ?? "",
+                versionID: object.versionID
+            )
             let output = ObjectStat(location: location, attributes: head, vendor: client.configuration.vendor)
             if json {
                 try JSONOutput.print(output)

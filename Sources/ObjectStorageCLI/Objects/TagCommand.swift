@@ -34,7 +34,11 @@ struct TagGetCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try object.location()
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            let tags = try await client.getObjectTagging(bucket: location.bucket, key: location.key ?? "")
+            let tags = try await client.getObjectTagging(
+                bucket: location.bucket,
+                key: location.key ?? "",
+                versionID: object.versionID
+            )
             if json {
                 try JSONOutput.print(tags)
             } else {
@@ -61,7 +65,12 @@ struct TagSetCommand: AsyncParsableCommand, Sendable {
         let location = try object.location()
         try tags.check("tag set", for: location.vendor)
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            try await client.putObjectTagging(bucket: location.bucket, key: location.key ?? "", tags: tags.tags)
+            try await client.putObjectTagging(
+                bucket: location.bucket,
+                key: location.key ?? "",
+                tags: tags.tags,
+                versionID: object.versionID
+            )
         }
     }
 }
@@ -79,7 +88,11 @@ struct TagRemoveCommand: AsyncParsableCommand, Sendable {
     func run() async throws {
         let location = try object.location()
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            try await client.deleteObjectTagging(bucket: location.bucket, key: location.key ?? "")
+            try await client.deleteObjectTagging(
+                bucket: location.bucket,
+                key: location.key ?? "",
+                versionID: object.versionID
+            )
         }
     }
 }

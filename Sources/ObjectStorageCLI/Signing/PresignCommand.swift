@@ -31,7 +31,7 @@ struct PresignCommand: AsyncParsableCommand {
     func run() async throws {
         let location = try object.location()
         guard expires > 0 else { throw CLIError.invalidInput("--expires: must be at least 1 second, got \(expires)") }
-        let context = try SigningContext(location: location, options: options)
+        let context = try SigningContext(location: location, options: options, versionID: object.versionID)
         let presigned = try await context.signing { credentials throws(SigningError) in
             try context.signer.presign(
                 context.request,

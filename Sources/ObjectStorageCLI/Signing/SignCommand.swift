@@ -47,7 +47,7 @@ struct SignCommand: AsyncParsableCommand {
 
     func run() async throws {
         let location = try object.location()
-        let context = try SigningContext(location: location, options: options)
+        let context = try SigningContext(location: location, options: options, versionID: object.versionID)
         let payload = try resolvePayload(for: context.signer.version)
         let signed = try await context.signing { credentials throws(SigningError) in
             try context.signer.sign(context.request, credentials: credentials, at: context.date, payload: payload)

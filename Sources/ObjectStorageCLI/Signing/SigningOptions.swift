@@ -50,6 +50,7 @@ struct SigningContext {
     init(
         location: ObjectURL,
         options: SigningOptions,
+        versionID: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(CLIError) {
         let method = options.method.uppercased()
@@ -60,7 +61,8 @@ struct SigningContext {
             location: location,
             target: options.target,
             method: method,
-            query: try options.queries.map(Self.queryParameter),
+            query: try options.queries.map(Self.queryParameter)
+                + (versionID.map { [QueryParameter(name: "versionId", value: $0)] } ?? []),
             headers: try options.headers.map(Self.header),
             additionalHeaders: options.additionalHeaders,
             environment: environment
