@@ -75,7 +75,9 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
 
     func run() async throws {
         if versionID != nil, try recursive || usesStandardStreams || ObjectURL(parsing: source) == nil {
-            throw CLIError.usage("cp: --version-id names a version of a remote source object, copied or downloaded alone")
+            throw CLIError.usage(
+                "cp: --version-id names a version of a remote source object, copied or downloaded alone"
+            )
         }
         if usesStandardStreams { return try await runStandardStreams() }
         // `cp --recursive DIR URL/` or `cp --recursive URL/ DIR` (see ``DirectoryTransfer``).

@@ -71,7 +71,9 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
             throw ValidationError("--incomplete already covers everything under each URL: drop --recursive")
         }
         guard !allVersions || (recursive && versionID == nil) else {
-            throw ValidationError("--all-versions deletes the versions under a prefix: add --recursive, drop --version-id")
+            throw ValidationError(
+                "--all-versions deletes the versions under a prefix: add --recursive, drop --version-id"
+            )
         }
         guard versionID == nil || (!recursive && !incomplete && urls.count == 1) else {
             throw ValidationError("--version-id names a version of one object: give one URL, without --recursive")
@@ -109,7 +111,13 @@ struct RemoveCommand: AsyncParsableCommand, Sendable {
                     let removal = VersionRemoval(location: location, client: client, output: output, dryrun: dryrun)
                     failures += try await removal.run().failures
                 } else if let versionID {
-                    try await Self.removeVersion(versionID, of: location, client: client, output: output, dryrun: dryrun)
+                    try await Self.removeVersion(
+                        versionID,
+                        of: location,
+                        client: client,
+                        output: output,
+                        dryrun: dryrun
+                    )
                 } else if recursive {
                     failures += try await Self.removeTree(location, client: client, output: output, dryrun: dryrun)
                 } else {

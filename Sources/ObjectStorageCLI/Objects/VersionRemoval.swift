@@ -64,7 +64,9 @@ struct VersionRemoval {
         for version in batch where !failed.contains(ObjectVersion(key: version.key, versionID: version.versionID)) {
             let url = ObjectURL(vendor: location.vendor, bucket: location.bucket, key: version.key)
             let what = version.isDeleteMarker ? "delete marker" : "version"
-            output.report("\(dryrun ? "(dryrun) " : "")delete: \(RemoteLocation.text(url)) (\(what) \(version.versionID))")
+            output.report(
+                "\(dryrun ? "(dryrun) " : "")delete: \(RemoteLocation.text(url)) (\(what) \(version.versionID))"
+            )
             if version.isDeleteMarker { counts.deleteMarkers += 1 } else { counts.versions += 1 }
         }
     }
