@@ -736,7 +736,92 @@ def tagging_suite():
             check("esdk-obs tags set and read across objstore", obs_tags)
 
 
-for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite):
+# ---------------------------------------------------------------- versions: the vendors' clients and ours
+def our_versions(url, variables):
+    """(key, version id, is a delete marker, is latest) for each version `objstore ls --versions` lists."""
+    import json
+    lines = objstore("ls", "--versions", "--recursive", "--json", url, variables=variables).splitlines()
+    return {(v["key"], v["versionID"], v["isDeleteMarker"], v["isLatest"]) for v in map(json.loads, lines)}
+
+
+def versions_suite():
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore versions", "OBJSTORE_CLI is not set")
+    with tempfile.NamedTemporaryFile(suffix=".txt") as file:
+        file.write(b"ours\n")
+        file.flush()
+        try:
+            import boto3
+            from botocore.config import Config
+        except ImportError as error:
+            missing("boto3 versions", error)
+        else:
+            def boto3_versions():
+                s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                                  region_name="us-east-1", config=Config(s3={"addressing_style": "path"}))
+                variables = {"AWS_ACCESS_KEY_ID": AK, "AWS_SECRET_ACCESS_KEY": SK}
+                s3.create_bucket(Bucket="versions-boto3")
+                s3.put_bucket_versioning(Bucket="versions-boto3", VersioningConfiguration={"Status": "Enabled"})
+                expect(objstore("versioning", "s3://versions-boto3", variables=variables) == "Enabled\n", "state")
+                ids = [s3.put_object(Bucket="versions-boto3", Key="k", Body=bytes([n]))["VersionId"] for n in range(2)]
+                objstore("cp", file.name, "s3://versions-boto3/k", variables=variables)
+                marker = s3.delete_object(Bucket="versions-boto3", Key="k")
+                expect(marker.get("DeleteMarker") is True, marker)
+                listed = s3.list_object_versions(Bucket="versions-boto3")
+                theirs = {(v["Key"], v["VersionId"], False, v["IsLatest"]) for v in listed.get("Versions", [])}
+                theirs |= {(m["Key"], m["VersionId"], True, m["IsLatest"]) for m in listed.get("DeleteMarkers", [])}
+                expect(len(theirs) == 4 and theirs == our_versions("s3://versions-boto3/", variables), theirs)
+                old = s3.get_object(Bucket="versions-boto3", Key="k", VersionId=ids[0])["Body"].read()
+                expect(old == bytes([0]), old)
+                objstore("rb", "--force", "s3://versions-boto3", variables=variables)
+                expect("versions-boto3" not in [b["Name"] for b in s3.list_buckets()["Buckets"]], "rb --force")
+            check("boto3 versions listed as objstore lists them; rb --force empties the bucket", boto3_versions)
+
+        try:
+            import oss2
+        except ImportError as error:
+            missing("oss2 versions", error)
+        else:
+            def oss2_versions():
+                bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "versions-oss2")
+                variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+                bucket.create_bucket()
+                config = oss2.models.BucketVersioningConfig()
+                config.status = oss2.BUCKET_VERSIONING_ENABLE
+                bucket.put_bucket_versioning(config)
+                bucket.put_object("k", b"0")
+                objstore("cp", file.name, "oss://versions-oss2/k", variables=variables)
+                bucket.delete_object("k")
+                listed = bucket.list_object_versions()
+                theirs = {(v.key, v.versionid, False, v.is_latest) for v in listed.versions}
+                theirs |= {(m.key, m.versionid, True, m.is_latest) for m in listed.delete_marker}
+                expect(len(theirs) == 3 and theirs == our_versions("oss://versions-oss2/", variables), theirs)
+            check("oss2 versions listed as objstore lists them", oss2_versions)
+
+        try:
+            from obs import ObsClient
+        except ImportError as error:
+            missing("esdk-obs versions", error)
+        else:
+            def obs_versions():
+                obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                                signature="obs", is_signature_negotiation=False, max_retry_count=1)
+                variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+                expect(obs.createBucket("versions-obs").status < 300, "createBucket")
+                expect(obs.setBucketVersioning("versions-obs", "Enabled").status < 300, "setBucketVersioning")
+                expect(obs.putContent("versions-obs", "k", b"0").status < 300, "putContent")
+                objstore("cp", file.name, "obs://versions-obs/k", variables=variables)
+                expect(obs.deleteObject("versions-obs", "k").status < 300, "deleteObject")
+                listed = obs.listVersions("versions-obs")
+                expect(listed.status == 200, f"listVersions {listed.status} {listed.errorCode}")
+                theirs = {(v.key, v.versionId, False, v.isLatest) for v in listed.body.versions}
+                theirs |= {(m.key, m.versionId, True, m.isLatest) for m in listed.body.markers}
+                expect(len(theirs) == 3 and theirs == our_versions("obs://versions-obs/", variables), theirs)
+            check("esdk-obs versions listed as objstore lists them", obs_versions)
+
+
+for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite,
+              versions_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)

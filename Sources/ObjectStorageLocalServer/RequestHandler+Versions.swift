@@ -74,7 +74,8 @@ extension RequestHandler {
         xml.element("KeyMarker", text(keyMarker))
         xml.element("VersionIdMarker", versionIDMarker)
         xml.element("MaxKeys", String(maxKeys))
-        if !delimiter.isEmpty { xml.element("Delimiter", text(delimiter)) }
+        // OSS writes the delimiter even when empty (oss2 requires the element).
+        if !delimiter.isEmpty || dialect.kind == .oss { xml.element("Delimiter", text(delimiter)) }
         if let encodingType { xml.element("EncodingType", encodingType) }
         xml.element("IsTruncated", page.isTruncated ? "true" : "false")
         if page.isTruncated, let nextKeyMarker = page.nextKeyMarker {
