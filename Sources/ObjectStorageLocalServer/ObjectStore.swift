@@ -221,7 +221,17 @@ final class ObjectStore: Sendable {
     }
 
     /// Makes `blob` (temporary files or memory) the current version of `metadata.key`.
-    func commit(_ bucket: String, metadata: ObjectMetadata, blob: Blob) throws(ServerError) {
+    ///
+    /// - Parameter condition: Checked against the current object under the lock, before anything is replaced, so
+    ///   that of concurrent conditional writes of one key only those the condition admits commit; on refusal the
+    ///   blob's files are removed. `conflict` as in ``WriteCondition/check(_:key:conflict:)``.
+    func commit(
+        _ bucket: String,
+        metadata: ObjectMetadata,
+        blob: Blob,
+        condition: WriteCondition? = nil,
+        conflict: Bool = false
+    ) throws(ServerError) {
         var metadata = metadata
         var finalBlob = blob
         if case .files(let files) = blob, let directory = bucketDirectory(bucket) {
@@ -243,6 +253,16 @@ final class ObjectStore: Sendable {
         }
         let replaced = try state.withLock { (buckets) throws(ServerError) -> StoredObject? in
             guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+            do throws(ServerError) {
+                try condition?.check(
+                    buckets[bucket]?.objects[ObjectKey(metadata.key)]?.metadata,
+                    key: metadata.key,
+                    conflict: conflict
+                )
+            } catch {
+                for path in finalBlob.paths { FileIO.remove(path) }
+                throw error
+            }
             if let directory = bucketDirectory(bucket), let root {
                 do {
                     let encoded = try JSONEncoder().encode(metadata)

@@ -41,6 +41,7 @@ extension RequestHandler {
     func copyObject(_ context: Context, bucket: String, key: String) throws -> Reply {
         let source = try copySource(context)
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let condition = try WriteCondition(context.request, dialect: context.dialect)
         let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key)
         try CopySourceConditions(context.request, dialect: context.dialect).check(
             sourceMetadata,
@@ -89,7 +90,7 @@ extension RequestHandler {
         } catch {
             throw ServerError.internalError("cannot copy the object data")
         }
-        try store.commit(bucket, metadata: metadata, blob: blob)
+        try store.commit(bucket, metadata: metadata, blob: blob, condition: condition)
         var xml = XMLWriter()
         xml.open("CopyObjectResult", namespace: context.dialect.xmlNamespace)
         xml.element("LastModified", HTTPDate.iso8601(metadata.lastModified))

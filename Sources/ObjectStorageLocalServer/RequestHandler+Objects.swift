@@ -77,6 +77,7 @@ extension RequestHandler {
 
     func putObject(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let condition = try WriteCondition(context.request, dialect: context.dialect)
         let received = try await receive(body, context: context, temporaryPath: store.temporaryPath())
         let md5 = received.md5
         var metadata = Self.singlePartMetadata(
@@ -89,7 +90,7 @@ extension RequestHandler {
             context: context
         )
         metadata.obsChecksum = received.obsChecksum
-        try store.commit(bucket, metadata: metadata, blob: received.blob)
+        try store.commit(bucket, metadata: metadata, blob: received.blob, condition: condition)
         var headers = [("ETag", context.dialect.formatETag(metadata.etag))]
         if context.dialect.kind == .oss {
             headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
