@@ -147,6 +147,8 @@ struct ResumableCopyStrategy: TransferStrategy {
             bucket: request.bucket,
             key: request.key,
             attributes: attributes,
+            fullObjectCRC64NVME: false,
+            condition: request.options.writeCondition,
             logger: logger
         )
         let checkpoint = try UploadCheckpoint(
@@ -219,6 +221,7 @@ struct ResumableCopyStrategy: TransferStrategy {
                 sourceIfMatch: etag,
                 attributes: request.attributes,
                 replacesMetadata: request.replacesMetadata,
+                condition: request.options.writeCondition,
                 logger: logger
             )
         } catch let error as ServiceError where Self.refusesSize(error) {
@@ -296,6 +299,7 @@ struct ResumableCopyStrategy: TransferStrategy {
                 checkpointPath: checkpointPath,
                 store: store,
                 expectedCRC64: sourceCRC64,
+                condition: request.options.writeCondition,
                 verify: request.options.verifyIntegrity,
                 logger: logger
             )

@@ -44,6 +44,9 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// An object key that cannot be saved under a local directory without escaping it or
         /// changing its meaning (`../`, an absolute path, a backslash, NUL, a component longer than 255 bytes).
         public static let unsafePath = Code("unsafePath")
+        /// The service does not offer what the request asks for (a conditional write on OBS, say): refused
+        /// before anything is sent.
+        public static let unsupported = Code("unsupported")
     }
 
     /// The kind of failure.
@@ -70,6 +73,14 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
     /// - Returns: The error.
     package static func invalidArgument(_ message: String) -> ObjectStorageError {
         ObjectStorageError(code: .invalidArgument, message: message)
+    }
+
+    /// A feature the service does not offer, refused before anything is sent.
+    ///
+    /// - Parameter message: What the service lacks, naming the service and the operation.
+    /// - Returns: The error.
+    package static func unsupported(_ message: String) -> ObjectStorageError {
+        ObjectStorageError(code: .unsupported, message: message)
     }
 
     /// A checksum mismatch between the bytes transferred and the service's value.
