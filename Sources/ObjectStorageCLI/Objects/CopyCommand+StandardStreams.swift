@@ -28,12 +28,14 @@ extension CopyCommand {
             guard destination != "-", let target = try ObjectURL(parsing: destination), Self.namesObject(target) else {
                 throw usage
             }
+            try transfer.checkNoClobber(command: "cp", destination: target.vendor)
             try await upload(to: target)
         } else {
             guard let origin = try ObjectURL(parsing: source), Self.namesObject(origin) else { throw usage }
             if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
                 throw CLIError.usage("cp: \(flag) applies to uploads only")
             }
+            try transfer.checkNoClobber(command: "cp", destination: nil)
             try await download(from: origin)
         }
     }
