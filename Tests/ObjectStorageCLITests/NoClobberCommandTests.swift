@@ -43,6 +43,16 @@ struct NoClobberCommandTests {
         #expect(!refused.standardOutput.contains("upload:"))
         await #expect(try cli.succeed(["cat", dialect.url("noclobber/taken.txt")]) == "original")
 
+        let input = scratch.path("input.txt")
+        try Self.write("from standard input", to: input)
+        let streamed = try await cli.run(
+            ["cp", "--no-clobber", "-", dialect.url("noclobber/taken.txt")],
+            standardInput: input
+        )
+        #expect(streamed.status == 0, "\(streamed.standardError)")
+        #expect(streamed.standardError.contains("already exists"), "\(streamed.standardError)")
+        await #expect(try cli.succeed(["cat", dialect.url("noclobber/taken.txt")]) == "original")
+
         let written = try await cli.succeed(["cp", "--no-clobber", file, dialect.url("noclobber/fresh.txt")])
         #expect(written.hasPrefix("upload: "))
         await #expect(try cli.succeed(["cat", dialect.url("noclobber/fresh.txt")]) == "replacement")

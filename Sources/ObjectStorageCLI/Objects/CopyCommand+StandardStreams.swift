@@ -71,16 +71,22 @@ extension CopyCommand {
         let attributes = transfer.uploadAttributes(contentType: contentType)
         let options = streamOptions
         let output = self.output
+        let flags = self.transfer
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             // Not drawn (the length is unknown): it times the transfer for the line that reports it.
             let timer = ProgressBar(label: "upload", isTerminal: false, output: output.level)
-            let result = try await client.uploadStream(
-                StandardInputBytes(),
-                bucket: target.bucket,
-                key: target.key ?? "",
-                attributes: attributes,
-                options: options
-            )
+            let result: TransferResult
+            do {
+                result = try await client.uploadStream(
+                    StandardInputBytes(),
+                    bucket: target.bucket,
+                    key: target.key ?? "",
+                    attributes: attributes,
+                    options: options
+                )
+            } catch let error where flags.isKept(error) {
+                return TransferFlags.reportKept(RemoteLocation.text(target), output: output)
+            }
             output.report("upload: - to \(RemoteLocation.text(target)) (\(timer.figures(result)))")
         }
     }

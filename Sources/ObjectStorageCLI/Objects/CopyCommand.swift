@@ -106,8 +106,8 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
                 do {
                     let figures = try await transfer(ProgressBar(label: verb, output: output.level))
                     output.report("\(verb): \(from) to \(to) (\(figures))")
-                } catch  where flags.isKept(error) {
-                    if output.level != .errors { printError("cp: skipped '\(to)': \(TransferFlags.keptReason)") }
+                } catch let error where flags.isKept(error) {
+                    TransferFlags.reportKept(to, output: output)
                 }
             }
             switch plan.direction {

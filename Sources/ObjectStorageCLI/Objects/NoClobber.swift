@@ -40,4 +40,14 @@ extension TransferFlags {
     func isKept(_ error: any Error) -> Bool {
         noClobber && (error as? ServiceError)?.isWriteConditionFailure == true
     }
+
+    /// Reports a single `cp` whose `--no-clobber` write the service refused (on standard error, as `cp -r`
+    /// reports a skipped name), unless only errors are shown: the command then exits 0.
+    ///
+    /// - Parameters:
+    ///   - location: The destination's URL.
+    ///   - output: The output flags.
+    static func reportKept(_ location: String, output: OutputFlags) {
+        if output.level != .errors { printError("cp: skipped '\(location)': \(keptReason)") }
+    }
 }
