@@ -93,6 +93,75 @@ def expect(condition, message):
         raise AssertionError(message)
 
 
+# ---------------------------------------------------------------- conditional writes (boto3, oss2)
+def conditional_writes_suite():
+    """The vendors' own clients' create-only and compare-and-swap writes, refused as the services refuse them."""
+    try:
+        import boto3
+        from botocore.config import Config
+        from botocore.exceptions import ClientError
+    except ImportError as error:
+        missing("boto3 conditional writes", error)
+    else:
+        s3 = boto3.client(
+            "s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK, region_name="us-east-1",
+            config=Config(signature_version="s3v4", s3={"addressing_style": "path"}, retries={"max_attempts": 1}),
+        )
+
+        def status_and_code(call):
+            try:
+                call()
+            except ClientError as error:
+                return error.response["ResponseMetadata"]["HTTPStatusCode"], error.response["Error"]["Code"]
+            raise AssertionError("the write was accepted")
+
+        def boto3_conditional():
+            bucket = "boto3-conditional"
+            s3.create_bucket(Bucket=bucket)
+            etag = s3.put_object(Bucket=bucket, Key="k", Body=b"first", IfNoneMatch="*")["ETag"]
+            refused = status_and_code(lambda: s3.put_object(Bucket=bucket, Key="k", Body=b"second", IfNoneMatch="*"))
+            expect(refused == (412, "PreconditionFailed"), refused)
+            stale = status_and_code(lambda: s3.put_object(Bucket=bucket, Key="k", Body=b"x", IfMatch='"%s"' % ("0" * 32)))
+            expect(stale == (412, "PreconditionFailed"), stale)
+            s3.put_object(Bucket=bucket, Key="k", Body=b"third", IfMatch=etag)
+            expect(s3.get_object(Bucket=bucket, Key="k")["Body"].read() == b"third", "compare-and-swap wrote")
+            upload = s3.create_multipart_upload(Bucket=bucket, Key="k")["UploadId"]
+            part = s3.upload_part(Bucket=bucket, Key="k", UploadId=upload, PartNumber=1, Body=b"parts")["ETag"]
+            parts = {"Parts": [{"PartNumber": 1, "ETag": part}]}
+            refused = status_and_code(lambda: s3.complete_multipart_upload(
+                Bucket=bucket, Key="k", UploadId=upload, MultipartUpload=parts, IfNoneMatch="*"))
+            expect(refused == (412, "PreconditionFailed"), refused)
+            expect(s3.get_object(Bucket=bucket, Key="k")["Body"].read() == b"third", "refused completion wrote")
+
+        check("boto3 put_object(IfNoneMatch='*') / IfMatch / complete refused 412 on an existing key", boto3_conditional)
+
+    try:
+        import oss2
+    except ImportError as error:
+        return missing("oss2 conditional writes", error)
+
+    def oss2_forbid_overwrite():
+        bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "oss2-conditional")
+        bucket.create_bucket()
+        forbid = {"x-oss-forbid-overwrite": "true"}
+        bucket.put_object("k", b"first", headers=forbid)
+        for attempt in (lambda: bucket.put_object("k", b"second", headers=forbid),
+                        lambda: bucket.copy_object(bucket.bucket_name, "k", "k", headers=forbid)):
+            try:
+                attempt()
+                raise AssertionError("the write was accepted")
+            except oss2.exceptions.ServerError as error:
+                expect(error.status == 409 and error.code == "FileAlreadyExists", f"{error.status} {error.code}")
+        expect(bucket.get_object("k").read() == b"first", "the refused writes changed the object")
+        bucket.put_object("k", b"overwritten", headers={"x-oss-forbid-overwrite": "false"})
+        expect(bucket.get_object("k").read() == b"overwritten", "false overwrites")
+
+    check("oss2 put_object/copy_object with x-oss-forbid-overwrite refused 409 FileAlreadyExists", oss2_forbid_overwrite)
+
+
+conditional_writes_suite()
+
+
 # ---------------------------------------------------------------- boto3 (SigV4)
 def boto3_suite():
     try:

@@ -251,8 +251,18 @@ final class ObjectStore: Sendable {
 
     /// Makes `blob` (temporary files or memory) the current version of `metadata.key`, and returns its version id
     /// (`nil` in a bucket that was never versioned).
+    ///
+    /// - Parameter condition: Checked against the current object under the lock, before anything is replaced, so
+    ///   that of concurrent conditional writes of one key only those the condition admits commit; on refusal the
+    ///   blob's files are removed. `conflict` as in ``WriteCondition/check(_:key:conflict:)``.
     @discardableResult
-    func commit(_ bucket: String, metadata: ObjectMetadata, blob: Blob) throws(ServerError) -> String? {
+    func commit(
+        _ bucket: String,
+        metadata: ObjectMetadata,
+        blob: Blob,
+        condition: WriteCondition? = nil,
+        conflict: Bool = false
+    ) throws(ServerError) -> String? {
         var metadata = metadata
         var finalBlob = blob
         if case .files(let files) = blob, let directory = bucketDirectory(bucket) {
@@ -274,6 +284,16 @@ final class ObjectStore: Sendable {
         }
         let (versionID, released) = try state.withLock { (buckets) throws(ServerError) -> (String?, [Blob]) in
             guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            do throws(ServerError) {
+                try condition?.check(
+                    record.objects[ObjectKey(metadata.key)]?.metadata,
+                    key: metadata.key,
+                    conflict: conflict
+                )
+            } catch {
+                for path in finalBlob.paths { FileIO.remove(path) }
+                throw error
+            }
             let installed = record.install(
                 StoredObject(metadata: metadata, blob: finalBlob),
                 newVersionID: Self.newVersionID()

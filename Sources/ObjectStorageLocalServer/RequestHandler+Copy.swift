@@ -50,6 +50,7 @@ extension RequestHandler {
     func copyObject(_ context: Context, bucket: String, key: String) throws -> Reply {
         let source = try copySource(context)
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let condition = try WriteCondition(context.request, dialect: context.dialect)
         let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key, versionID: source.versionID)
         try CopySourceConditions(context.request, dialect: context.dialect).check(
             sourceMetadata,
@@ -102,7 +103,7 @@ extension RequestHandler {
         } catch {
             throw ServerError.internalError("cannot copy the object data")
         }
-        let versionID = try store.commit(bucket, metadata: metadata, blob: blob)
+        let versionID = try store.commit(bucket, metadata: metadata, blob: blob, condition: condition)
         var xml = XMLWriter()
         xml.open("CopyObjectResult", namespace: context.dialect.xmlNamespace)
         xml.element("LastModified", HTTPDate.iso8601(metadata.lastModified))

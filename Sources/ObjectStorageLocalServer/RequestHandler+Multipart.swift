@@ -16,6 +16,7 @@ extension RequestHandler {
     }
 
     func createMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {
+        try WriteCondition.checkEarly(context, bucket: bucket, key: key, store: store, initiating: true)
         let id = try store.createUpload(bucket, key: key, attributes: try attributes(context), now: context.now)
         var xml = XMLWriter()
         xml.open("InitiateMultipartUploadResult", namespace: context.dialect.xmlNamespace)
@@ -83,6 +84,7 @@ extension RequestHandler {
     {
         let id = try uploadID(context)
         let upload = try store.upload(bucket, key: key, id: id)
+        let condition = try WriteCondition.checkEarly(context, bucket: bucket, key: key, store: store)
         let document = try await collect(body, context: context)
         var requested: [RequestedPart] = []
         if context.dialect.kind == .oss && context.request.header("x-oss-complete-all")?.lowercased() == "yes" {
@@ -138,7 +140,7 @@ extension RequestHandler {
         )
         let versionID: String?
         do {
-            versionID = try store.commit(bucket, metadata: metadata, blob: blob)
+            versionID = try store.commit(bucket, metadata: metadata, blob: blob, condition: condition, conflict: true)
         } catch {
             store.removeUploadFiles(taken)
             throw error

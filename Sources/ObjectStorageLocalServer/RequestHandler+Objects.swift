@@ -81,6 +81,7 @@ extension RequestHandler {
 
     func putObject(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
+        let condition = try WriteCondition(context.request, dialect: context.dialect)
         let received = try await receive(body, context: context, temporaryPath: store.temporaryPath())
         let md5 = received.md5
         var metadata = Self.singlePartMetadata(
@@ -93,7 +94,7 @@ extension RequestHandler {
             context: context
         )
         metadata.obsChecksum = received.obsChecksum
-        let versionID = try store.commit(bucket, metadata: metadata, blob: received.blob)
+        let versionID = try store.commit(bucket, metadata: metadata, blob: received.blob, condition: condition)
         var headers = [("ETag", context.dialect.formatETag(metadata.etag))]
         headers += Self.versionHeaders(versionID, context: context)
         if context.dialect.kind == .oss {

@@ -22,7 +22,9 @@ extension ObjectStorageClient {
     ///   - request: The object and its options.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The ETag, version id and checksum.
-    /// - Throws: ``ServiceError``, ``ObjectStorageError``, ``/ObjectStorageTransport/TransportError``.
+    /// - Throws: ``ServiceError`` (``ServiceError/isWriteConditionFailure`` when ``PutObjectRequest/condition``
+    ///   did not hold), ``ObjectStorageError`` (``ObjectStorageError/Code/unsupported`` for a condition the service
+    ///   does not offer), ``/ObjectStorageTransport/TransportError``.
     @discardableResult
     public func putObject(_ request: PutObjectRequest, logger: Logger? = nil) async throws -> ObjectWriteResult {
         try await self.putObject(request, logger: logger, prepare: nil)
@@ -37,6 +39,7 @@ extension ObjectStorageClient {
     ) async throws -> ObjectWriteResult {
         var operation = OperationRequest(name: "PutObject", method: .PUT, bucket: request.bucket, key: request.key)
         try self.add(request.attributes, to: &operation)
+        try operation.add(request.condition, .putObject, vendor: self.configuration.vendor)
         if let md5 = request.contentMD5 {
             operation.header("Content-MD5", md5)
         } else if request.computesContentMD5 {
@@ -257,9 +260,12 @@ extension ObjectStorageClient {
     ///     `attributes` (`REPLACE`) rather than from the source (`COPY`, the default). Setting any of those in
     ///     `attributes` without this is refused with ``ObjectStorageError/Code/invalidArgument``, rather than
     ///     silently ignored.
+    ///   - condition: A condition on the destination (``WriteCondition``); `nil` copies unconditionally.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The copy's ETag, version id and modification time.
-    /// - Throws: ``ServiceError`` (also when the service answers 200 with an error document).
+    /// - Throws: ``ServiceError`` (also when the service answers 200 with an error document;
+    ///   ``ServiceError/isWriteConditionFailure`` when `condition` did not hold); ``ObjectStorageError/Code/unsupported``
+    ///   for a condition the service does not offer.
     @discardableResult
     public func copyObject(
         bucket: String,
@@ -271,9 +277,11 @@ extension ObjectStorageClient {
         sourceIfNoneMatch: String? = nil,
         attributes: UploadAttributes = UploadAttributes(),
         replacesMetadata: Bool = false,
+        condition: WriteCondition? = nil,
         logger: Logger? = nil
     ) async throws -> ObjectWriteResult {
         var operation = OperationRequest(name: "CopyObject", method: .PUT, bucket: bucket, key: key)
+        try operation.add(condition, .copyObject, vendor: self.configuration.vendor)
         let prefix = self.configuration.headerPrefix
         var source = "/" + sourceBucket + "/" + PercentEncoding.encode(sourceKey, style: .path)
         if let version = sourceVersionID { source += "?versionId=" + version }

@@ -83,7 +83,10 @@ extension ObjectStorageClient {
         if let tags = attributes.tags {
             // S3's form takes a Tagging document in its `tagging` field; OSS and OBS document no form field for tags.
             guard self.configuration.vendor == .s3 else {
-                throw ObjectStorageError.unsupported("tags in a POST form", vendor: self.configuration.vendor)
+                throw ObjectStorageError.unsupported(
+                    "\(self.configuration.vendor.name) documents no POST form field for tags: tags in a POST form "
+                        + "are S3's alone"
+                )
             }
             fields.append(
                 PresignedPost.Field(

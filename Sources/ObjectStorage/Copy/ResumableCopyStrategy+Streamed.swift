@@ -145,6 +145,7 @@ extension ResumableCopyStrategy {
             checkpointPath: checkpointPath,
             store: store,
             expectedCRC64: combined,
+            condition: request.options.writeCondition,
             verify: request.options.verifyIntegrity,
             logger: logger
         )
@@ -179,6 +180,7 @@ extension ResumableCopyStrategy {
             attributes: attributes
         )
         put.contentMD5 = digest.md5Base64
+        put.condition = request.options.writeCondition
         let written = try await client.putObject(put, logger: logger)
         if request.options.verifyIntegrity { try Self.check(digest.crc64, against: written.crc64, side: "PutObject") }
         reporter.add(size)

@@ -156,6 +156,8 @@ struct ResumableCopyStrategy: TransferStrategy {
             bucket: request.bucket,
             key: request.key,
             attributes: attributes,
+            fullObjectCRC64NVME: false,
+            condition: request.options.writeCondition,
             logger: logger
         )
         let checkpoint = try UploadCheckpoint(
@@ -228,6 +230,7 @@ struct ResumableCopyStrategy: TransferStrategy {
                 sourceIfMatch: etag,
                 attributes: request.attributes,
                 replacesMetadata: request.replacesMetadata,
+                condition: request.options.writeCondition,
                 logger: logger
             )
         } catch let error as ServiceError where Self.refusesSize(error) {
@@ -305,6 +308,7 @@ struct ResumableCopyStrategy: TransferStrategy {
                 checkpointPath: checkpointPath,
                 store: store,
                 expectedCRC64: sourceCRC64,
+                condition: request.options.writeCondition,
                 verify: request.options.verifyIntegrity,
                 logger: logger
             )

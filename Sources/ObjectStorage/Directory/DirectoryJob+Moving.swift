@@ -51,6 +51,7 @@ extension DirectoryJob {
                     sourceKey: sourceKey,
                     sourceIfMatch: etag,
                     attributes: self.attributes,
+                    condition: options.writeCondition,
                     logger: self.logger
                 )
                 return etag

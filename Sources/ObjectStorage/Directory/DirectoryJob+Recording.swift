@@ -126,6 +126,13 @@ extension DirectoryJob {
         }
         if let error = outcome.error {
             if Task.isCancelled || error is CancellationError || Self.failsEveryObject(error) { throw error }
+            if self.isKept(error) {
+                self.report(.skipped(name: outcome.name, reason: Self.keptReason), &state)
+                // What was asked for: counted as kept, not as skipped.
+                state.summary.skipped -= 1
+                state.summary.kept += 1
+                return
+            }
             if let reason = self.reasonARerunFailsToo(outcome, error) {
                 self.report(.skipped(name: outcome.name, reason: reason), &state)
             } else {

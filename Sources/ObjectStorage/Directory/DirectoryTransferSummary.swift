@@ -8,8 +8,8 @@
 
 /// The totals of a directory job, returned when it ends.
 ///
-/// Each object the job found counts once: as ``transferred``, ``unchanged``, ``finishedEarlier``, ``skipped`` or
-/// ``failed``. Every object made it when ``failed`` and ``skipped`` are both zero; a rerun of the same job (with a
+/// Each object the job found counts once: as ``transferred``, ``unchanged``, ``finishedEarlier``, ``kept``,
+/// ``skipped`` or ``failed``. Every object made it when ``failed`` and ``skipped`` are both zero; a rerun of the same job (with a
 /// ``DirectoryTransferOptions/manifestPath``) retries what failed.
 public struct DirectoryTransferSummary: Sendable, Hashable {
     /// Objects transferred (or that a dry run would transfer).
@@ -24,6 +24,10 @@ public struct DirectoryTransferSummary: Sendable, Hashable {
     public var deleted = 0
     /// Names left alone with a reason (``DirectoryTransferEvent/skipped(name:reason:)``).
     public var skipped = 0
+    /// Objects not written because the service refused a create-only write (``TransferOptions/writeCondition``
+    /// ``WriteCondition/ifAbsent``): the destination had the key. Reported as
+    /// ``DirectoryTransferEvent/skipped(name:reason:)`` but counted here, not in ``skipped``: they are what was asked.
+    public var kept = 0
     /// Transfers and deletions that failed.
     public var failed = 0
     /// Extraneous names kept because a transfer failed: deletions run only after every transfer succeeded, so this is

@@ -45,8 +45,8 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// An object key that cannot be saved under a local directory without escaping it or
         /// changing its meaning (`../`, an absolute path, a backslash, NUL, a component longer than 255 bytes).
         public static let unsafePath = Code("unsafePath")
-        /// A feature the configured vendor does not offer (for example tags in an OSS POST form), refused before
-        /// anything is sent.
+        /// The service does not offer what the request asks for (a conditional write on OBS, say): refused
+        /// before anything is sent.
         public static let unsupported = Code("unsupported")
     }
 
@@ -76,14 +76,12 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         ObjectStorageError(code: .invalidArgument, message: message)
     }
 
-    /// A feature `vendor` does not offer.
+    /// A feature the service does not offer, refused before anything is sent.
     ///
-    /// - Parameters:
-    ///   - feature: The feature, as a noun phrase (`tags in a POST form`).
-    ///   - vendor: The configured vendor.
+    /// - Parameter message: What the service lacks, naming the service and the operation.
     /// - Returns: The error.
-    package static func unsupported(_ feature: String, vendor: StorageVendor) -> ObjectStorageError {
-        ObjectStorageError(code: .unsupported, message: "\(vendor.name) does not support \(feature)")
+    package static func unsupported(_ message: String) -> ObjectStorageError {
+        ObjectStorageError(code: .unsupported, message: message)
     }
 
     /// A checksum mismatch between the bytes transferred and the service's value.

@@ -50,8 +50,13 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let noSuchBucket: Code = "NoSuchBucket"
         /// The multipart upload does not exist (aborted, completed or never created).
         public static let noSuchUpload: Code = "NoSuchUpload"
-        /// An `If-Match` / `If-Unmodified-Since` condition failed (412).
+        /// An `If-Match` / `If-Unmodified-Since` condition failed (412), or a conditional write's (S3's
+        /// `If-None-Match: *` found the key, its `If-Match` another ETag).
         public static let preconditionFailed: Code = "PreconditionFailed"
+        /// S3: a concurrent write to the key won while a conditional write was in progress (409).
+        public static let conditionalRequestConflict: Code = "ConditionalRequestConflict"
+        /// OSS: `x-oss-forbid-overwrite: true` found an object with the key (409).
+        public static let fileAlreadyExists: Code = "FileAlreadyExists"
         /// An `If-None-Match` / `If-Modified-Since` condition held: the object is unchanged (304).
         public static let notModified: Code = "NotModified"
         /// The requested range cannot be satisfied (416).

@@ -13,7 +13,7 @@ public import Foundation
 #endif
 
 /// One uploaded part, as ``ObjectStorageClient/uploadPart(bucket:key:uploadID:partNumber:body:contentMD5:logger:)``
-/// returns it and ``ObjectStorageClient/completeMultipartUpload(bucket:key:uploadID:parts:logger:)`` takes it.
+/// returns it and ``ObjectStorageClient/completeMultipartUpload(bucket:key:uploadID:parts:condition:logger:)`` takes it.
 public struct CompletedPart: Sendable, Hashable {
     /// The part number.
     public var partNumber: Int

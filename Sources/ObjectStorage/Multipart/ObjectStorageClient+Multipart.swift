@@ -44,11 +44,13 @@ extension ObjectStorageClient {
         key: String,
         attributes: UploadAttributes,
         fullObjectCRC64NVME: Bool,
+        condition: WriteCondition? = nil,
         logger: Logger?
     ) async throws -> String {
         var operation = OperationRequest(name: "CreateMultipartUpload", method: .POST, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploads", value: nil)]
         try self.add(attributes, to: &operation)
+        try operation.add(condition, .createMultipartUpload, vendor: self.configuration.vendor)
         if fullObjectCRC64NVME {
             operation.header(S3ChecksumHeader.algorithm, "CRC64NVME")
             operation.header(S3ChecksumHeader.type, "FULL_OBJECT")
@@ -140,17 +142,23 @@ extension ObjectStorageClient {
     ///   - key: The object key.
     ///   - uploadID: The upload id.
     ///   - parts: The parts (sorted by part number when sent).
+    ///   - condition: A condition on the object the completion writes (``WriteCondition``); `nil` writes
+    ///     unconditionally. The upload survives a condition that does not hold when the service reports it as
+    ///     S3's 412 or OSS's 409 before completing; S3's 409 `ConditionalRequestConflict` ends it.
     ///   - logger: The logger (the client's when `nil`).
     /// - Returns: The object's ETag, version id and (OSS) CRC-64 of the whole object. The ETag is `nil` when the
     ///   answer has none or an empty one (Ceph RGW answers `<ETag></ETag>`; a HEAD then reports it).
-    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for no parts; ``ServiceError`` (e.g. `InvalidPart`,
-    ///   also when the service answers 200 with an error; Ceph RGW answers an unknown upload id with 500).
+    /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for no parts, ``ObjectStorageError/Code/unsupported``
+    ///   for a condition the service does not offer; ``ServiceError`` (e.g. `InvalidPart`, also when the service
+    ///   answers 200 with an error; Ceph RGW answers an unknown upload id with 500;
+    ///   ``ServiceError/isWriteConditionFailure`` when `condition` did not hold).
     @discardableResult
     public func completeMultipartUpload(
         bucket: String,
         key: String,
         uploadID: String,
         parts: [CompletedPart],
+        condition: WriteCondition? = nil,
         logger: Logger? = nil
     ) async throws -> ObjectWriteResult {
         try await self.completeMultipartUpload(
@@ -159,11 +167,12 @@ extension ObjectStorageClient {
             uploadID: uploadID,
             parts: parts,
             checksum: nil,
+            condition: condition,
             logger: logger
         ).result
     }
 
-    /// ``completeMultipartUpload(bucket:key:uploadID:parts:logger:)`` with the object's checksum, sent for the service
+    /// ``completeMultipartUpload(bucket:key:uploadID:parts:condition:logger:)`` with the object's checksum, sent for the service
     /// to check (``SentChecksum``); S3's also names each part's (by part number) in the XML, as an upload created for
     /// its full-object CRC-64/NVME needs.
     ///
@@ -174,6 +183,7 @@ extension ObjectStorageClient {
         uploadID: String,
         parts: [CompletedPart],
         checksum: (object: SentChecksum, parts: [Int: UInt64])?,
+        condition: WriteCondition? = nil,
         logger: Logger?
     ) async throws -> (result: ObjectWriteResult, reportedChecksum: UInt64?) {
         guard !parts.isEmpty else {
@@ -194,6 +204,7 @@ extension ObjectStorageClient {
         var operation = OperationRequest(name: "CompleteMultipartUpload", method: .POST, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
         operation.header("Content-Type", "application/xml")
+        try operation.add(condition, .completeMultipartUpload, vendor: self.configuration.vendor)
         if let checksum {
             // Only the header: the answer's checksum is checked below, from where each service puts it.
             checksum.object.add(to: &operation)

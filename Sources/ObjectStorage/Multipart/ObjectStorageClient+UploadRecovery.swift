@@ -204,6 +204,7 @@ extension ObjectStorageClient {
     ///   - expectedCRC64: The CRC-64/XZ the object must have, or `nil` when unknown.
     ///   - checksum: The object's checksum and each part's (``SentChecksum``), sent with the completion for the
     ///     service to check; `nil` to send none.
+    ///   - condition: The completion's ``WriteCondition``, `nil` for none.
     ///   - verify: Whether to compare (``TransferOptions/verifyIntegrity``).
     ///   - logger: The transfer's logger.
     /// - Returns: The completion, with what was verified.
@@ -214,6 +215,7 @@ extension ObjectStorageClient {
         store: CheckpointStore,
         expectedCRC64: UInt64?,
         checksum: (object: SentChecksum, parts: [Int: UInt64])? = nil,
+        condition: WriteCondition? = nil,
         verify: Bool,
         logger: Logger
     ) async throws -> TransferCompletion {
@@ -226,6 +228,7 @@ extension ObjectStorageClient {
                 uploadID: finished.uploadId,
                 parts: finished.parts.map { CompletedPart(partNumber: $0.number, etag: $0.etag) },
                 checksum: checksum,
+                condition: condition,
                 logger: logger
             )
         } catch let error where Self.mayMeanUploadGone(error) {

@@ -26,6 +26,9 @@ public struct PutObjectRequest: Sendable {
     public var contentMD5: String?
     /// Computes and sends `Content-MD5` for an in-memory body.
     public var computesContentMD5 = false
+    /// Writes only if no object has the key, or only over the object with this ETag (see ``WriteCondition``
+    /// for what each service offers); `nil` (the default) writes unconditionally.
+    public var condition: WriteCondition?
     /// A CRC-64 of the body for the service to check and keep (S3's or OBS's, ``SentChecksum``).
     var checksum: SentChecksum?
 

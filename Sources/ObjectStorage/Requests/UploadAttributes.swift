@@ -12,7 +12,7 @@
 /// One value serves every call that writes an object:
 /// ``ObjectStorageClient/uploadFile(from:bucket:key:attributes:options:logger:progress:)``,
 /// ``PutObjectRequest``, ``ObjectStorageClient/createMultipartUpload(bucket:key:attributes:logger:)`` and
-/// ``ObjectStorageClient/copyObject(bucket:key:sourceBucket:sourceKey:sourceVersionID:sourceIfMatch:sourceIfNoneMatch:attributes:replacesMetadata:logger:)``.
+/// ``ObjectStorageClient/copyObject(bucket:key:sourceBucket:sourceKey:sourceVersionID:sourceIfMatch:sourceIfNoneMatch:attributes:replacesMetadata:condition:logger:)``.
 ///
 /// ```swift
 /// var attributes = UploadAttributes(contentType: "video/mp4")

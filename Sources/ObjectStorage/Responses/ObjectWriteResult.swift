@@ -15,8 +15,8 @@ public import Foundation
 #endif
 
 /// What the service says about an object it has just written: the answer of
-/// ``ObjectStorageClient/putObject(_:logger:)``, ``ObjectStorageClient/copyObject(bucket:key:sourceBucket:sourceKey:sourceVersionID:sourceIfMatch:sourceIfNoneMatch:attributes:replacesMetadata:logger:)`` and
-/// ``ObjectStorageClient/completeMultipartUpload(bucket:key:uploadID:parts:logger:)``.
+/// ``ObjectStorageClient/putObject(_:logger:)``, ``ObjectStorageClient/copyObject(bucket:key:sourceBucket:sourceKey:sourceVersionID:sourceIfMatch:sourceIfNoneMatch:attributes:replacesMetadata:condition:logger:)`` and
+/// ``ObjectStorageClient/completeMultipartUpload(bucket:key:uploadID:parts:condition:logger:)``.
 public struct ObjectWriteResult: Sendable, Hashable {
     /// The new object's entity tag, quotes included as the service sent it.
     public var etag: String?

@@ -77,6 +77,11 @@ public struct TransferOptions: Sendable, Hashable {
     /// while it runs (a 412 on `If-Match`, another ETag or size); 1 by default, 0 to fail at once. Bytes of two
     /// versions are never mixed. Uploads ignore it.
     public var restartsOnChange = 1
+    /// Uploads and copies: a condition on the object the transfer writes (``WriteCondition``), checked by the
+    /// service when it writes it (a single PUT or CopyObject, or the completion of a multipart upload; OSS also
+    /// checks create-only when the multipart upload starts). `nil` (the default) writes unconditionally. Downloads
+    /// ignore it.
+    public var writeCondition: WriteCondition?
 
     /// Creates options, with the defaults for what is not given (`TransferOptions()` for all defaults).
     ///

@@ -220,6 +220,7 @@ struct UploadFileStrategy: TransferStrategy {
         var put = PutObjectRequest(bucket: request.bucket, key: request.key, body: .empty, attributes: attributes)
         let digest = try digest(of: 0..<source.size)
         put.contentMD5 = digest?.md5Base64
+        put.condition = request.options.writeCondition
         // The digest was taken with the checksum's polynomial (`digest(of:)`).
         if let kind = sentChecksum, let crc = digest?.crc64 { put.checksum = SentChecksum(kind: kind, value: crc) }
         let reporter = TransferProgressReporter(totalBytes: source.size, resumedBytes: 0, handler: progress)
@@ -271,6 +272,7 @@ struct UploadFileStrategy: TransferStrategy {
             store: store,
             expectedCRC64: finished.partCRC64Polynomial == .xz ? finished.combinedCRC64() : nil,
             checksum: checksum,
+            condition: request.options.writeCondition,
             verify: request.enableCRC64Check,
             logger: logger
         )
@@ -355,6 +357,7 @@ struct UploadFileStrategy: TransferStrategy {
             key: request.key,
             attributes: attributes,
             fullObjectCRC64NVME: sentChecksum == .s3CRC64NVME,
+            condition: request.options.writeCondition,
             logger: logger
         )
     }

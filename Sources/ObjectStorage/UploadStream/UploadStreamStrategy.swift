@@ -85,6 +85,8 @@ struct UploadStreamStrategy: Sendable {
             bucket: bucket,
             key: key,
             attributes: attributes,
+            fullObjectCRC64NVME: false,
+            condition: options.writeCondition,
             logger: logger
         )
         logger.debug("stream upload started", metadata: ["os.upload_id": "\(uploadID)"])
@@ -103,6 +105,7 @@ struct UploadStreamStrategy: Sendable {
         try Task.checkCancellation()
         var put = PutObjectRequest(bucket: bucket, key: key, body: .bytes(body), attributes: attributes)
         put.computesContentMD5 = options.enableMD5Check
+        put.condition = options.writeCondition
         let response = try await client.putObject(put, logger: logger)
         let size = Int64(body.readableBytes)
         reporter.add(size)
@@ -178,6 +181,7 @@ struct UploadStreamStrategy: Sendable {
             key: key,
             uploadID: uploadID,
             parts: parts.map(\.part),
+            condition: options.writeCondition,
             logger: logger
         )
         let size = parts.reduce(0) { $0 + $1.size }

@@ -28,12 +28,14 @@ extension CopyCommand {
             guard destination != "-", let target = try ObjectURL(parsing: destination), Self.namesObject(target) else {
                 throw usage
             }
+            try transfer.checkNoClobber(command: "cp", destination: target.vendor)
             try await upload(to: target)
         } else {
             guard let origin = try ObjectURL(parsing: source), Self.namesObject(origin) else { throw usage }
             if let flag = transfer.uploadOnlyFlags.first ?? (contentType == nil ? nil : "--content-type") {
                 throw CLIError.usage("cp: \(flag) applies to uploads only")
             }
+            try transfer.checkNoClobber(command: "cp", destination: nil)
             try await download(from: origin)
         }
     }
@@ -69,16 +71,22 @@ extension CopyCommand {
         let attributes = transfer.uploadAttributes(contentType: contentType)
         let options = streamOptions
         let output = self.output
+        let flags = self.transfer
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: target.vendor)) {
             // Not drawn (the length is unknown): it times the transfer for the line that reports it.
             let timer = ProgressBar(label: "upload", isTerminal: false, output: output.level)
-            let result = try await client.uploadStream(
-                StandardInputBytes(),
-                bucket: target.bucket,
-                key: target.key ?? "",
-                attributes: attributes,
-                options: options
-            )
+            let result: TransferResult
+            do {
+                result = try await client.uploadStream(
+                    StandardInputBytes(),
+                    bucket: target.bucket,
+                    key: target.key ?? "",
+                    attributes: attributes,
+                    options: options
+                )
+            } catch let error where flags.isKept(error) {
+                return TransferFlags.reportKept(RemoteLocation.text(target), output: output)
+            }
             output.report("upload: - to \(RemoteLocation.text(target)) (\(timer.figures(result)))")
         }
     }

@@ -58,7 +58,9 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
             created if missing), or a prefix to a prefix (cp -r URL/ URL/: server-side within one service, \
             streamed between two). Keys that would land outside the directory are skipped and reported. A \
             manifest records each finished object, so rerunning the same command after Ctrl-C or a crash \
-            skips what is done. Exit status 1 when an object failed, 2 when names were skipped.
+            skips what is done. Exit status 1 when an object failed, 2 when names were skipped. With \
+            --no-clobber the service refuses to overwrite an existing key, in the write itself: the object is \
+            reported as skipped and kept, and the exit status stays 0.
             """
     )
     var recursive = false
@@ -92,6 +94,7 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
             throw CLIError.usage("cp: \(flag) applies to uploads only")
         }
         try transfer.checkTags("cp", for: plan.destinationProvider)
+        try transfer.checkNoClobber(command: "cp", destination: plan.isDownload ? nil : plan.destinationProvider)
         let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let streamedSourceProvider = try plan.streamedSourceProvider(options: remote)
         let client = try await factory.makeClient(for: plan.destinationProvider)
@@ -112,8 +115,12 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
                 to: String,
                 _ transfer: (ProgressBar) async throws -> String
             ) async throws {
-                let figures = try await transfer(ProgressBar(label: verb, output: output.level))
-                output.report("\(verb): \(from) to \(to) (\(figures))")
+                do {
+                    let figures = try await transfer(ProgressBar(label: verb, output: output.level))
+                    output.report("\(verb): \(from) to \(to) (\(figures))")
+                } catch let error where flags.isKept(error) {
+                    TransferFlags.reportKept(to, output: output)
+                }
             }
             switch plan.direction {
             case .upload(let path, let target):
@@ -174,6 +181,11 @@ struct CopyPlan: Sendable {
 
     var isCopy: Bool {
         if case .copy = direction { return true }
+        return false
+    }
+
+    var isDownload: Bool {
+        if case .download = direction { return true }
         return false
     }
 

@@ -43,6 +43,7 @@ struct DirectoryTransfer: Sendable {
         if sourceURL != nil, let flag = uploadOnlyFlag {
             throw CLIError.usage("\(command): \(flag) applies to uploads only")
         }
+        try transfer.checkNoClobber(command: command, destination: destinationURL?.vendor)
         switch (sourceURL, destinationURL) {
         case (nil, let target?):
             try transfer.checkTags(command, for: target.vendor)
@@ -279,6 +280,7 @@ struct DirectoryTransfer: Sendable {
         if summary.unchanged > 0 { parts.append("\(summary.unchanged) unchanged") }
         if summary.finishedEarlier > 0 { parts.append("\(summary.finishedEarlier) done by an earlier run") }
         if summary.deleted > 0 { parts.append("\(summary.deleted) \(printer.isDryRun ? "to be " : "")deleted") }
+        if summary.kept > 0 { parts.append("\(summary.kept) kept (already at the destination)") }
         if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
         if summary.failed > 0 { parts.append("\(summary.failed) failed") }
         if summary.deletionsWithheld > 0 {

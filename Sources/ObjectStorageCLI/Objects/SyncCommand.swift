@@ -23,7 +23,9 @@ struct SyncCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
             compared as bytes (no Unicode normalization). Symbolic links are skipped unless \
             --follow-symlinks. A manifest records each finished object, so rerunning the same command \
             after Ctrl-C or a crash skips what is done and resumes large files. Exit status: 0 when \
-            everything made it, 1 when an object failed, 2 when names were skipped.
+            everything made it, 1 when an object failed, 2 when names were skipped. With --no-clobber the \
+            service refuses to overwrite (no HEAD per file): an object whose key exists is reported as skipped \
+            and counted as kept, which leaves the exit status 0.
             """
     )
 

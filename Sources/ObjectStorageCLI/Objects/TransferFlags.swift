@@ -39,6 +39,15 @@ struct TransferFlags: ParsableArguments, Sendable {
     )
     var checkpointFile: String?
 
+    @Flag(
+        help: """
+            Never overwrite an object: the service refuses each write whose key exists (S3 If-None-Match: *, OSS \
+            x-oss-forbid-overwrite), and the object is reported as skipped. Not for downloads, nor for OBS, which \
+            has no such write.
+            """
+    )
+    var noClobber = false
+
     @Flag(help: "Upload only: send each part's Content-MD5 so the service verifies it.")
     var md5 = false
 
@@ -77,6 +86,7 @@ struct TransferFlags: ParsableArguments, Sendable {
         if let partSize { options.partSize = partSize.bytes }
         if let concurrency { options.concurrency = concurrency }
         options.enableMD5Check = md5
+        if noClobber { options.writeCondition = .ifAbsent }
         return options
     }
 
