@@ -50,8 +50,7 @@ extension ObjectStorageClient {
             operation.header("Content-Type", "application/xml")
         }
         operation.body = .bytes(body)
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        try await self.executeDraining(operation, logger: logger)
     }
 
     /// Deletes an empty bucket.
@@ -62,8 +61,7 @@ extension ObjectStorageClient {
     /// - Throws: ``ServiceError`` (e.g. `BucketNotEmpty`, `NoSuchBucket`).
     public func deleteBucket(bucket: String, logger: Logger? = nil) async throws {
         let operation = OperationRequest(name: "DeleteBucket", method: .DELETE, bucket: bucket)
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        try await self.executeDraining(operation, logger: logger)
     }
 
     /// Lists the buckets the credentials own, following the service's pages (OSS `marker`, S3

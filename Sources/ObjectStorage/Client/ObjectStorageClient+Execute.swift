@@ -90,6 +90,15 @@ extension ObjectStorageClient {
         }
     }
 
+    /// Sends `operation` through the request path and returns the headers of its 2xx answer, whose short body
+    /// (empty, or a document nobody reads) is drained.
+    @discardableResult
+    func executeDraining(_ operation: OperationRequest, logger: Logger?) async throws -> HTTPHeaders {
+        let response = try await self.execute(operation, logger: logger)
+        _ = try? await response.body.collect(upTo: 1 << 16)
+        return response.headers
+    }
+
     /// Sends `operation` through the request path and returns its 2xx answer, whose body the caller reads (outside
     /// the retries).
     func execute(

@@ -151,12 +151,11 @@ extension ObjectStorageClient {
     ) async throws -> DeletedVersion {
         var operation = OperationRequest(name: "DeleteObject", method: .DELETE, bucket: bucket, key: key)
         operation.query("versionId", versionID)
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        let headers = try await self.executeDraining(operation, logger: logger)
         let prefix = self.configuration.headerPrefix
         return DeletedVersion(
-            versionID: response.headers.first(name: prefix + "version-id"),
-            isDeleteMarker: response.headers.first(name: prefix + "delete-marker") == "true"
+            versionID: headers.first(name: prefix + "version-id"),
+            isDeleteMarker: headers.first(name: prefix + "delete-marker") == "true"
         )
     }
 
@@ -214,9 +213,7 @@ extension ObjectStorageClient {
         let body = xml.bytes
         var operation = OperationRequest(name: "DeleteObjects", method: .POST, bucket: bucket)
         operation.query = [QueryParameter(name: "delete", value: nil)]
-        operation.header("Content-Type", "application/xml")
-        operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
-        operation.body = .bytes(body)
+        operation.xmlBody(body)
         let (headers, root) = try await self.executeXML(operation, logger: logger)
         return DeleteObjectsResponse(
             deleted: root.children("Deleted").compactMap { $0["Key"] },

@@ -74,11 +74,8 @@ extension ObjectStorageClient {
         var operation = OperationRequest(name: "PutObjectTagging", method: .PUT, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "tagging", value: nil)]
         operation.query("versionId", versionID)
-        operation.header("Content-Type", "application/xml")
-        operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
-        operation.body = .bytes(body)
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        operation.xmlBody(body)
+        try await self.executeDraining(operation, logger: logger)
     }
 
     /// Removes all of an object's tags.
@@ -98,8 +95,7 @@ extension ObjectStorageClient {
         var operation = OperationRequest(name: "DeleteObjectTagging", method: .DELETE, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "tagging", value: nil)]
         operation.query("versionId", versionID)
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        try await self.executeDraining(operation, logger: logger)
     }
 
     /// `tags` in key order, checked against the vendor's limits.

@@ -57,11 +57,8 @@ extension ObjectStorageClient {
         let body = xml.bytes
         var operation = OperationRequest(name: "PutBucketVersioning", method: .PUT, bucket: bucket)
         operation.query = [QueryParameter(name: "versioning", value: nil)]
-        operation.header("Content-Type", "application/xml")
-        operation.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(body)))
-        operation.body = .bytes(body)
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        operation.xmlBody(body)
+        try await self.executeDraining(operation, logger: logger)
     }
 
     /// Lists every version and delete marker of the keys, fetching pages lazily as the sequence is iterated.

@@ -48,6 +48,14 @@ struct OperationRequest: Sendable {
         self.headers.append(HTTPHeader(name: name, value: value))
     }
 
+    /// Makes `document` the body, with its `Content-Type` and `Content-MD5` (which several services require of a
+    /// configuration document).
+    mutating func xmlBody(_ document: [UInt8]) {
+        self.header("Content-Type", "application/xml")
+        self.header("Content-MD5", ByteEncoding.base64(Hashing.MD5.hash(document)))
+        self.body = .bytes(document)
+    }
+
     mutating func query(_ name: String, _ value: String?) {
         guard let value else { return }
         self.query.append(QueryParameter(name: name, value: value))

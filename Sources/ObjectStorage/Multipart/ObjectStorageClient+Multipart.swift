@@ -239,8 +239,7 @@ extension ObjectStorageClient {
     ) async throws {
         var operation = OperationRequest(name: "AbortMultipartUpload", method: .DELETE, bucket: bucket, key: key)
         operation.query = [QueryParameter(name: "uploadId", value: uploadID)]
-        let response = try await self.execute(operation, logger: logger)
-        _ = try? await response.body.collect(upTo: 1 << 16)
+        try await self.executeDraining(operation, logger: logger)
     }
 
     /// Lists the parts of an upload, fetching pages lazily.
