@@ -19,7 +19,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, SyncCommand.self, RemoveCommand.self,
             MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,
-            SignCommand.self, ApiCommand.self, TagCommand.self, VersioningCommand.self,
+            SignCommand.self, ApiCommand.self, TagCommand.self, VersioningCommand.self, RevertCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

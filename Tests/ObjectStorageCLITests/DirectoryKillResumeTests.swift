@@ -397,7 +397,7 @@ final class ManifestKillTrigger: Sendable {
 }
 
 /// SplitMix64: a seeded generator, so that a failing run's kill instants can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
 
     init(seed: UInt64) { state = seed }
