@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# This source file is part of the swift-object-storage open source project
+# SPDX-License-Identifier: Apache-2.0
+"""The peers of Scripts/bench-versions, written as a user of boto3 or aws-cli would write them.
+
+tools.py delete-batch | delete-single | aws-cli-sample N | revert TIME
+"""
+import datetime
+import os
+import subprocess
+import sys
+
+import boto3
+from botocore.config import Config
+
+s3 = boto3.client("s3", config=Config(s3={"addressing_style": "path"}))
+
+
+def entries(bucket):
+    for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
+        for version in page.get("Versions", []) + page.get("DeleteMarkers", []):
+            yield version
+
+
+def delete_batch():
+    batch = []
+    for version in entries("versions"):
+        batch.append({"Key": version["Key"], "VersionId": version["VersionId"]})
+        if len(batch) == 1000:
+            s3.delete_objects(Bucket="versions", Delete={"Objects": batch, "Quiet": True})
+            batch = []
+    if batch:
+        s3.delete_objects(Bucket="versions", Delete={"Objects": batch, "Quiet": True})
+    s3.delete_bucket(Bucket="versions")
+
+
+def delete_single():
+    for version in list(entries("versions")):
+        s3.delete_object(Bucket="versions", Key=version["Key"], VersionId=version["VersionId"])
+    s3.delete_bucket(Bucket="versions")
+
+
+def aws_cli_sample(count):
+    listed = s3.list_object_versions(Bucket="versions", MaxKeys=count)
+    sample = (listed.get("Versions", []) + listed.get("DeleteMarkers", []))[:count]
+    for version in sample:
+        subprocess.run(["aws", "s3api", "delete-object", "--bucket", "versions", "--key", version["Key"],
+                        "--version-id", version["VersionId"], "--endpoint-url", os.environ["AWS_ENDPOINT_URL"]],
+                       check=True, stdout=subprocess.DEVNULL)
+
+
+def revert(instant):
+    then = datetime.datetime.strptime(instant, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    by_key = {}
+    for version in entries("revert"):
+        by_key.setdefault(version["Key"], []).append(version)
+    for key, versions in by_key.items():
+        versions.sort(key=lambda v: v["LastModified"], reverse=True)
+        target = next((v for v in versions if v["LastModified"] <= then), None)
+        latest = next(v for v in versions if v["IsLatest"])
+        if target is None:
+            s3.delete_object(Bucket="revert", Key=key)
+        elif target["VersionId"] != latest["VersionId"] and "ETag" in target:
+            s3.copy_object(Bucket="revert", Key=key,
+                           CopySource={"Bucket": "revert", "Key": key, "VersionId": target["VersionId"]})
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "delete-batch":
+        delete_batch()
+    elif command == "delete-single":
+        delete_single()
+    elif command == "aws-cli-sample":
+        aws_cli_sample(int(sys.argv[2]))
+    else:
+        revert(sys.argv[2])
