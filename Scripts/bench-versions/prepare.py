@@ -61,9 +61,9 @@ def prepare(total, revert_keys):
 
 def check(tool):
     names = [b["Name"] for b in s3.list_buckets()["Buckets"]]
-    if tool in ("rb-objstore", "rb-boto3-batch", "rb-boto3-single"):
+    if tool in ("rb-objstore", "rb-boto3-batch"):
         assert "versions" not in names, f"{tool}: the bucket is still there"
-    elif tool == "rb-aws-cli-sample":
+    elif tool in ("rb-boto3-single", "rb-aws-cli-sample"):
         assert "versions" in names
     else:
         latest = {}

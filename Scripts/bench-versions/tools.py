@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """The peers of Scripts/bench-versions, written as a user of boto3 or aws-cli would write them.
 
-tools.py delete-batch | delete-single | aws-cli-sample N | revert TIME
+tools.py delete-batch | delete-single N | aws-cli-sample N | revert TIME
 """
 import datetime
 import os
@@ -34,10 +34,14 @@ def delete_batch():
     s3.delete_bucket(Bucket="versions")
 
 
-def delete_single():
-    for version in list(entries("versions")):
+def delete_single(count):
+    sample = []
+    for version in entries("versions"):
+        sample.append(version)
+        if len(sample) == count:
+            break
+    for version in sample:
         s3.delete_object(Bucket="versions", Key=version["Key"], VersionId=version["VersionId"])
-    s3.delete_bucket(Bucket="versions")
 
 
 def aws_cli_sample(count):
@@ -70,7 +74,7 @@ if __name__ == "__main__":
     if command == "delete-batch":
         delete_batch()
     elif command == "delete-single":
-        delete_single()
+        delete_single(int(sys.argv[2]))
     elif command == "aws-cli-sample":
         aws_cli_sample(int(sys.argv[2]))
     else:

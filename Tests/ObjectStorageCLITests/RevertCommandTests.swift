@@ -37,7 +37,7 @@ struct RevertCommandTests {
         return versions
     }
 
-    @Test(arguments: [ObjectsDialect.s3, .oss])
+    @Test(arguments: ObjectsDialect.all)
     func revertsAPrefix(_ dialect: ObjectsDialect) async throws {
         let server = try await ObjectsLocalServer.start()
         defer { server.stop() }
