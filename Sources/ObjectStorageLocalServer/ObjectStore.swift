@@ -283,24 +283,21 @@ final class ObjectStore: Sendable {
             finalBlob = .files(placed)
         }
         let (versionID, released) = try state.withLock { (buckets) throws(ServerError) -> (String?, [Blob]) in
-            guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            let objectKey = ObjectKey(metadata.key)
             do throws(ServerError) {
+                guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
                 try condition?.check(
-                    record.objects[ObjectKey(metadata.key)]?.metadata,
+                    buckets[bucket]?.objects[objectKey]?.metadata,
                     key: metadata.key,
                     conflict: conflict
                 )
+                return try changeKey(objectKey, of: bucket, in: &buckets) { record in
+                    record.install(StoredObject(metadata: metadata, blob: finalBlob), newVersionID: Self.newVersionID())
+                }
             } catch {
                 for path in finalBlob.paths { FileIO.remove(path) }
                 throw error
             }
-            let installed = record.install(
-                StoredObject(metadata: metadata, blob: finalBlob),
-                newVersionID: Self.newVersionID()
-            )
-            try writeKey(bucket, ObjectKey(metadata.key), of: record)
-            buckets[bucket] = record
-            return installed
         }
         for path in released.flatMap(\.paths) { FileIO.remove(path) }
         return versionID
@@ -313,40 +310,59 @@ final class ObjectStore: Sendable {
     /// stays as it is, as the services keep it).
     func setTags(_ bucket: String, _ key: String, versionID: String?, _ tags: [StoredTag]?) throws(ServerError) {
         try state.withLock { (buckets) throws(ServerError) in
-            guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
             var object = try Self.find(key, versionID: versionID, in: buckets, bucket: bucket)
             object.metadata.tags = tags
-            let objectKey = ObjectKey(key)
-            if record.objects[objectKey]?.metadata.versionID == object.metadata.versionID {
-                record.objects[objectKey] = object
-            } else if let index = record.history[objectKey]?.firstIndex(where: {
-                $0.versionID == object.metadata.versionID
-            }) {
-                record.history[objectKey]?[index].object = object
+            try changeKey(ObjectKey(key), of: bucket, in: &buckets) { record in
+                record.replace(object)
             }
-            try writeKey(bucket, objectKey, of: record)
-            buckets[bucket] = record
         }
     }
 
-    /// Writes the metadata files of `key` as `record` holds it (a data directory only): the current object's, and
-    /// its older versions'; a file with nothing to hold is removed. Called under the lock, so that the files and
+    /// Changes one key of `bucket` in place, then writes that key's files; when they cannot be written, the key is
+    /// put back as it was and the error thrown. In place matters: a copy of the bucket would copy its dictionaries,
+    /// which makes each write cost as much as the bucket holds.
+    private func changeKey<Result>(
+        _ key: ObjectKey,
+        of bucket: String,
+        in buckets: inout [String: StoredBucket],
+        _ change: (inout StoredBucket) -> Result
+    ) throws(ServerError) -> Result {
+        guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+        let before = (object: buckets[bucket]?.objects[key], history: buckets[bucket]?.history[key])
+        guard let result = buckets[bucket]?.apply(change) else { throw .noSuchBucket(bucket) }
+        do {
+            try writeKey(bucket, key, object: buckets[bucket]?.objects[key], history: buckets[bucket]?.history[key])
+        } catch {
+            buckets[bucket]?.objects[key] = before.object
+            buckets[bucket]?.history[key] = before.history
+            buckets[bucket]?.sortedKeys = nil
+            throw error
+        }
+        return result
+    }
+
+    /// Writes the metadata files of `key` (a data directory only): its current `object`, and its older versions
+    /// (`history`); a file with nothing to hold is removed. Called under the lock, so that the files and
     /// the state change together.
-    private func writeKey(_ bucket: String, _ key: ObjectKey, of record: StoredBucket) throws(ServerError) {
+    private func writeKey(
+        _ bucket: String,
+        _ key: ObjectKey,
+        object: StoredObject?,
+        history: [StoredVersion]?
+    ) throws(ServerError) {
         guard let directory = bucketDirectory(bucket), let root else { return }
         let current = directory + "/meta/" + Self.metadataFileName(key.text)
         let versions = directory + "/meta/" + Self.versionsFileName(key.text)
+        // Every write before any removal: a write that fails then leaves the key's files as they were.
         do {
-            if let object = record.objects[key] {
+            if let object {
                 try FileIO.writeFileAtomically(
                     current,
                     temporary: "\(root)/tmp/\(FileIO.randomHex())",
                     bytes: Array(try JSONEncoder().encode(object.metadata))
                 )
-            } else {
-                FileIO.remove(current)
             }
-            if let history = record.history[key], !history.isEmpty {
+            if let history, !history.isEmpty {
                 let file = VersionsFile(key: key.text, versions: history.map(VersionsFile.Entry.init))
                 try FileIO.writeFileAtomically(
                     versions,
@@ -356,6 +372,7 @@ final class ObjectStore: Sendable {
             } else {
                 FileIO.remove(versions)
             }
+            if object == nil { FileIO.remove(current) }
         } catch {
             throw .internalError("cannot write the object metadata")
         }
@@ -369,17 +386,13 @@ final class ObjectStore: Sendable {
         now: (seconds: Int64, milliseconds: Int64) = (0, 0)
     ) throws(ServerError) -> DeleteOutcome {
         let (outcome, released) = try state.withLock { (buckets) throws(ServerError) -> (DeleteOutcome, [Blob]) in
-            guard var record = buckets[bucket] else { throw .noSuchBucket(bucket) }
-            let objectKey = ObjectKey(key)
-            let result =
+            try changeKey(ObjectKey(key), of: bucket, in: &buckets) { record in
                 if let versionID {
-                    record.deleteVersion(objectKey, versionID: versionID)
+                    record.deleteVersion(ObjectKey(key), versionID: versionID)
                 } else {
-                    record.deleteCurrent(objectKey, newVersionID: Self.newVersionID(), now: now)
+                    record.deleteCurrent(ObjectKey(key), newVersionID: Self.newVersionID(), now: now)
                 }
-            try writeKey(bucket, objectKey, of: record)
-            buckets[bucket] = record
-            return result
+            }
         }
         for path in released.flatMap(\.paths) { FileIO.remove(path) }
         return outcome

@@ -199,6 +199,21 @@ extension StoredBucket {
         Set(objects.keys).union(history.keys).map(\.text).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// Puts `object` in the place of the version with its version id (the current object or an older one).
+    mutating func replace(_ object: StoredObject) {
+        let key = ObjectKey(object.metadata.key)
+        if objects[key]?.metadata.versionID == object.metadata.versionID {
+            objects[key] = object
+        } else if let index = history[key]?.firstIndex(where: {
+            $0.versionID == (object.metadata.versionID ?? BucketVersioning.nullVersionID)
+        }) {
+            history[key]?[index].object = object
+        }
+    }
+
+    /// Runs `change` on the bucket in place (`buckets[name]?.apply(change)` copies none of its dictionaries).
+    mutating func apply<Result>(_ change: (inout StoredBucket) -> Result) -> Result { change(&self) }
+
     /// The versions of `key`, newest first, with whether each is the latest.
     func versions(of key: ObjectKey) -> [StoredVersion] {
         (objects[key].map { [StoredVersion($0)] } ?? []) + (history[key] ?? [])

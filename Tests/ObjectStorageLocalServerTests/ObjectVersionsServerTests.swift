@@ -207,4 +207,33 @@ struct ObjectVersionsServerTests {
             #expect(try await client.send("GET", "/kept?versions").elements("VersionId").count == 2)
         }
     }
+
+    @Test("a change whose metadata cannot be written is refused and leaves the key as it was, in memory and on disk")
+    func unwritableMetadataRollsBack() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("versions-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = LocalObjectServer.Configuration(storage: .directory(directory), authentication: .anonymous)
+        let tagging = Array("<Tagging><TagSet><Tag><Key>b</Key><Value>2</Value></Tag></TagSet></Tagging>".utf8)
+        try await withServer(configuration) { client, _ in
+            _ = try await client.send("PUT", "/kept")
+            _ = try await client.send("PUT", "/kept?versioning", body: Self.versioning("Enabled"))
+            _ = try await client.send("PUT", "/kept/k", headers: [("x-amz-tagging", "a=1")], body: [1])
+            // Metadata is written through tmp/; a file in its place makes every such write fail.
+            let scratch = directory + "/tmp"
+            try FileManager.default.removeItem(atPath: scratch)
+            #expect(FileManager.default.createFile(atPath: scratch, contents: Data()))
+            #expect(try await client.send("PUT", "/kept/k?tagging", body: tagging).status == 500)
+            #expect(try await client.send("DELETE", "/kept/k").status == 500)
+            let kept = try await client.send("GET", "/kept/k?tagging")
+            #expect(kept.elements("Key") == ["a"] && kept.elements("Value") == ["1"], "\(kept.text)")
+            #expect(try await client.send("GET", "/kept/k").body == [1])
+            #expect(try await client.send("GET", "/kept?versions").elements("VersionId").count == 1)
+            try FileManager.default.removeItem(atPath: scratch)
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
+        }
+        try await withServer(configuration) { (client: TestClient, _: LocalObjectServer) async throws -> Void in
+            #expect(try await client.send("GET", "/kept/k?tagging").elements("Value") == ["1"])
+            #expect(try await client.send("GET", "/kept/k").body == [1])
+        }
+    }
 }
