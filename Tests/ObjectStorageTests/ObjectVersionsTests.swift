@@ -109,4 +109,31 @@ struct ObjectVersionsTests {
             try await client.deleteBucket(bucket: Self.bucket)
         }
     }
+
+    @Test("a directory job as of a time refuses an upload and a time in the future before anything moves")
+    func asOfRefusals() async throws {
+        try await LocalObjectServer.withRunning(logger: .scanning) { client, _ in
+            let directory = temporaryPath("as-of-\(UUID())")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try await client.createBucket(bucket: Self.bucket)
+            var options = DirectoryTransferOptions()
+            options.sourceAsOf = Date(timeIntervalSinceNow: -60)
+            let upload = await #expect(throws: ObjectStorageError.self) {
+                try await client.uploadDirectory(directory, bucket: Self.bucket, options: options)
+            }
+            #expect(upload?.code == .invalidArgument && upload?.message.contains("keep no versions") == true)
+            options.sourceAsOf = Date(timeIntervalSinceNow: 3_600)
+            let future = await #expect(throws: ObjectStorageError.self) {
+                try await client.downloadDirectory(bucket: Self.bucket, to: directory, options: options)
+            }
+            #expect(future?.code == .invalidArgument && future?.message.contains("in the future") == true)
+            var revert = RevertOptions()
+            revert.concurrency = 0
+            let concurrency = await #expect(throws: ObjectStorageError.self) {
+                try await client.revert(bucket: Self.bucket, prefix: "", to: Date(), options: revert)
+            }
+            #expect(concurrency?.code == .invalidArgument, "\(String(describing: concurrency))")
+        }
+    }
 }

@@ -22,10 +22,11 @@ struct DirectoryEntry: Sendable {
     /// A local file: its path and modification time in nanoseconds (an upload's manifest stamp).
     var path: String?
     var modificationNanoseconds: Int64 = 0
-    /// A listed object: its key, ETag and `Last-Modified`.
+    /// A listed object: its key, ETag and `Last-Modified`, and the version a job as of a time reads.
     var key: String?
     var etag: String?
     var lastModified: Date?
+    var versionID: String?
 }
 
 /// What one side of a directory job yields, in name order: an entry, or a name it left out.

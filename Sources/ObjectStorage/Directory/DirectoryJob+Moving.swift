@@ -49,6 +49,7 @@ extension DirectoryJob {
                     key: key,
                     sourceBucket: origin.bucket,
                     sourceKey: sourceKey,
+                    sourceVersionID: source.versionID,
                     sourceIfMatch: etag,
                     attributes: self.attributes,
                     condition: options.writeCondition,
@@ -62,6 +63,7 @@ extension DirectoryJob {
                 from: origin.client,
                 sourceBucket: origin.bucket,
                 sourceKey: sourceKey,
+                sourceVersionID: source.versionID,
                 attributes: self.attributes,
                 options: options,
                 logger: self.logger
@@ -74,6 +76,7 @@ extension DirectoryJob {
                 let result = try await self.client.resumableDownload(
                     bucket: self.bucket,
                     key: key,
+                    versionID: source.versionID,
                     to: destination,
                     options: options,
                     logger: self.logger
@@ -85,6 +88,7 @@ extension DirectoryJob {
             }
             var request = GetObjectRequest(bucket: self.bucket, key: key)
             request.ifMatch = source.etag
+            request.versionID = source.versionID
             let attributes = try await self.client.download(
                 request,
                 to: destination,

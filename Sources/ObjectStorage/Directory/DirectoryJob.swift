@@ -9,6 +9,12 @@
 import Logging
 import ObjectStorageCheckpoint
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -84,6 +90,7 @@ struct DirectoryJob: Sendable {
             let sourceEndpoint = (source.client ?? self.client).configuration.endpoint.description
             identity += "\n\(sourceEndpoint)\n\(source.bucket)\n\(source.prefix)"
         }
+        if let asOf = self.options.sourceAsOf { identity += "\nas of \(asOf.timeIntervalSince1970)" }
         return identity
     }
 
@@ -168,17 +175,28 @@ struct DirectoryJob: Sendable {
             let pages = client.listObjects(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix)
             return .listing(ListingSide(listing: pages, prefix: prefix, isFiltered: isFiltered))
         }
-        let destinationListing = listing(self.client, self.bucket, self.prefix)
+        /// The source's listing: the current objects, or their versions of ``DirectoryTransferOptions/sourceAsOf``.
+        func sourceListing(_ client: ObjectStorageClient, _ bucket: String, _ prefix: String) -> DirectorySide {
+            guard let date = self.options.sourceAsOf else { return listing(client, bucket, prefix) }
+            let pages = client.listObjectVersions(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix)
+            return .listing(ListingSide(versions: pages, at: date, prefix: prefix, isFiltered: isFiltered))
+        }
         switch self.direction {
         case .upload:
-            return SortedMerge(source: try local(), destination: comparesDestination ? destinationListing : nil)
+            return SortedMerge(
+                source: try local(),
+                destination: comparesDestination ? listing(self.client, self.bucket, self.prefix) : nil
+            )
         case .download:
-            return SortedMerge(source: destinationListing, destination: comparesDestination ? try local() : nil)
+            return SortedMerge(
+                source: sourceListing(self.client, self.bucket, self.prefix),
+                destination: comparesDestination ? try local() : nil
+            )
         case .copy:
             let source = self.copySource ?? CopySource(bucket: self.bucket, prefix: self.prefix)
             return SortedMerge(
-                source: listing(source.client ?? self.client, source.bucket, source.prefix),
-                destination: comparesDestination ? destinationListing : nil
+                source: sourceListing(source.client ?? self.client, source.bucket, source.prefix),
+                destination: comparesDestination ? listing(self.client, self.bucket, self.prefix) : nil
             )
         }
     }

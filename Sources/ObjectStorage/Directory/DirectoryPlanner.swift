@@ -157,19 +157,21 @@ struct DirectoryPlanner: Sendable {
         case .checksum where self.direction == .copy:
             // Two listings: two ETags to compare when both are MD5s.
             if let from = ETagDigest.md5(source.etag), let to = ETagDigest.md5(destination.etag) { return from != to }
-            return Self.isNewer(source, than: destination)
+            return self.isNewer(source, than: destination)
         case .checksum where self.digestAvailable(source: source, destination: destination):
             // Decided by the local file's digest, in the transfer's task (see `unlessMD5`).
             return true
         case .sizeAndModificationTime, .checksum:
-            return Self.isNewer(source, than: destination)
+            return self.isNewer(source, than: destination)
         }
     }
 
-    /// Whether the source was modified after the destination, in whole seconds (`Last-Modified` has no more).
-    private static func isNewer(_ source: DirectoryEntry, than destination: DirectoryEntry) -> Bool {
+    /// Whether the source was modified after the destination, in whole seconds (`Last-Modified` has no more); for
+    /// a source read as of a time, whether their times differ at all (a version of then is older than what it
+    /// replaces).
+    private func isNewer(_ source: DirectoryEntry, than destination: DirectoryEntry) -> Bool {
         guard let from = source.modifiedSeconds, let to = destination.modifiedSeconds else { return true }
-        return from > to
+        return self.options.sourceAsOf == nil ? from > to : from != to
     }
 
     /// Whether the object side of an upload or a download has an MD5 ETag to compare with the file's digest.

@@ -42,9 +42,17 @@ struct LocalSide: AsyncIteratorProtocol {
 }
 
 /// A directory job's remote side: the objects under a prefix, page by page, in key order, named by their key minus
-/// the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out.
+/// the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out. Either the
+/// current objects, or each key's version current at an instant (a version listing).
 struct ListingSide: AsyncIteratorProtocol {
-    var pages: PaginatedSequence<ListObjectsResponse>.AsyncIterator
+    enum Source {
+        case objects(PaginatedSequence<ListObjectsResponse>.AsyncIterator)
+        case versions(KeyVersionsIterator, at: Date)
+        /// While a page is read (so that the iterator in hand is the only copy), and after the last.
+        case reading
+    }
+
+    var source: Source
     let prefix: String
     let isFiltered: @Sendable (String) -> Bool
     /// The rest of the current page, reversed, so that taking the next entry is `popLast`.
@@ -55,7 +63,18 @@ struct ListingSide: AsyncIteratorProtocol {
         prefix: String,
         isFiltered: @escaping @Sendable (String) -> Bool
     ) {
-        self.pages = listing.makeAsyncIterator()
+        self.source = .objects(listing.makeAsyncIterator())
+        self.prefix = prefix
+        self.isFiltered = isFiltered
+    }
+
+    init(
+        versions: PaginatedSequence<ListObjectVersionsResponse>,
+        at date: Date,
+        prefix: String,
+        isFiltered: @escaping @Sendable (String) -> Bool
+    ) {
+        self.source = .versions(KeyVersionsIterator(versions) { $0.utf8.starts(with: prefix.utf8) }, at: date)
         self.prefix = prefix
         self.isFiltered = isFiltered
     }
@@ -63,24 +82,53 @@ struct ListingSide: AsyncIteratorProtocol {
     mutating func next() async throws -> DirectorySideItem? {
         while true {
             if let entry = self.page.popLast() { return .entry(entry) }
-            guard let listed = try await self.pages.next() else { return nil }
-            let (prefix, isFiltered) = (self.prefix, self.isFiltered)
-            self.page = listed.contents.reversed().compactMap { object in
-                guard object.key.utf8.starts(with: prefix.utf8), !object.key.hasSuffix("/") else { return nil }
-                let name = String(decoding: object.key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
-                guard !isFiltered(name) else { return nil }
-                return DirectoryEntry(
-                    name: name,
-                    size: object.size,
-                    modifiedSeconds: object.lastModified.map {
-                        Int64($0.timeIntervalSince1970.clamped(to: -1e12...1e12))
-                    },
-                    key: object.key,
-                    etag: object.etag,
-                    lastModified: object.lastModified
-                )
+            switch self.source {
+            case .objects(var pages):
+                self.source = .reading
+                guard let listed = try await pages.next() else { return nil }
+                self.source = .objects(pages)
+                self.page = listed.contents.reversed().compactMap { object in
+                    self.entry(
+                        key: object.key,
+                        size: object.size,
+                        etag: object.etag,
+                        lastModified: object.lastModified
+                    )
+                }
+            case .versions(var keys, let date):
+                self.source = .reading
+                guard let versions = try await keys.next() else { return nil }
+                self.source = .versions(keys, at: date)
+                if let then = versions.current(at: date),
+                    var entry = self.entry(
+                        key: then.key,
+                        size: then.size,
+                        etag: then.etag,
+                        lastModified: then.lastModified
+                    )
+                {
+                    entry.versionID = then.versionID
+                    self.page = [entry]
+                }
+            case .reading:
+                return nil
             }
         }
+    }
+
+    /// The entry of a listed key; `nil` for a key outside the prefix, a directory marker, or a filtered name.
+    private func entry(key: String, size: Int64, etag: String?, lastModified: Date?) -> DirectoryEntry? {
+        guard key.utf8.starts(with: self.prefix.utf8), !key.hasSuffix("/") else { return nil }
+        let name = String(decoding: key.utf8.dropFirst(self.prefix.utf8.count), as: UTF8.self)
+        guard !self.isFiltered(name) else { return nil }
+        return DirectoryEntry(
+            name: name,
+            size: size,
+            modifiedSeconds: lastModified.map { Int64($0.timeIntervalSince1970.clamped(to: -1e12...1e12)) },
+            key: key,
+            etag: etag,
+            lastModified: lastModified
+        )
     }
 }
 

@@ -6,6 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
 /// How a directory job (``ObjectStorageClient/uploadDirectory(_:bucket:prefix:attributes:options:logger:events:)``,
 /// ``ObjectStorageClient/downloadDirectory(bucket:prefix:to:options:logger:events:)``) chooses, moves and records
 /// objects.
@@ -71,6 +77,12 @@ public struct DirectoryTransferOptions: Sendable, Hashable {
     /// (kept beside it). Its directory must exist. Removed when a job ends with no failure. `nil` (the default)
     /// for no manifest.
     public var manifestPath: String?
+
+    /// Reads the source as it was at this instant (a download or a copy from a versioned bucket): each key's
+    /// version current then, and none of the keys that did not exist then or were deleted. `nil` (the default)
+    /// for the current objects. An upload refuses it, as it does an instant in the future. A sync then moves an
+    /// object whose `Last-Modified` differs from the destination's time either way, not only when it is newer.
+    public var sourceAsOf: Date?
 
     /// Options with the defaults.
     public init() {}

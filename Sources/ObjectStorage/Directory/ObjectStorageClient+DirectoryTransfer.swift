@@ -53,6 +53,11 @@ extension ObjectStorageClient {
         events: (@Sendable (DirectoryTransferEvent) -> Void)? = nil
     ) async throws -> DirectoryTransferSummary {
         try Self.validate(options, bucket: bucket)
+        if let asOf = options.sourceAsOf {
+            throw ObjectStorageError.invalidArgument(
+                "an upload reads local files, which keep no versions as of \(asOf.formatted(.iso8601))"
+            )
+        }
         let job = DirectoryJob(
             client: self,
             direction: .upload,
@@ -201,6 +206,9 @@ extension ObjectStorageClient {
             throw .invalidArgument(
                 "the large-object threshold must be at least 1 byte, not \(options.largeObjectThreshold)"
             )
+        }
+        if let asOf = options.sourceAsOf, asOf > Date() {
+            throw .invalidArgument("cannot read the source as of \(asOf.formatted(.iso8601)), which is in the future")
         }
     }
 

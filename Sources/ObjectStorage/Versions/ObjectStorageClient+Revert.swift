@@ -34,15 +34,19 @@ public struct RevertOptions: Sendable {
     public var manifestPath: String?
     /// Reports what would be done and changes nothing.
     public var isDryRun = false
+    /// How many keys change at once, `1...128` (16 by default).
+    public var concurrency = 16
 
     /// Creates options.
     ///
     /// - Parameters:
     ///   - manifestPath: Where the revert records its progress.
     ///   - isDryRun: Whether nothing is changed.
-    public init(manifestPath: String? = nil, isDryRun: Bool = false) {
+    ///   - concurrency: How many keys change at once.
+    public init(manifestPath: String? = nil, isDryRun: Bool = false, concurrency: Int = 16) {
         self.manifestPath = manifestPath
         self.isDryRun = isDryRun
+        self.concurrency = concurrency
     }
 }
 
@@ -62,6 +66,8 @@ extension ObjectStorageClient {
     ///
     /// A key is changed only when it differs from its version of that time, and never deleted unless it had no
     /// version then: a key whose version of that time cannot be copied fails the revert before it is touched.
+    /// Keys change ``RevertOptions/concurrency`` at a time, as the listing finds them (an object of 5 GiB or more is
+    /// copied in parts); the first failure stops the revert, after the changes in flight end.
     /// With ``RevertOptions/manifestPath``, a key is recorded as started (with the version it had) before it is
     /// changed and as finished after: a rerun after a crash skips the finished keys, and treats a started key whose
     /// current version has changed since as done, so none is restored twice.
@@ -81,7 +87,8 @@ extension ObjectStorageClient {
     ///   - date: The instant to go back to; not in the future.
     ///   - options: The manifest and dry run.
     ///   - logger: The logger (the client's when `nil`).
-    ///   - events: Called with each key's outcome, in key order.
+    ///   - events: Called with each key's outcome as it is known (in key order when ``RevertOptions/concurrency``
+    ///     is 1).
     /// - Returns: The counts.
     /// - Throws: ``ObjectStorageError/Code/invalidArgument`` for a date in the future or a bucket that was never
     ///   versioned (before anything changes); ``ServiceError``; ``ObjectStorageError`` for a manifest that cannot be
@@ -98,6 +105,11 @@ extension ObjectStorageClient {
         guard date <= Date() else {
             throw ObjectStorageError.invalidArgument(
                 "cannot revert to \(date.formatted(.iso8601)), which is in the future"
+            )
+        }
+        guard (1...128).contains(options.concurrency) else {
+            throw ObjectStorageError.invalidArgument(
+                "the revert's concurrency must be between 1 and 128, not \(options.concurrency)"
             )
         }
         guard try await self.getBucketVersioning(bucket: bucket, logger: logger) != nil else {
@@ -118,41 +130,94 @@ extension ObjectStorageClient {
         } else {
             manifest = nil
         }
-        var revert = KeyRevert(client: self, bucket: bucket, date: date, options: options, manifest: manifest)
+        var revert = KeyRevert(date: date, isDryRun: options.isDryRun, manifest: manifest)
         let directory = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
-        var versions: [ListObjectVersionsResponse.Version] = []
-        for try await page in self.listObjectVersions(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix) {
-            for version in page.versions where version.key == prefix || version.key.hasPrefix(directory) {
-                if let last = versions.last, last.key != version.key {
-                    events(try await revert.run(versions, logger: logger))
-                    versions.removeAll(keepingCapacity: true)
-                }
-                versions.append(version)
-            }
+        var keys = KeyVersionsIterator(self.listObjectVersions(bucket: bucket, prefix: prefix.isEmpty ? nil : prefix)) {
+            $0 == prefix || $0.hasPrefix(directory)
         }
-        if !versions.isEmpty { events(try await revert.run(versions, logger: logger)) }
+        let logger = logger ?? self.logger
+        try await withThrowingTaskGroup(of: RevertEvent.self) { group in
+            var inFlight = 0
+            while let versions = try await keys.next() {
+                guard let change = try revert.plan(versions) else { continue }
+                switch change {
+                case .done(let event):
+                    events(event)
+                    continue
+                case .change(let event, let size):
+                    if inFlight == options.concurrency, let finished = try await group.next() {
+                        events(try revert.finish(finished))
+                        inFlight -= 1
+                    }
+                    if options.isDryRun {
+                        events(try revert.finish(event))
+                        continue
+                    }
+                    group.addTask { [self] in
+                        try await self.apply(event, bucket: bucket, size: size, logger: logger)
+                        return event
+                    }
+                    inFlight += 1
+                }
+            }
+            while let finished = try await group.next() { events(try revert.finish(finished)) }
+        }
         manifest?.close(removing: true)
         return revert.summary
     }
 }
 
-/// One revert's work, key by key.
+extension ObjectStorageClient {
+    /// Makes one key what `event` says: its version of that time copied over it, or a delete marker.
+    fileprivate func apply(_ event: RevertEvent, bucket: String, size: Int64, logger: Logger) async throws {
+        switch event {
+        case .restored(let key, let versionID) where size < 5 << 30:
+            try await self.copyObject(
+                bucket: bucket,
+                key: key,
+                sourceBucket: bucket,
+                sourceKey: key,
+                sourceVersionID: versionID,
+                logger: logger
+            )
+        case .restored(let key, let versionID):
+            // Past CopyObject's 5 GiB limit: copied in parts.
+            _ = try await self.resumableCopy(
+                bucket: bucket,
+                key: key,
+                sourceBucket: bucket,
+                sourceKey: key,
+                sourceVersionID: versionID,
+                logger: logger
+            )
+        case .deleted(let key):
+            try await self.deleteObject(bucket: bucket, key: key, logger: logger)
+        case .unchanged:
+            break
+        }
+    }
+}
+
+/// What a revert decides for one key.
+private enum KeyRevertPlan {
+    /// Nothing to change; the outcome is recorded already.
+    case done(RevertEvent)
+    /// A change to apply (`size`: the bytes of the version to restore), recorded as started already.
+    case change(RevertEvent, size: Int64)
+}
+
+/// One revert's decisions and records, key by key (the changes themselves run in the revert's task group).
 private struct KeyRevert {
-    let client: ObjectStorageClient
-    let bucket: String
     let date: Date
-    let options: RevertOptions
+    let isDryRun: Bool
     let manifest: DirectoryManifest?
     var summary = RevertSummary()
     /// The version each key had when an earlier run started changing it.
     let startedFrom: [String: String]
 
-    init(client: ObjectStorageClient, bucket: String, date: Date, options: RevertOptions, manifest: DirectoryManifest?)
-    {
-        self.client = client
-        self.bucket = bucket
+    init(date: Date, isDryRun: Bool, manifest: DirectoryManifest?) {
         self.date = date
-        self.options = options
+        self.isDryRun = isDryRun
         self.manifest = manifest
         var started: [String: String] = [:]
         for record in manifest.map({ Array($0.started.values) }) ?? [] {
@@ -163,70 +228,61 @@ private struct KeyRevert {
         self.startedFrom = started
     }
 
-    /// Reverts one key, given all its versions newest first.
-    mutating func run(_ versions: [ListObjectVersionsResponse.Version], logger: Logger?) async throws -> RevertEvent {
-        guard let current = versions.first else {
-            throw ObjectStorageError.invalidResponse("the version listing named a key without versions")
-        }
+    /// Decides for one key, given all its versions newest first: a key already as it was at that time is recorded
+    /// as finished; one to change is recorded as started (with the version it has now).
+    mutating func plan(_ versions: [ListObjectVersionsResponse.Version]) throws -> KeyRevertPlan? {
+        guard let current = versions.first else { return nil }
         let key = current.key
         if self.manifest?.finishedRecord(for: key) != nil
             || self.startedFrom[key].map({ $0 != current.versionID }) == true
         {
             // Finished by an earlier run, or changed by it after it recorded the start.
-            try self.finish(key, stamp: "earlier")
-            self.summary.unchanged += 1
-            return .unchanged(key: key)
+            return .done(try self.finish(.unchanged(key: key), stamp: "earlier"))
         }
-        // The version current at `date`: the newest written at or before it.
-        let then = versions.first { ($0.lastModified ?? .distantFuture) <= self.date }
-        let existedThen = then.map { !$0.isDeleteMarker } ?? false
+        let then = versions.current(at: self.date)
         let existsNow = current.isLatest && !current.isDeleteMarker
         // The same version, or the same bytes (a copy of it that an earlier run made): nothing to do.
-        if let then, existedThen, existsNow,
+        if let then, existsNow,
             then.versionID == current.versionID
                 || (then.etag != nil && then.etag == current.etag && then.size == current.size)
         {
-            try self.finish(key, stamp: "unchanged")
-            self.summary.unchanged += 1
-            return .unchanged(key: key)
+            return .done(try self.finish(.unchanged(key: key)))
         }
-        if !existedThen && !existsNow {
-            try self.finish(key, stamp: "unchanged")
-            self.summary.unchanged += 1
-            return .unchanged(key: key)
-        }
-        if !self.options.isDryRun { try self.manifest?.appendStart("\(current.versionID) \(key)") }
-        if let then, existedThen {
-            if !self.options.isDryRun {
-                try await self.client.copyObject(
-                    bucket: self.bucket,
-                    key: key,
-                    sourceBucket: self.bucket,
-                    sourceKey: key,
-                    sourceVersionID: then.versionID,
-                    logger: logger
-                )
+        if then == nil && !existsNow { return .done(try self.finish(.unchanged(key: key))) }
+        if !self.isDryRun {
+            do {
+                try self.manifest?.appendStart("\(current.versionID) \(key)")
+            } catch {
+                throw ObjectStorageError(checkpoint: error)
             }
-            try self.finish(key, stamp: "restored \(then.versionID)")
-            self.summary.restored += 1
-            return .restored(key: key, versionID: then.versionID)
         }
-        if !self.options.isDryRun {
-            try await self.client.deleteObject(bucket: self.bucket, key: key, logger: logger)
-        }
-        try self.finish(key, stamp: "deleted")
-        self.summary.deleted += 1
-        return .deleted(key: key)
+        guard let then else { return .change(.deleted(key: key), size: 0) }
+        return .change(.restored(key: key, versionID: then.versionID), size: then.size)
     }
 
-    private func finish(_ key: String, stamp: String) throws {
-        guard let manifest, !self.options.isDryRun else { return }
+    /// Records `event` as the key's outcome, counts it and returns it.
+    mutating func finish(_ event: RevertEvent, stamp: String? = nil) throws -> RevertEvent {
+        let key: String
+        let outcome: String
+        switch event {
+        case .restored(let name, let versionID):
+            (key, outcome) = (name, "restored \(versionID)")
+            self.summary.restored += 1
+        case .deleted(let name):
+            (key, outcome) = (name, "deleted")
+            self.summary.deleted += 1
+        case .unchanged(let name):
+            (key, outcome) = (name, "unchanged")
+            self.summary.unchanged += 1
+        }
+        guard let manifest, !self.isDryRun else { return event }
         do {
-            if try manifest.append(DirectoryManifest.Record(name: key, size: 0, stamp: stamp)) {
+            if try manifest.append(DirectoryManifest.Record(name: key, size: 0, stamp: stamp ?? outcome)) {
                 try manifest.sync()
             }
         } catch {
             throw ObjectStorageError(checkpoint: error)
         }
+        return event
     }
 }

@@ -38,6 +38,14 @@ struct DirectoryFlags: ParsableArguments, Sendable {
     @Flag(help: "Print one JSON object per object on standard output instead of lines of text.")
     var json = false
 
+    @Option(
+        help: """
+            Read a versioned bucket as it was at this time (ISO 8601 with a zone, e.g. 2026-11-28T09:30:00Z): each \
+            key's version of then, and none that did not exist then. Downloads and copies only.
+            """
+    )
+    var versionAt: String?
+
     /// The flag that only a directory job takes, if one was given (for `cp` without `--recursive`).
     var firstGiven: String? {
         if !exclude.isEmpty { return "--exclude" }
@@ -46,6 +54,7 @@ struct DirectoryFlags: ParsableArguments, Sendable {
         if transfers != nil { return "--transfers" }
         if followSymlinks { return "--follow-symlinks" }
         if manifest != nil { return "--manifest" }
+        if versionAt != nil { return "--version-at" }
         return json ? "--json" : nil
     }
 

@@ -44,6 +44,9 @@ struct DirectoryTransfer: Sendable {
             throw CLIError.usage("\(command): \(flag) applies to uploads only")
         }
         try transfer.checkNoClobber(command: command, destination: destinationURL?.vendor)
+        if sourceURL == nil, flags.versionAt != nil {
+            throw CLIError.usage("\(command): --version-at reads a bucket's versions; an upload's source has none")
+        }
         switch (sourceURL, destinationURL) {
         case (nil, let target?):
             try transfer.checkTags(command, for: target.vendor)
@@ -79,8 +82,11 @@ struct DirectoryTransfer: Sendable {
         )
     }
 
-    private func options(identity: String) -> DirectoryTransferOptions {
+    private func options(identity: String) throws(CLIError) -> DirectoryTransferOptions {
         var options = DirectoryTransferOptions()
+        options.sourceAsOf = try flags.versionAt.map { text throws(CLIError) in
+            try Instant.past(text, flag: "\(command): --version-at")
+        }
         options.transfer = transfer.options
         if let transfers = flags.transfers { options.concurrency = transfers }
         options.excludes = flags.exclude
@@ -216,7 +222,10 @@ struct DirectoryTransfer: Sendable {
             case .download(let directory): ("download", directory)
             case .copy(let origin, let sourcePrefix): ("copy", "\(RemoteLocation.text(origin)) \(sourcePrefix)")
             }
-        let options = self.options(identity: "\(verb) \(otherSide) \(RemoteLocation.text(location)) \(prefix)")
+        let asOf = flags.versionAt.map { " as of \($0)" } ?? ""
+        let options = try self.options(
+            identity: "\(verb) \(otherSide) \(RemoteLocation.text(location)) \(prefix)\(asOf)"
+        )
         let factory = ClientFactory(options: remote, bandwidthLimit: transfer.limitRate?.bytes)
         let client = try await factory.makeClient(for: location.vendor)
         let sourceClient: ObjectStorageClient? =

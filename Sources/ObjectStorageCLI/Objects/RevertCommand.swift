@@ -24,7 +24,8 @@ struct RevertCommand: AsyncParsableCommand, Sendable {
 
             A manifest records each key as it is done (by default in $XDG_CACHE_HOME/objstore/jobs, named after \
             the bucket, prefix and time), so a revert interrupted at any instant (Ctrl-C, kill -9, a crash) and \
-            run again with the same arguments finishes what is left and restores no key twice. \
+            run again with the same arguments finishes what is left and restores no key twice. Keys change \
+            --transfers at a time, so the lines come in the order the keys finish. \
             --dryrun prints the lines and changes nothing.
             """
     )
@@ -44,29 +45,21 @@ struct RevertCommand: AsyncParsableCommand, Sendable {
     @Option(help: "Where to keep the manifest that lets a rerun resume (default: in the user's cache).")
     var manifest: String?
 
+    @Option(help: "How many keys to change at once (1–128, default 16).")
+    var transfers = 16
+
     @OptionGroup var remote: RemoteOptions
 
     @OptionGroup(title: "Output Options") var output: OutputFlags
 
-    /// `text` as an instant: ISO 8601 with a zone, with or without fractional seconds.
-    static func instant(_ text: String) throws(CLIError) -> Date {
-        let formats: [Date.ISO8601FormatStyle] = [.iso8601, .iso8601.time(includingFractionalSeconds: true)]
-        for format in formats {
-            if let date = try? Date(text, strategy: format) { return date }
-        }
-        throw .usage("revert: --to '\(text)' is not an ISO 8601 time with a zone, such as 2026-11-28T09:30:00Z")
-    }
-
     func run() async throws {
         let location = try RemoteLocation.any(url)
-        let date = try Self.instant(to)
-        guard date <= Date() else {
-            throw CLIError.invalidInput(
-                "revert: --to \(to) is in the future; a revert goes back to a time that has passed"
-            )
-        }
+        let date = try Instant.past(to, flag: "revert: --to")
         let prefix = location.key ?? ""
-        var options = RevertOptions(isDryRun: dryrun)
+        guard (1...128).contains(transfers) else {
+            throw CLIError.usage("revert: --transfers must be between 1 and 128, not \(transfers)")
+        }
+        var options = RevertOptions(isDryRun: dryrun, concurrency: transfers)
         if !dryrun {
             let identity =
                 "revert \(location.vendor) \(remote.service.endpoint ?? "") \(location.bucket) \(prefix) \(to)"
