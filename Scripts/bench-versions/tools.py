@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """The peers of Scripts/bench-versions, written as a user of boto3 or aws-cli would write them.
 
-tools.py delete-batch | delete-single N | aws-cli-sample N | revert TIME
+tools.py delete-batch | delete-single N | aws-cli-sample N | revert TIME [THREADS]
 """
+import concurrent.futures
 import datetime
 import os
 import subprocess
@@ -13,7 +14,7 @@ import sys
 import boto3
 from botocore.config import Config
 
-s3 = boto3.client("s3", config=Config(s3={"addressing_style": "path"}))
+s3 = boto3.client("s3", config=Config(s3={"addressing_style": "path"}, max_pool_connections=16))
 
 
 def entries(bucket):
@@ -53,12 +54,15 @@ def aws_cli_sample(count):
                        check=True, stdout=subprocess.DEVNULL)
 
 
-def revert(instant):
+def revert(instant, threads=1):
+    """Each key's version of INSTANT copied over it (deleted when it had none), by THREADS threads of one client."""
     then = datetime.datetime.strptime(instant, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
     by_key = {}
     for version in entries("revert"):
         by_key.setdefault(version["Key"], []).append(version)
-    for key, versions in by_key.items():
+
+    def revert_key(item):
+        key, versions = item
         versions.sort(key=lambda v: v["LastModified"], reverse=True)
         target = next((v for v in versions if v["LastModified"] <= then), None)
         latest = next(v for v in versions if v["IsLatest"])
@@ -67,6 +71,13 @@ def revert(instant):
         elif target["VersionId"] != latest["VersionId"] and "ETag" in target:
             s3.copy_object(Bucket="revert", Key=key,
                            CopySource={"Bucket": "revert", "Key": key, "VersionId": target["VersionId"]})
+
+    if threads == 1:
+        for item in by_key.items():
+            revert_key(item)
+    else:
+        with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+            list(pool.map(revert_key, by_key.items()))
 
 
 if __name__ == "__main__":
@@ -78,4 +89,4 @@ if __name__ == "__main__":
     elif command == "aws-cli-sample":
         aws_cli_sample(int(sys.argv[2]))
     else:
-        revert(sys.argv[2])
+        revert(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)
