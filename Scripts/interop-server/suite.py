@@ -889,8 +889,124 @@ def versions_suite():
             check("esdk-obs versions listed as objstore lists them", obs_versions)
 
 
+# ---------------------------------------------------------------- bucket CORS: the vendors' clients and ours
+def preflight(url, origin, method, headers=None):
+    """An unsigned OPTIONS as a browser sends it: (status, Access-Control-Allow-Origin)."""
+    request = urllib.request.Request(url, method="OPTIONS", headers={
+        "Origin": origin, "Access-Control-Request-Method": method,
+        **({"Access-Control-Request-Headers": headers} if headers else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers.get("Access-Control-Allow-Origin")
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Access-Control-Allow-Origin")
+
+
+def cors_suite():
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore CORS", "OBJSTORE_CLI is not set")
+    import json
+    ours = {"CORSRules": [{"ID": "uploads", "AllowedOrigins": ["https://*.example.com"], "AllowedMethods": ["PUT", "POST"],
+                           "AllowedHeaders": ["content-*"], "ExposeHeaders": ["ETag"], "MaxAgeSeconds": 600}]}
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as file:
+        json.dump(ours, file)
+        file.flush()
+
+        try:
+            import boto3
+            from botocore.config import Config
+        except ImportError as error:
+            missing("boto3 CORS", error)
+        else:
+            def boto3_cors():
+                s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                                  region_name="us-east-1", config=Config(s3={"addressing_style": "path"}))
+                variables = {"AWS_ACCESS_KEY_ID": AK, "AWS_SECRET_ACCESS_KEY": SK}
+                s3.create_bucket(Bucket="cors-boto3")
+                try:
+                    s3.get_bucket_cors(Bucket="cors-boto3")
+                    raise AssertionError("expected NoSuchCORSConfiguration")
+                except s3.exceptions.ClientError as error:
+                    expect(error.response["Error"]["Code"] == "NoSuchCORSConfiguration", str(error))
+                objstore("cors", "set", "s3://cors-boto3", file.name, variables=variables)
+                expect(s3.get_bucket_cors(Bucket="cors-boto3")["CORSRules"] == ours["CORSRules"], "theirs reads ours")
+                theirs = [{"AllowedOrigins": ["*"], "AllowedMethods": ["GET", "HEAD"], "ExposeHeaders": ["x-amz-version-id"],
+                           "MaxAgeSeconds": 60}]
+                s3.put_bucket_cors(Bucket="cors-boto3", CORSConfiguration={"CORSRules": theirs})
+                read = json.loads(objstore("cors", "get", "--json", "s3://cors-boto3", variables=variables))
+                expect(read["CORSRules"] == theirs, read)
+                expect(preflight(f"{ENDPOINT}/cors-boto3/k", "https://a.test", "GET") == (200, "*"), "preflight allowed")
+                expect(preflight(f"{ENDPOINT}/cors-boto3/k", "https://a.test", "PUT")[0] == 403, "preflight refused")
+                s3.delete_bucket_cors(Bucket="cors-boto3")
+                expect(objstore("cors", "get", "s3://cors-boto3", variables=variables) == "", "removed")
+            check("boto3 CORS read by objstore, objstore's by boto3; preflights by the rules", boto3_cors)
+
+        try:
+            import oss2
+        except ImportError as error:
+            missing("oss2 CORS", error)
+        else:
+            def oss2_cors():
+                bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "cors-oss2")
+                variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+                bucket.create_bucket()
+                rule = oss2.models.CorsRule(allowed_origins=["https://app.test"], allowed_methods=["PUT"],
+                                            allowed_headers=["*"], expose_headers=["ETag"], max_age_seconds=30)
+                bucket.put_bucket_cors(oss2.models.BucketCors([rule], response_vary=True))
+                read = json.loads(objstore("cors", "get", "--json", "oss://cors-oss2", variables=variables))
+                expect(read == {"CORSRules": [{"AllowedOrigins": ["https://app.test"], "AllowedMethods": ["PUT"],
+                                               "AllowedHeaders": ["*"], "ExposeHeaders": ["ETag"], "MaxAgeSeconds": 30}],
+                                "ResponseVary": True}, read)
+                expect(preflight(f"{ENDPOINT}/cors-oss2/k", "https://app.test", "PUT", "x-oss-meta-a")
+                       == (200, "https://app.test"), "preflight allowed")
+                without_ids = {"CORSRules": [{k: v for k, v in r.items() if k != "ID"} for r in ours["CORSRules"]]}
+                with tempfile.NamedTemporaryFile("w", suffix=".json") as plain:
+                    json.dump(without_ids, plain)
+                    plain.flush()
+                    objstore("cors", "set", "oss://cors-oss2", plain.name, variables=variables)
+                got = bucket.get_bucket_cors()
+                expect([(r.allowed_origins, r.allowed_methods, r.allowed_headers, r.expose_headers, r.max_age_seconds)
+                        for r in got.rules] == [(["https://*.example.com"], ["PUT", "POST"], ["content-*"], ["ETag"], 600)],
+                       str(got.rules))
+                bucket.delete_bucket_cors()
+                try:
+                    bucket.get_bucket_cors()
+                    raise AssertionError("expected NoSuchCors")
+                except oss2.exceptions.NoSuchCors:
+                    pass
+            check("oss2 CORS (ResponseVary) read by objstore, objstore's by oss2", oss2_cors)
+
+        try:
+            from obs import ObsClient, CorsRule, Options
+        except ImportError as error:
+            missing("esdk-obs CORS", error)
+        else:
+            def obs_cors():
+                obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                                signature="obs", is_signature_negotiation=False, max_retry_count=1)
+                variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+                expect(obs.createBucket("cors-obs").status < 300, "createBucket")
+                objstore("cors", "set", "obs://cors-obs", file.name, variables=variables)
+                got = obs.getBucketCors("cors-obs")
+                expect(got.status == 200, f"getBucketCors {got.status} {got.errorCode}")
+                expect([(r.id, r.allowedOrigin, r.allowedMethod, r.maxAgeSecond) for r in got.body]
+                       == [("uploads", ["https://*.example.com"], ["PUT", "POST"], 600)], str(got.body))
+                put = obs.setBucketCors("cors-obs", [CorsRule(id="reads", allowedMethod=["GET"], allowedOrigin=["*"],
+                                                              allowedHeader=["*"], maxAgeSecond=5)])
+                expect(put.status < 300, f"setBucketCors {put.status} {put.errorCode} {put.errorMessage}")
+                read = json.loads(objstore("cors", "get", "--json", "obs://cors-obs", variables=variables))
+                expect(read == {"CORSRules": [{"ID": "reads", "AllowedOrigins": ["*"], "AllowedMethods": ["GET"],
+                                               "AllowedHeaders": ["*"], "MaxAgeSeconds": 5}]}, read)
+                options = obs.optionsObject("cors-obs", "k", Options(origin="https://a.test", accessControlRequestMethods=["GET"]))
+                expect(options.status == 200, f"optionsObject {options.status} {options.errorCode}")
+                refused = obs.optionsObject("cors-obs", "k", Options(origin="https://a.test", accessControlRequestMethods=["PUT"]))
+                expect(refused.status == 403, f"optionsObject PUT {refused.status}")
+                expect(obs.deleteBucketCors("cors-obs").status < 300, "deleteBucketCors")
+            check("esdk-obs CORS read by objstore, objstore's by esdk-obs; optionsObject by the rules", obs_cors)
+
+
 for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite,
-              versions_suite):
+              versions_suite, cors_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)

@@ -108,6 +108,8 @@ struct StoredBucket: Sendable {
     var history: [ObjectKey: [StoredVersion]] = [:]
     var versioning = BucketVersioning.off
     var uploads: [String: StoredUpload] = [:]
+    /// The configuration documents by sub-resource (`cors`).
+    var documents: [String: BucketDocument] = [:]
     /// The keys of `objects` in UTF-8 byte order; `nil` once a key was added or removed, until the next listing.
     var sortedKeys: [String]?
 }
@@ -196,6 +198,8 @@ final class ObjectStore: Sendable {
         }
         for upload in removed.uploads.values { removeUploadFiles(upload) }
         if let directory = bucketDirectory(bucket) {
+            for name in removed.documents.keys { FileIO.remove(directory + "/config/\(name).json") }
+            FileIO.removeDirectory(directory + "/config")
             FileIO.remove(directory + "/bucket.json")
             FileIO.removeDirectory(directory + "/meta")
             FileIO.removeDirectory(directory + "/data")
@@ -396,6 +400,41 @@ final class ObjectStore: Sendable {
         }
         for path in released.flatMap(\.paths) { FileIO.remove(path) }
         return outcome
+    }
+
+    // MARK: Configuration documents
+
+    /// The document of `subresource` (`cors`) the bucket keeps, if any.
+    func document(_ bucket: String, _ subresource: String) throws(ServerError) -> BucketDocument? {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            return record.documents[subresource]
+        }
+    }
+
+    /// Keeps `document` as the bucket's `subresource`, or removes it (`nil`).
+    func setDocument(_ bucket: String, _ subresource: String, _ document: BucketDocument?) throws(ServerError) {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+            if let directory = bucketDirectory(bucket), let root {
+                let path = directory + "/config/\(subresource).json"
+                if let document {
+                    do {
+                        try FileIO.makeDirectory(directory + "/config")
+                        try FileIO.writeFileAtomically(
+                            path,
+                            temporary: "\(root)/tmp/\(FileIO.randomHex())",
+                            bytes: Array(try JSONEncoder().encode(document))
+                        )
+                    } catch {
+                        throw .internalError("cannot write the bucket's \(subresource) configuration")
+                    }
+                } else {
+                    FileIO.remove(path)
+                }
+            }
+            buckets[bucket]?.documents[subresource] = document
+        }
     }
 
     // MARK: Versioning
@@ -641,6 +680,12 @@ final class ObjectStore: Sendable {
             }
             var bucket = StoredBucket(name: name, created: created)
             bucket.versioning = versioning
+            for file in FileIO.listDirectory(directory + "/config") where file.hasSuffix(".json") {
+                guard let bytes = FileIO.readFile(directory + "/config/" + file),
+                    let document = try? JSONDecoder().decode(BucketDocument.self, from: Data(bytes))
+                else { continue }
+                bucket.documents[String(file.dropLast(".json".count))] = document
+            }
             for file in FileIO.listDirectory(directory + "/meta") where file.hasSuffix(".versions.json") {
                 guard let bytes = FileIO.readFile(directory + "/meta/" + file),
                     let versions = try? JSONDecoder().decode(VersionsFile.self, from: Data(bytes))

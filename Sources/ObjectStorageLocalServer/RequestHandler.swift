@@ -91,8 +91,9 @@ struct RequestHandler: Sendable {
                 case .replaceWithRandom(let size): try await replaceContent(context, with: FileIO.randomBytes(size))
                 }
             }
-            if context.operation != .postObject {
-                // A POST form carries its credentials in its fields, which ``postObject(_:body:)`` verifies.
+            if context.operation != .postObject && context.operation != .preflight {
+                // A POST form carries its credentials in its fields, which ``postObject(_:body:)`` verifies; a
+                // browser's preflight carries none, as the services take it.
                 try verifier.verify(incoming, kind: kind, dialect: dialect, now: time.seconds)
             }
             try Self.checkAnnouncedSize(context)
@@ -104,6 +105,8 @@ struct RequestHandler: Sendable {
             }
             if context.operation == .postObject {
                 reply = try await postObject(&context, body: request.body)
+            } else if context.operation == .preflight {
+                reply = try preflight(&context)
             } else {
                 reply = try await perform(context, body: request.body)
             }
@@ -118,6 +121,7 @@ struct RequestHandler: Sendable {
             logger.error("request failed", metadata: ["request-id": "\(context.requestID)", "error": "\(error)"])
             reply = errorReply(.internalError(), context: context)
         }
+        if context.operation != .preflight { reply.headers += corsHeaders(for: context) }
         if let delayBeforeHeaders { try await Task.sleep(for: delayBeforeHeaders) }
         do {
             try await write(reply, context: context, writer: writer, shaping: transfer)
@@ -159,7 +163,16 @@ struct RequestHandler: Sendable {
     /// dialect is the signing scheme's, whose signature covers that prefix and no other.
     static func operation(for request: IncomingRequest, dialect: StorageVendor) -> ServiceOperation {
         guard request.bucket != nil else { return .listBuckets }
+        if request.method == "OPTIONS" { return .preflight }
         guard request.key != nil else {
+            if request.hasQuery("cors") {
+                switch request.method {
+                case "GET": return .getBucketCors
+                case "PUT": return .putBucketCors
+                case "DELETE": return .deleteBucketCors
+                default: break
+                }
+            }
             if request.hasQuery("versioning") {
                 if request.method == "GET" { return .getBucketVersioning }
                 if request.method == "PUT" { return .putBucketVersioning }
@@ -236,6 +249,9 @@ struct RequestHandler: Sendable {
         case .listObjectVersions: return try listObjectVersions(context, bucket: bucket)
         case .getBucketVersioning: return try getBucketVersioning(context, bucket: bucket)
         case .putBucketVersioning: return try await putBucketVersioning(context, bucket: bucket, body: body)
+        case .getBucketCors: return try getBucketCors(context, bucket: bucket)
+        case .putBucketCors: return try await putBucketCors(context, bucket: bucket, body: body)
+        case .deleteBucketCors: return try deleteBucketCors(context, bucket: bucket)
         default: break
         }
         guard let key = request.key else { throw ServerError.methodNotAllowed(request.method) }

@@ -95,6 +95,14 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let putObjectTagging = ServiceOperation(name: "PutObjectTagging")
     /// `DELETE /bucket/key?tagging`.
     package static let deleteObjectTagging = ServiceOperation(name: "DeleteObjectTagging")
+    /// `GET /bucket?cors`.
+    package static let getBucketCors = ServiceOperation(name: "GetBucketCors")
+    /// `PUT /bucket?cors`.
+    package static let putBucketCors = ServiceOperation(name: "PutBucketCors")
+    /// `DELETE /bucket?cors`.
+    package static let deleteBucketCors = ServiceOperation(name: "DeleteBucketCors")
+    /// `OPTIONS /bucket[/key]`: a browser's CORS preflight, unsigned.
+    package static let preflight = ServiceOperation(name: "OptionsObject")
 
     /// Every operation the server routes, POST forms included.
     static let routed: Set<ServiceOperation> = Set(known + [.postObject])
@@ -105,6 +113,6 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .putObject, .copyObject, .getObject, .headObject, .deleteObject, .deleteObjects, .createMultipartUpload,
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
         .getObjectTagging, .putObjectTagging, .deleteObjectTagging, .listObjectVersions, .getBucketVersioning,
-        .putBucketVersioning,
+        .putBucketVersioning, .getBucketCors, .putBucketCors, .deleteBucketCors, .preflight,
     ]
 }

@@ -43,12 +43,14 @@ struct SubresourceRefusalTests {
     ]
 
     /// What the server implements of these lists: object tags (ObjectTaggingServerTests), versions and versioning
-    /// on a bucket, and version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests).
+    /// on a bucket, version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests), and a bucket's
+    /// CORS (BucketCORSServerTests).
     static func isImplemented(_ subresource: String, onBucket: Bool, method: String) -> Bool {
         switch subresource {
         case "tagging": !onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": onBucket && method == "GET"
         case "versioning": onBucket && ["GET", "PUT"].contains(method)
+        case "cors": onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case let name where name.hasPrefix("versionId="): !onBucket && ["GET", "HEAD", "DELETE"].contains(method)
         default: false
         }

@@ -68,7 +68,7 @@ struct ServiceRequestTests {
         ) { client, _ in
             try await client.createBucket(bucket: "raw")
             let error = await expectServiceError("NotImplemented", status: 501) {
-                _ = try await client.send(ServiceRequest(method: "GET", bucket: "raw", query: ["cors": ""]))
+                _ = try await client.send(ServiceRequest(method: "GET", bucket: "raw", query: ["lifecycle": ""]))
             }
             #expect(error?.requestID != nil)
         }

@@ -19,7 +19,7 @@ struct ApiCommand: AsyncParsableCommand, Sendable {
         abstract: "Send any request of the vendor's REST API, signed, and print the answer.",
         discussion: """
             URL is oss://[BUCKET[/KEY]][?QUERY], or the same with obs:// or s3://. Here, unlike in the other \
-            commands, everything after the first '?' is the query: a sub-resource alone (oss://bucket/?cors) \
+            commands, everything after the first '?' is the query: a sub-resource alone (oss://bucket/?lifecycle) \
             or name=value pairs joined by '&', taken as written. The answer's body goes to standard output as \
             it arrives; with --json, one JSON object holds the status, the headers and the body (as text, or \
             in base64 when it is not UTF-8). An answer that is not 2xx is an error naming the vendor's code \

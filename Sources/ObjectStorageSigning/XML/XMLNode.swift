@@ -63,7 +63,17 @@ public struct XMLNode: Sendable {
     package static func parse<Bytes: Collection>(_ bytes: Bytes) throws(XMLSyntaxError) -> XMLNode
     where Bytes.Element == UInt8 {
         var parser = XMLTreeParser(bytes: Array(bytes))
-        return try parser.parseDocument()
+        do {
+            return try parser.parseDocument()
+        } catch {
+            var located = error
+            located.line =
+                1
+                + parser.bytes.prefix(min(parser.index, parser.bytes.count)).reduce(0) {
+                    $1 == UInt8(ascii: "\n") ? $0 + 1 : $0
+                }
+            throw located
+        }
     }
 }
 
@@ -255,6 +265,8 @@ private struct XMLTreeParser {
 package struct XMLSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, e.g. `</b> closes <a>`.
     package var message: String
+    /// The line (from 1) where the parser stopped.
+    package var line: Int?
 
     /// `malformed XML: MESSAGE`.
     package var description: String { "malformed XML: \(self.message)" }
