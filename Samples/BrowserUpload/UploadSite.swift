@@ -24,9 +24,27 @@ struct UploadSite: Sendable {
     /// The largest file the policy allows, in bytes.
     let maxSize: Int64
 
-    /// The routes: `GET /` and `GET /uploaded`.
+    /// The routes: `GET /` and `GET /uploaded` (the POST form), `GET /presigned` and `GET /presign?name=` (the
+    /// presigned PUT).
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.get("/presigned") { _, _ in PresignedPage() }
+        router.get("/presign") { request, _ in
+            // The name is the last component the browser gave; the key stays under the prefix.
+            let name = request.uri.queryParameters["name"].map(String.init)?.split(separator: "/").last.map(String.init)
+            guard let name, !name.isEmpty, name != "..", name != "." else {
+                throw HTTPError(.badRequest, message: "name a file: /presign?name=NAME")
+            }
+            let key = self.prefix + name
+            let url = try await self.client.presign(
+                bucket: self.bucket,
+                key: key,
+                method: "PUT",
+                expires: .seconds(600),
+                headers: ["Content-Type": "application/octet-stream"]
+            )
+            return PresignedUpload(url: url.url, key: key)
+        }
         router.get("/") { request, _ in try await self.page(for: request, uploadedKey: nil) }
         router.get("/uploaded") { request, _ in
             // The bucket appends bucket, key and etag to the redirect; the key is only echoed, escaped.
@@ -66,6 +84,20 @@ struct UploadSite: Sendable {
         return uploads
     }
 
+    /// Sets the bucket's CORS rules so that pages of `origins` may PUT to it with a `Content-Type` and read the
+    /// `ETag` of the answer (replacing the rules it had).
+    func allowUploads(from origins: [String]) async throws {
+        let rule = CORSRule(
+            id: "BrowserUploadSample",
+            allowedOrigins: origins,
+            allowedMethods: ["PUT"],
+            allowedHeaders: ["content-type"],
+            exposeHeaders: ["ETag"],
+            maxAgeSeconds: 60
+        )
+        try await self.client.putBucketCORS(bucket: self.bucket, CORSConfiguration(rules: [rule]))
+    }
+
     /// `http://HOST:PORT` as the browser reached the app: the bucket's redirect must be an absolute URL.
     ///
     /// - Throws: `HTTPError(.badRequest)` for a request without a plain `host[:port]` authority.
@@ -77,4 +109,10 @@ struct UploadSite: Sendable {
         }
         return "http://\(authority)"
     }
+}
+
+/// The answer of `GET /presign`: where the page sends its PUT, and the key it writes.
+struct PresignedUpload: ResponseEncodable {
+    var url: String
+    var key: String
 }

@@ -14,9 +14,16 @@
 // `--max-size` bytes (10 MiB by default), for 10 minutes; the bucket then redirects the browser back to
 // `/uploaded`, which lists the uploads with a presigned download link for each.
 //
+// `/presigned` is the other flow: its script asks the app for a presigned PUT URL and sends the file with
+// `XMLHttpRequest` and a progress bar. That PUT is a cross-origin request, so the browser sends a preflight first,
+// and the bucket must have CORS rules that admit the app's origin: the sample sets them on the embedded server's
+// bucket, and on a configured bucket with `--set-cors` (which replaces its rules). Without them the browser refuses
+// the upload; `objstore cors check URL --origin http://127.0.0.1:PORT --method PUT --header Content-Type` says why.
+//
 // ```sh
 // swift run BrowserUploadSample                  # then open the URL it prints first
 // swift run BrowserUploadSample --port 0 --max-size 1048576
+// AWS_BUCKET=b swift run BrowserUploadSample --set-cors
 // ```
 
 import Foundation
@@ -32,6 +39,9 @@ func option(_ name: String) -> String? {
 }
 let port = option("port").flatMap { Int($0) }.flatMap { (0...65535).contains($0) ? $0 : nil } ?? 8080
 let maxSize = option("max-size").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 10 << 20
+// The presigned-PUT page needs CORS rules that admit this app's origin: set on the embedded server's scratch bucket,
+// and on a configured bucket only when asked (they replace the bucket's rules).
+let setsCORS = arguments.contains("--set-cors")
 
 try await SampleStorage.run("BrowserUpload", announce: false) { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them
@@ -46,9 +56,22 @@ try await SampleStorage.run("BrowserUpload", announce: false) { storage in
         router: site.router(),
         configuration: .init(address: .hostname("127.0.0.1", port: port)),
         onServerRunning: { channel in
+            let actualPort = channel.localAddress?.port ?? port
+            if setsCORS || storage.isEmbedded {
+                do {
+                    try await site.allowUploads(from: [
+                        "http://127.0.0.1:\(actualPort)", "http://localhost:\(actualPort)",
+                    ])
+                } catch {
+                    FileHandle.standardError.write(Data("warning: cannot set the bucket's CORS rules: \(error)\n".utf8))
+                }
+            }
             // The first line is the URL (with the real port when asked for port 0): people open it, scripts read it.
-            printLine("http://127.0.0.1:\(channel.localAddress?.port ?? port)/")
+            printLine("http://127.0.0.1:\(actualPort)/")
             printLine("Uploads go straight to the \(storage), under \(site.prefix); Ctrl-C stops.")
+            printLine(
+                "The presigned-PUT page, which needs the bucket's CORS rules: http://127.0.0.1:\(actualPort)/presigned"
+            )
         },
         logger: logger
     )
