@@ -75,6 +75,26 @@ struct CORSCommandTests {
         #expect(both.status == 1 && verdict["allowed"] as? Bool == false && verdict["closestRule"] as? Int == 1)
         #expect(verdict["lacks"] as? [String] == ["the origin https://evil.test", "the method GET"])
 
+        // A presigned URL, as the page uses it: the preflight goes to it, and an expired URL is named as the cause.
+        let fresh = try await cli.succeed(["presign", dialect.url("site/k"), "--method", "PUT", "--expires", "600"])
+        let viaURL = try await cli.run([
+            "cors", "check", fresh.trimmingCharacters(in: .whitespacesAndNewlines), "--origin",
+            "https://app.example.com", "--method", "PUT", "--header", "Content-Type",
+        ])
+        #expect(viaURL.status == 0 && viaURL.standardOutput.hasPrefix("allowed: "), "\(viaURL.standardOutput)")
+        #expect(!viaURL.standardOutput.contains("X-Amz-") && !viaURL.standardOutput.contains("Signature"))
+        let hourAgo = String(Int(Date().timeIntervalSince1970) - 3_600)
+        let stale = try await cli.succeed([
+            "presign", dialect.url("site/k"), "--method", "PUT", "--expires", "60", "--date", hourAgo,
+        ])
+        let expired = try await cli.run([
+            "cors", "check", stale.trimmingCharacters(in: .whitespacesAndNewlines), "--origin",
+            "https://app.example.com", "--method", "PUT", "--header", "Content-Type",
+        ])
+        #expect(expired.status == 1, "\(expired.standardOutput) \(expired.standardError)")
+        #expect(expired.standardOutput.contains("allowed: "), "the preflight itself passes: \(expired.standardOutput)")
+        #expect(expired.standardOutput.contains("the URL expired at "), "\(expired.standardOutput)")
+
         // aws-cli's JSON form is read too, and replaces the rules.
         let awsJSON =
             #"{"CORSRules": [{"AllowedOrigins": ["*"], "AllowedMethods": ["GET", "HEAD"], "MaxAgeSeconds": 60}]}"#

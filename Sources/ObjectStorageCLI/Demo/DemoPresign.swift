@@ -43,14 +43,14 @@ enum DemoPresign {
             )
             example = example ?? get.url
             let range = ["Range": "bytes=0-\(rangeLength - 1)"]
-            let fetched = try await DemoHTTP.fetch(
+            let fetched = try await PlainHTTP.fetch(
                 get.url,
                 method: "GET",
                 headers: get.signedHeaders.merging(range) { signed, _ in signed }
             )
-            let headed = try await DemoHTTP.fetch(head.url, method: "HEAD", headers: head.signedHeaders)
-            let tampered = try await DemoHTTP.fetch(
-                DemoHTTP.tamperedSignature(get.url),
+            let headed = try await PlainHTTP.fetch(head.url, method: "HEAD", headers: head.signedHeaders)
+            let tampered = try await PlainHTTP.fetch(
+                PlainHTTP.tamperedSignature(get.url),
                 method: "GET",
                 headers: get.signedHeaders
             )

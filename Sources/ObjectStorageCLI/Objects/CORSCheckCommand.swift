@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import Foundation
 import ObjectStorage
 import ObjectStorageSigning
 import Synchronization
@@ -23,10 +24,18 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
             answer; the next ones read the bucket's rules (which needs the credentials a 'cors get' needs) and say \
             which rule admits the request or, when none does, which one comes closest and what it lacks. Exit \
             status 0 when the service allows the request, 1 when it refuses it.
+
+            URL may also be a presigned URL (http:// or https://), as the page uses it: the preflight goes to it, \
+            and the check also finds what a browser reports as "CORS" though the URL itself is wrong: an expiry \
+            that has passed, or an answer refusing it before its signature is checked (another region or bucket, \
+            found by a GET of its first byte, which changes nothing). The URL is never printed.
             """
     )
 
-    @Argument(help: "oss://BUCKET[/KEY], obs://BUCKET[/KEY] or s3://BUCKET[/KEY]: where the page sends its request")
+    @Argument(
+        help:
+            "oss://BUCKET[/KEY], obs://BUCKET[/KEY], s3://BUCKET[/KEY], or the presigned URL the page sends its request to"
+    )
     var url: String
 
     @Option(help: "The page's origin, e.g. https://app.example.com.")
@@ -50,8 +59,12 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
     }
 
     func run() async throws {
-        let location = try RemoteLocation.any(url)
         let request = CORSRequest(origin: origin, method: method, headers: headers)
+        if url.hasPrefix("http://") || url.hasPrefix("https://") {
+            try await self.checkPresignedURL(request)
+            return
+        }
+        let location = try RemoteLocation.any(url)
         let json = self.json
         let factory = ClientFactory(options: remote)
         let client = try await factory.makeClient(for: location.vendor)
@@ -74,9 +87,41 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
             } else {
                 for line in verdict.sentences { printLine(line) }
             }
-            refused.withLock { $0 = !answer.isAllowed }
+            refused.withLock { $0 = !verdict.passes }
         }
         if refused.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// `cors check` of a presigned URL: the preflight sent to it, and what is wrong with the URL itself.
+    private func checkPresignedURL(_ request: CORSRequest) async throws {
+        var headers = ["Origin": request.origin, "Access-Control-Request-Method": request.method]
+        if !request.headers.isEmpty {
+            headers["Access-Control-Request-Headers"] = request.headers.joined(separator: ", ")
+        }
+        let host = URLComponents(string: url)?.host ?? "the URL's host"
+        let preflight: PlainHTTP.Reply
+        do {
+            preflight = try await PlainHTTP.fetch(url, method: "OPTIONS", headers: headers)
+        } catch {
+            throw CLIError(status: .failure, message: "cors check: cannot reach \(host): \(error)")
+        }
+        let answer = CORSVerdict.Answer(
+            status: Int(preflight.status),
+            code: preflight.errorCode,
+            message: preflight.errorMessage,
+            granted: preflight.headers.filter { $0.name.lowercased().hasPrefix("access-control-") }
+        )
+        // A GET of the first byte: refused for its signature when the URL is for another method, but only after the
+        // service has checked the bucket, the region and the expiry, which is what this is for.
+        let replay = try? await PlainHTTP.fetch(url, method: "GET", headers: ["Range": "bytes=0-0"])
+        var verdict = CORSVerdict(request: request, answer: answer, rules: nil)
+        verdict.urlProblems = PresignedURLCheck(url: url, now: Date()).findings(replay: replay)
+        if json {
+            try JSONOutput.print(verdict.report)
+        } else {
+            for line in verdict.sentences { printLine(line) }
+        }
+        if !verdict.passes { throw ExitCode(1) }
     }
 
     /// Sends the preflight unsigned and returns the service's answer.

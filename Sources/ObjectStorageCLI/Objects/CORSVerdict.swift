@@ -38,13 +38,21 @@ struct CORSVerdict {
         var lacks: [String]?
         /// Why the rules could not be read, if they could not.
         var rulesUnreadable: String?
+        /// What is wrong with a presigned URL itself, as sentences.
+        var urlProblems: [String]?
     }
 
     let request: CORSRequest
     let answer: Answer
-    let rules: Result<CORSConfiguration?, any Error>
+    /// The bucket's rules; `nil` when they were not read (a presigned URL names no bucket the CLI can ask).
+    let rules: Result<CORSConfiguration?, any Error>?
+    /// What ``PresignedURLCheck`` found wrong with a presigned URL.
+    var urlProblems: [String] = []
 
-    private var configuration: CORSConfiguration? { try? self.rules.get() }
+    private var configuration: CORSConfiguration? { try? self.rules?.get() }
+
+    /// Whether a browser would go through: the preflight passes and the URL itself is sound.
+    var passes: Bool { self.answer.isAllowed && self.urlProblems.isEmpty }
 
     /// What rule `shortfall` lacks, as phrases: `the origin https://a`, `the method PUT`, `the header X-Foo`.
     private func lacks(_ shortfall: CORSShortfall) -> [String] {
@@ -64,7 +72,7 @@ struct CORSVerdict {
         let admitting = self.configuration?.firstRule(admitting: self.request)
         let closest = admitting == nil ? self.configuration?.closestRule(to: self.request) : nil
         var unreadable: String?
-        if case .failure(let error) = self.rules { unreadable = "\(error)" }
+        if case .failure(let error)? = self.rules { unreadable = "\(error)" }
         return Report(
             allowed: self.answer.isAllowed,
             status: self.answer.status,
@@ -73,7 +81,8 @@ struct CORSVerdict {
             rule: admitting.map { $0 + 1 },
             closestRule: closest.map { $0.index + 1 },
             lacks: closest.map(self.lacks),
-            rulesUnreadable: unreadable
+            rulesUnreadable: unreadable,
+            urlProblems: self.urlProblems.isEmpty ? nil : self.urlProblems
         )
     }
 
@@ -92,15 +101,18 @@ struct CORSVerdict {
                 "refused: the service answers the preflight of \(asked) with \(self.answer.status)\(code)\(message)"
             )
         }
+        lines += self.urlProblems
         switch self.rules {
+        case nil:
+            break
         case .failure(let error):
             lines.append("the bucket's rules cannot be read to say why (\(error))")
-        case .success(nil):
+        case .success(nil)?:
             lines.append(
                 "the bucket has no CORS rules, so the service refuses every preflight; "
                     + "set some with 'objstore cors set URL FILE'"
             )
-        case .success(let configuration?):
+        case .success(let configuration?)?:
             if let index = configuration.firstRule(admitting: self.request) {
                 lines.append("\(self.name(index)) admits it")
                 if !self.answer.isAllowed {

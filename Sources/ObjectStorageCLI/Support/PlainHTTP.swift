@@ -12,15 +12,19 @@ import NIOCore
 import NIOHTTP1
 import ObjectStorageSigning
 
-/// Fetches URLs with a plain HTTP client and no credentials, as a script, `curl` or a browser would.
-enum DemoHTTP {
+/// Fetches URLs with a plain HTTP client and no credentials, as a script, `curl` or a browser would (presigned URLs,
+/// for the demo and `cors check`): no signing, no retry, the body read up to 1 MiB.
+enum PlainHTTP {
     /// What came back.
     struct Reply: Sendable {
         var status: UInt
+        var headers: [(name: String, value: String)]
         var body: [UInt8]
         var contentLength: Int64?
         /// The `<Code>` of an XML error body, if any.
         var errorCode: String?
+        /// The `<Message>` of an XML error body, if any.
+        var errorMessage: String?
     }
 
     /// Sends `method` to `url` with `headers`, reading at most 1 MiB of the body.
@@ -33,14 +37,19 @@ enum DemoHTTP {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         let text = String(buffer: body)
-        let code = text.range(of: "<Code>").flatMap { start in
-            text.range(of: "</Code>").map { end in String(text[start.upperBound..<end.lowerBound]) }
+        func element(_ name: String) -> String? {
+            guard let start = text.range(of: "<\(name)>"),
+                let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex)
+            else { return nil }
+            return String(text[start.upperBound..<end.lowerBound])
         }
         return Reply(
             status: response.status.code,
+            headers: response.headers.map { ($0.name, $0.value) },
             body: Array(buffer: body),
             contentLength: response.headers.first(name: "content-length").flatMap { Int64($0) },
-            errorCode: code
+            errorCode: element("Code"),
+            errorMessage: element("Message")
         )
     }
 
