@@ -22,12 +22,7 @@ enum DocumentIntegrity {
         let checksums = request.headers.filter { $0.lowercasedName.hasPrefix("x-amz-checksum-") }
             .filter { $0.lowercasedName != "x-amz-checksum-algorithm" && context.dialect.kind == .s3 }
         if let contentMD5 = request.header("content-md5") {
-            guard let expected = ByteEncoding.bytes(fromBase64: contentMD5.trimmingWhitespace()), expected.count == 16
-            else { throw ServerError.invalidDigest }
-            let md5 = Hashing.MD5.hash(bytes)
-            guard expected == md5 else {
-                throw ServerError.badDigest(expected: contentMD5, calculated: ByteEncoding.base64(md5))
-            }
+            try Self.checkContentMD5(contentMD5, against: Hashing.MD5.hash(bytes))
         } else if required && (context.dialect.kind == .obs || checksums.isEmpty) {
             throw ServerError.invalidRequest(
                 "Missing required header for this request: Content-MD5"
@@ -51,6 +46,18 @@ enum DocumentIntegrity {
                     message: "The \(algorithm.uppercased()) you specified did not match the calculated checksum."
                 )
             }
+        }
+    }
+
+    /// Checks a `Content-MD5` header against the MD5 of the bytes received (a document's or an object's).
+    ///
+    /// - Throws: `InvalidDigest` for a value that is not 16 bytes of base64, `BadDigest` when it differs.
+    static func checkContentMD5(_ header: String, against md5: [UInt8]) throws(ServerError) {
+        guard let expected = ByteEncoding.bytes(fromBase64: header.trimmingWhitespace()), expected.count == 16 else {
+            throw ServerError.invalidDigest
+        }
+        guard expected == md5 else {
+            throw ServerError.badDigest(expected: header, calculated: ByteEncoding.base64(md5))
         }
     }
 

@@ -317,12 +317,7 @@ struct RequestHandler: Sendable {
             }
             let md5 = writer.md5Digest
             if let contentMD5 = context.request.header("content-md5") {
-                guard let expected = ByteEncoding.bytes(fromBase64: contentMD5.trimmingWhitespace()),
-                    expected.count == 16
-                else { throw ServerError.invalidDigest }
-                guard expected == md5 else {
-                    throw ServerError.badDigest(expected: contentMD5, calculated: ByteEncoding.base64(md5))
-                }
+                try DocumentIntegrity.checkContentMD5(contentMD5, against: md5)
             }
             if checkSHA256, let sha256Header, let digest = writer.sha256Digest {
                 let actual = ByteEncoding.hex(digest)
