@@ -22,6 +22,11 @@
 @_exported public import struct ObjectStorageSigning.Endpoint
 @_exported public import struct ObjectStorageSigning.EnvironmentCredentialsProvider
 @_exported public import struct ObjectStorageSigning.FederatedCredentialsProvider
+@_exported public import struct ObjectStorageSigning.LifecycleConfiguration
+@_exported public import struct ObjectStorageSigning.LifecycleDate
+@_exported public import struct ObjectStorageSigning.LifecycleRule
+@_exported public import enum ObjectStorageSigning.LifecycleTime
+@_exported public import struct ObjectStorageSigning.LifecycleTransition
 @_exported public import struct ObjectStorageSigning.PresignedPost
 @_exported public import struct ObjectStorageSigning.PresignedURL
 @_exported public import struct ObjectStorageSigning.ProfileCredentialsProvider

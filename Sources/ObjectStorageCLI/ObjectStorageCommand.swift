@@ -21,6 +21,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,
             SignCommand.self, ApiCommand.self, TagCommand.self, VersioningCommand.self, RevertCommand.self,
             CORSCommand.self,
+            LifecycleCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

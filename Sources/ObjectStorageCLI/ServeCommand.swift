@@ -111,6 +111,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The seed of probabilistic fault triggers (when=p:P).")
     var faultSeed: UInt64 = 0x5EED
 
+    @Option(
+        help: ArgumentHelp(
+            "Apply the buckets' lifecycle rules every AGE (30s, 1m), counting each as a day: rules of N days act "
+                + "after N times AGE. Without it, rules are kept but never applied.",
+            valueName: "AGE"
+        )
+    )
+    var lifecycleDay: Age?
+
+    /// Applies lifecycle rules every `day`, each counted as a day, and says on standard error what they changed.
+    private static func applyLifecycle(_ server: LocalObjectServer, every day: Duration) async throws {
+        while true {
+            try await Task.sleep(for: day)
+            let report = try server.applyLifecycle(asOf: Date(), dayLength: day)
+            for object in report.expiredObjects { printError("objstore: lifecycle expired \(object)") }
+            for version in report.removedVersions { printError("objstore: lifecycle removed \(version)") }
+            for transition in report.transitions { printError("objstore: lifecycle moved \(transition)") }
+            for upload in report.abortedUploads { printError("objstore: lifecycle aborted \(upload)") }
+        }
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535 (0 picks a free port), not \(port).")
@@ -129,6 +150,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level") }
         for spec in faults { _ = try ServeFaultSpec.parse(spec) }
+        if let lifecycleDay, lifecycleDay.seconds < 1 {
+            throw ValidationError("--lifecycle-day must be at least 1s")
+        }
     }
 
     func run() async throws {
@@ -177,9 +201,21 @@ struct ServeCommand: AsyncParsableCommand {
         let serverConfiguration = configuration
         let accessKeyID = credentials.accessKeyID
         let anonymous = self.anonymous
+        let lifecycleDay = self.lifecycleDay.map { Duration.milliseconds(Int64($0.seconds * 1000)) }
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await server.runUntilTerminated(logger: logger) }
+            // Each task says whether it was the server's; when the server stops, the lifecycle timer stops too.
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    try await server.runUntilTerminated(logger: logger)
+                    return true
+                }
+                if let lifecycleDay {
+                    group.addTask {
+                        _ = try await server.waitUntilRunning()
+                        try await Self.applyLifecycle(server, every: lifecycleDay)
+                        return false
+                    }
+                }
                 group.addTask {
                     let port = try await server.waitUntilRunning()
                     FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
@@ -195,8 +231,11 @@ struct ServeCommand: AsyncParsableCommand {
                             : "objstore: to point objstore at this server, paste one line (or all three):"
                     )
                     for line in exports.lines { printError(line) }
+                    return false
                 }
-                try await group.waitForAll()
+                while let wasServer = try await group.next() {
+                    if wasServer { group.cancelAll() }
+                }
             }
         } catch {
             dataDirectory.removeIfTemporary()

@@ -44,6 +44,7 @@ public final class LocalObjectServer: Service, Sendable {
         var failure: (any Error)?
         var task: Task<Void, any Error>?
         var group: ServiceGroup?
+        var store: ObjectStore?
     }
 
     /// Creates a server; nothing listens until ``start()`` or ``run()``.
@@ -62,6 +63,9 @@ public final class LocalObjectServer: Service, Sendable {
         self.logger = logger
     }
 
+    /// The objects, once the server runs.
+    var store: ObjectStore? { state.withLock { $0.store } }
+
     /// The bound port, once the server is listening.
     package var port: Int? { state.withLock { $0.port } }
 
@@ -76,6 +80,7 @@ public final class LocalObjectServer: Service, Sendable {
     public func run() async throws {
         do {
             let store = try ObjectStore(storage: configuration.storage)
+            state.withLock { $0.store = store }
             let handler = RequestHandler(
                 configuration: configuration,
                 store: store,

@@ -127,7 +127,8 @@ struct RequestedPart: Sendable {
 /// (immutable blobs), `uploads/ID/...` (parts), `tmp/`.
 final class ObjectStore: Sendable {
     let root: String?
-    private let state: Mutex<[String: StoredBucket]>
+    /// The buckets; extensions in other files (lifecycle) change them under this lock too.
+    let state: Mutex<[String: StoredBucket]>
 
     init(storage: LocalObjectServer.Storage) throws {
         switch storage.backing {
@@ -325,7 +326,7 @@ final class ObjectStore: Sendable {
     /// Changes one key of `bucket` in place, then writes that key's files; when they cannot be written, the key is
     /// put back as it was and the error thrown. In place matters: a copy of the bucket would copy its dictionaries,
     /// which makes each write cost as much as the bucket holds.
-    private func changeKey<Result>(
+    func changeKey<Result>(
         _ key: ObjectKey,
         of bucket: String,
         in buckets: inout [String: StoredBucket],

@@ -173,6 +173,14 @@ struct RequestHandler: Sendable {
                 default: break
                 }
             }
+            if request.hasQuery("lifecycle") {
+                switch request.method {
+                case "GET": return .getBucketLifecycle
+                case "PUT": return .putBucketLifecycle
+                case "DELETE": return .deleteBucketLifecycle
+                default: break
+                }
+            }
             if request.hasQuery("versioning") {
                 if request.method == "GET" { return .getBucketVersioning }
                 if request.method == "PUT" { return .putBucketVersioning }
@@ -252,6 +260,9 @@ struct RequestHandler: Sendable {
         case .getBucketCors: return try getBucketCors(context, bucket: bucket)
         case .putBucketCors: return try await putBucketCors(context, bucket: bucket, body: body)
         case .deleteBucketCors: return try deleteBucketCors(context, bucket: bucket)
+        case .getBucketLifecycle: return try getBucketLifecycle(context, bucket: bucket)
+        case .putBucketLifecycle: return try await putBucketLifecycle(context, bucket: bucket, body: body)
+        case .deleteBucketLifecycle: return try deleteBucketLifecycle(context, bucket: bucket)
         default: break
         }
         guard let key = request.key else { throw ServerError.methodNotAllowed(request.method) }

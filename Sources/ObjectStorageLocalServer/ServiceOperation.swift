@@ -101,6 +101,12 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let putBucketCors = ServiceOperation(name: "PutBucketCors")
     /// `DELETE /bucket?cors`.
     package static let deleteBucketCors = ServiceOperation(name: "DeleteBucketCors")
+    /// `GET /bucket?lifecycle`.
+    package static let getBucketLifecycle = ServiceOperation(name: "GetBucketLifecycle")
+    /// `PUT /bucket?lifecycle`.
+    package static let putBucketLifecycle = ServiceOperation(name: "PutBucketLifecycle")
+    /// `DELETE /bucket?lifecycle`.
+    package static let deleteBucketLifecycle = ServiceOperation(name: "DeleteBucketLifecycle")
     /// `OPTIONS /bucket[/key]`: a browser's CORS preflight, unsigned.
     package static let preflight = ServiceOperation(name: "OptionsObject")
 
@@ -114,5 +120,6 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
         .getObjectTagging, .putObjectTagging, .deleteObjectTagging, .listObjectVersions, .getBucketVersioning,
         .putBucketVersioning, .getBucketCors, .putBucketCors, .deleteBucketCors, .preflight,
+        .getBucketLifecycle, .putBucketLifecycle, .deleteBucketLifecycle,
     ]
 }

@@ -44,7 +44,7 @@ enum SubresourceGate {
     }
 
     /// Whether the server implements sub-resource `name` (lowercased) for this request's method and target: object
-    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS (`GET`, `PUT`, `DELETE ?cors`), versions (a bucket's `GET ?versions`, `GET` and `PUT
+    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS and lifecycle (`GET`, `PUT`, `DELETE ?cors` and `?lifecycle`), versions (a bucket's `GET ?versions`, `GET` and `PUT
     /// ?versioning`), and version ids on a key's `GET`, `HEAD`, `DELETE` and tags.
     private static func isImplemented(_ name: String, request: IncomingRequest) -> Bool {
         let method = request.method
@@ -52,7 +52,7 @@ enum SubresourceGate {
         case "tagging": return request.key != nil && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": return request.key == nil && method == "GET"
         case "versioning": return request.key == nil && (method == "GET" || method == "PUT")
-        case "cors": return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
+        case "cors", "lifecycle": return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
         case "versionid":
             return request.key != nil
                 && (["GET", "HEAD", "DELETE"].contains(method) || (method == "PUT" && request.hasQuery("tagging")))

@@ -71,16 +71,8 @@ struct CORSSetCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
-        let bytes: [UInt8]
-        if file == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CLIError(status: .notFound, message: "cors set: cannot read '\(file)'")
-            }
-            bytes = Array(data)
-        }
-        let configuration = try CORSDocumentFile.read(bytes, name: file == "-" ? "standard input" : "'\(file)'")
+        let (bytes, name) = try ConfigurationFile.contents(of: file, command: "cors set")
+        let configuration = try CORSDocumentFile.read(bytes, name: name)
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             try await client.putBucketCORS(bucket: location.bucket, configuration)
         }

@@ -74,48 +74,13 @@ struct CORSDocumentFile: Codable {
     /// - Parameter name: The file's name, as messages show it.
     /// - Throws: ``CLIError/invalidInput(_:)`` naming the file and, where the parser knows it, the line.
     static func read(_ bytes: [UInt8], name: String) throws(CLIError) -> CORSConfiguration {
-        let first = bytes.first {
-            ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0)
-        }
-        if first == UInt8(ascii: "{") {
-            do {
-                return try JSONDecoder().decode(CORSDocumentFile.self, from: Data(bytes)).configuration
-            } catch {
-                throw .invalidInput("cors: \(name) is not a CORS configuration in JSON: \(Self.describe(error))")
-            }
-        }
-        let root: XMLNode
-        do {
-            root = try XMLNode.parse(bytes)
-        } catch {
-            let line = error.line.map { " at line \($0)" } ?? ""
-            throw .invalidInput("cors: \(name) is not well-formed XML\(line): \(error.message)")
-        }
+        let file = ConfigurationFile(bytes: bytes, name: name, command: "cors", kind: "CORS configuration")
+        if file.isJSON { return try file.decodeJSON(CORSDocumentFile.self).configuration }
+        let root = try file.xmlRoot()
         do {
             return try CORSConfiguration(document: root)
         } catch {
             throw .invalidInput("cors: \(name) is not a CORS configuration: \(error)")
         }
-    }
-
-    /// A decoding error as a sentence fragment: the JSON parser's own words (which give the line), or the path
-    /// of the value that does not fit.
-    private static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        case .keyNotFound(let key, let context):
-            return "\(Self.path(context.codingPath + [key])) is missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(Self.path(context.codingPath)) is not what it should be (\(context.debugDescription))"
-        @unknown default:
-            return "\(decoding)"
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
     }
 }
