@@ -1005,8 +1005,130 @@ def cors_suite():
             check("esdk-obs CORS read by objstore, objstore's by esdk-obs; optionsObject by the rules", obs_cors)
 
 
+def lifecycle_suite():
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore lifecycle", "OBJSTORE_CLI is not set")
+    import json
+
+    def rules_file(rules):
+        file = tempfile.NamedTemporaryFile("w", suffix=".json")
+        json.dump({"Rules": rules}, file)
+        file.flush()
+        return file
+
+    try:
+        import boto3
+        from botocore.config import Config
+    except ImportError as error:
+        missing("boto3 lifecycle", error)
+    else:
+        def boto3_lifecycle():
+            s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                              region_name="us-east-1", config=Config(s3={"addressing_style": "path"}))
+            variables = {"AWS_ACCESS_KEY_ID": AK, "AWS_SECRET_ACCESS_KEY": SK}
+            s3.create_bucket(Bucket="lifecycle-boto3")
+            try:
+                s3.get_bucket_lifecycle_configuration(Bucket="lifecycle-boto3")
+                raise AssertionError("expected NoSuchLifecycleConfiguration")
+            except s3.exceptions.ClientError as error:
+                expect(error.response["Error"]["Code"] == "NoSuchLifecycleConfiguration", str(error))
+            ours = [{"ID": "logs", "Filter": {"Prefix": "logs/"}, "Status": "Enabled", "Expiration": {"Days": 365},
+                     "Transitions": [{"Days": 30, "StorageClass": "STANDARD_IA"}],
+                     "NoncurrentVersionExpiration": {"NoncurrentDays": 60}},
+                    {"ID": "uploads", "Filter": {"Prefix": ""}, "Status": "Enabled",
+                     "AbortIncompleteMultipartUpload": {"DaysAfterInitiation": 7}}]
+            with rules_file(ours) as file:
+                objstore("lifecycle", "set", "s3://lifecycle-boto3", file.name, variables=variables)
+            got = s3.get_bucket_lifecycle_configuration(Bucket="lifecycle-boto3")["Rules"]
+            expect(got == ours, f"boto3 reads ours: {got}")
+            theirs = [{"ID": "scratch", "Filter": {"And": {"Prefix": "tmp/", "Tags": [{"Key": "kind", "Value": "scratch"}]}},
+                       "Status": "Enabled", "Expiration": {"Days": 3}}]
+            s3.put_bucket_lifecycle_configuration(Bucket="lifecycle-boto3", LifecycleConfiguration={"Rules": theirs})
+            read = json.loads(objstore("lifecycle", "get", "--json", "s3://lifecycle-boto3", variables=variables))
+            expect(read["Rules"] == theirs, read)
+            try:
+                s3.put_bucket_lifecycle_configuration(Bucket="lifecycle-boto3", LifecycleConfiguration={"Rules": [
+                    {"ID": "x", "Filter": {"Prefix": ""}, "Status": "Enabled", "Expiration": {"Days": 0}}]})
+                raise AssertionError("expected InvalidArgument for 0 days")
+            except s3.exceptions.ClientError as error:
+                expect(error.response["Error"]["Code"] == "InvalidArgument", str(error))
+            s3.delete_bucket_lifecycle(Bucket="lifecycle-boto3")
+            expect(objstore("lifecycle", "get", "s3://lifecycle-boto3", variables=variables) == "", "removed")
+        check("boto3 lifecycle read by objstore, objstore's by boto3; 0 days refused as S3 does", boto3_lifecycle)
+
+    try:
+        import oss2
+        from oss2.models import (AbortMultipartUpload, BucketLifecycle, LifecycleExpiration, LifecycleRule,
+                                 StorageTransition)
+    except ImportError as error:
+        missing("oss2 lifecycle", error)
+    else:
+        def oss2_lifecycle():
+            bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "lifecycle-oss2")
+            variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+            bucket.create_bucket()
+            rule = LifecycleRule("logs", "logs/", status=LifecycleRule.ENABLED,
+                                 expiration=LifecycleExpiration(days=90),
+                                 storage_transitions=[StorageTransition(days=30, storage_class=oss2.BUCKET_STORAGE_CLASS_IA)])
+            uploads = LifecycleRule("uploads", "up/", status=LifecycleRule.ENABLED,
+                                    abort_multipart_upload=AbortMultipartUpload(days=7))
+            bucket.put_bucket_lifecycle(BucketLifecycle([rule, uploads]))
+            read = json.loads(objstore("lifecycle", "get", "--json", "oss://lifecycle-oss2", variables=variables))
+            expect(read == {"Rules": [
+                {"ID": "logs", "Filter": {"Prefix": "logs/"}, "Status": "Enabled", "Expiration": {"Days": 90},
+                 "Transitions": [{"Days": 30, "StorageClass": "IA"}]},
+                {"ID": "uploads", "Filter": {"Prefix": "up/"}, "Status": "Enabled",
+                 "AbortIncompleteMultipartUpload": {"DaysAfterInitiation": 7}}]}, read)
+            ours = [{"ID": "tmp", "Filter": {"Prefix": "tmp/"}, "Status": "Enabled", "Expiration": {"Days": 2}}]
+            with rules_file(ours) as file:
+                objstore("lifecycle", "set", "oss://lifecycle-oss2", file.name, variables=variables)
+            got = bucket.get_bucket_lifecycle().rules
+            expect([(r.id, r.prefix, r.status, r.expiration.days) for r in got] == [("tmp", "tmp/", "Enabled", 2)],
+                   str([vars(r) for r in got]))
+            bucket.delete_bucket_lifecycle()
+            try:
+                bucket.get_bucket_lifecycle()
+                raise AssertionError("expected NoSuchLifecycle")
+            except oss2.exceptions.NoSuchLifecycle:
+                pass
+        check("oss2 lifecycle read by objstore, objstore's by oss2", oss2_lifecycle)
+
+    try:
+        from obs import Expiration, Lifecycle, ObsClient, Rule, Transition
+    except ImportError as error:
+        missing("esdk-obs lifecycle", error)
+    else:
+        def obs_lifecycle():
+            obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                            signature="obs", is_signature_negotiation=False, max_retry_count=1)
+            variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+            expect(obs.createBucket("lifecycle-obs").status < 300, "createBucket")
+            ours = [{"ID": "logs", "Filter": {"Prefix": "logs/"}, "Status": "Enabled", "Expiration": {"Days": 60},
+                     "Transitions": [{"Days": 30, "StorageClass": "WARM"}]}]
+            with rules_file(ours) as file:
+                objstore("lifecycle", "set", "obs://lifecycle-obs", file.name, variables=variables)
+            got = obs.getBucketLifecycle("lifecycle-obs")
+            expect(got.status == 200, f"getBucketLifecycle {got.status} {got.errorCode}")
+            rules = got.body.lifecycleConfig.rule
+            expect([(r.id, r.prefix, r.status, r.expiration.days, [(t.days, t.storageClass) for t in r.transition])
+                    for r in rules] == [("logs", "logs/", "Enabled", 60, [(30, "WARM")])], str(got.body))
+            theirs = Lifecycle(rule=[Rule(id="tmp", prefix="tmp/", status="Enabled", expiration=Expiration(days=5),
+                                          transition=[Transition(days=30, storageClass="COLD")])])
+            put = obs.setBucketLifecycle("lifecycle-obs", theirs)
+            expect(put.status == 400, f"expiration before a transition is refused: {put.status} {put.errorCode}")
+            theirs.rule[0].expiration = Expiration(days=90)
+            put = obs.setBucketLifecycle("lifecycle-obs", theirs)
+            expect(put.status < 300, f"setBucketLifecycle {put.status} {put.errorCode} {put.errorMessage}")
+            read = json.loads(objstore("lifecycle", "get", "--json", "obs://lifecycle-obs", variables=variables))
+            expect(read == {"Rules": [{"ID": "tmp", "Filter": {"Prefix": "tmp/"}, "Status": "Enabled",
+                                       "Expiration": {"Days": 90}, "Transitions": [{"Days": 30, "StorageClass": "COLD"}]}]},
+                   read)
+            expect(obs.deleteBucketLifecycle("lifecycle-obs").status < 300, "deleteBucketLifecycle")
+        check("esdk-obs lifecycle read by objstore, objstore's by esdk-obs; a refused rule refused", obs_lifecycle)
+
+
 for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite,
-              versions_suite, cors_suite):
+              versions_suite, cors_suite, lifecycle_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)
