@@ -47,5 +47,6 @@ extension LocalObjectServer {
 
 /// Lifecycle rules were to be applied by a server that is not running.
 public struct LifecycleUnavailable: Error, CustomStringConvertible {
+    /// The reason, as a sentence.
     public var description: String { "the local server applies lifecycle rules only while it runs" }
 }

@@ -162,5 +162,11 @@ public struct LifecycleDate: Sendable, Hashable, Comparable, CustomStringConvert
         return "\(padded(fields.year, 4))-\(padded(fields.month, 2))-\(padded(fields.day, 2))T00:00:00.000Z"
     }
 
+    /// Whether `lhs` comes before `rhs`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A date.
+    ///   - rhs: Another date.
+    /// - Returns: Whether `lhs` is the earlier.
     public static func < (lhs: LifecycleDate, rhs: LifecycleDate) -> Bool { lhs.midnight < rhs.midnight }
 }
