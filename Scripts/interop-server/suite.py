@@ -1127,8 +1127,72 @@ def lifecycle_suite():
         check("esdk-obs lifecycle read by objstore, objstore's by esdk-obs; a refused rule refused", obs_lifecycle)
 
 
+# ---------------------------------------------------------------- appends and symlinks: oss2, esdk-obs and ours
+def append_suite():
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore append", "OBJSTORE_CLI is not set")
+    with tempfile.NamedTemporaryFile(suffix=".txt") as file:
+        file.write(b"ours\n")
+        file.flush()
+        try:
+            import oss2
+        except ImportError as error:
+            missing("oss2 appends", error)
+        else:
+            def oss2_appends():
+                bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "append-oss2")
+                variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+                bucket.create_bucket()
+                expect(objstore("append", file.name, "oss://append-oss2/log", variables=variables) == "5\n", "ours first")
+                # Given the CRC-64 of the bytes before, oss2 checks the answer's CRC-64 of the whole object.
+                result = bucket.append_object("log", 5, b"theirs\n", init_crc=crc64_xz(b"ours\n"))
+                expect(result.next_position == 12, result.next_position)
+                expect(result.crc == crc64_xz(b"ours\ntheirs\n"), result.crc)
+                expect(objstore("append", file.name, "oss://append-oss2/log", variables=variables) == "17\n", "ours again")
+                expect(objstore("cat", "oss://append-oss2/log", variables=variables) == "ours\ntheirs\nours\n", "content")
+                try:
+                    bucket.append_object("log", 3, b"late")
+                    raise AssertionError("a stale position was accepted")
+                except oss2.exceptions.PositionNotEqualToLength as error:
+                    expect(error.next_position == 17, error.next_position)
+                expect(bucket.head_object("log").object_type == "Appendable", "object type")
+            check("oss2 append_object after objstore append and before it; a stale position's next_position", oss2_appends)
+
+            def oss2_symlinks():
+                bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "symlink-oss2")
+                variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+                bucket.create_bucket()
+                bucket.put_object("talks/a b.txt", b"the talk")
+                bucket.put_symlink("talks/a b.txt", "theirs")
+                expect(objstore("symlink", "read", "oss://symlink-oss2/theirs", variables=variables) == "talks/a b.txt\n",
+                       "ours reads theirs")
+                objstore("symlink", "create", "oss://symlink-oss2/ours", "talks/a b.txt", variables=variables)
+                expect(bucket.get_symlink("ours").target_key == "talks/a b.txt", "theirs reads ours")
+                expect(bucket.get_object("ours").read() == b"the talk", "a GET follows the symlink")
+            check("oss2 put_symlink/get_symlink agree with objstore symlink create/read", oss2_symlinks)
+
+        try:
+            from obs import AppendObjectContent, ObsClient
+        except ImportError as error:
+            missing("esdk-obs appends", error)
+        else:
+            def obs_appends():
+                obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                                signature="obs", is_signature_negotiation=False, max_retry_count=1)
+                variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+                expect(obs.createBucket("append-obs").status < 300, "createBucket")
+                expect(objstore("append", file.name, "obs://append-obs/log", variables=variables) == "5\n", "ours first")
+                got = obs.appendObject("append-obs", "log", AppendObjectContent(content=b"theirs\n", position=5))
+                expect(got.status == 200 and got.body.nextPosition == 12, f"appendObject {got.status} {got.errorCode}")
+                meta = obs.getObjectMetadata("append-obs", "log")
+                expect(meta.body.isAppendable and meta.body.nextPosition == 12, "getObjectMetadata")
+                expect(objstore("append", file.name, "obs://append-obs/log", variables=variables) == "17\n", "ours again")
+                expect(objstore("cat", "obs://append-obs/log", variables=variables) == "ours\ntheirs\nours\n", "content")
+            check("esdk-obs appendObject between objstore appends; getObjectMetadata names it appendable", obs_appends)
+
+
 for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite,
-              versions_suite, cors_suite, lifecycle_suite):
+              versions_suite, cors_suite, lifecycle_suite, append_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)

@@ -22,6 +22,8 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             SignCommand.self, ApiCommand.self, TagCommand.self, VersioningCommand.self, RevertCommand.self,
             CORSCommand.self,
             LifecycleCommand.self,
+            AppendCommand.self,
+            SymlinkCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

@@ -46,7 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
                 when=always | nth:N | first:N | p:0.25   (default always; p: draws from --fault-seed)
               and exactly one fault:
                 status=503[:SlowDown] [retry-after=SECONDS] | close-after=BYTES | delay-headers=MILLIS | \
-            delay-chunks=MILLIS | bandwidth=BYTES_PER_SECOND | replace=random:SIZE
+            delay-chunks=MILLIS | bandwidth=BYTES_PER_SECOND | replace=random:SIZE | drop=response \
+            (served, then the connection closes without the answer)
               Numbers are decimal digits only; MILLIS ≤ 3600000, retry-after ≤ 86400, SIZE ≤ 67108864 (64 MiB).
               Example: --fault 'op=GetObject,when=nth:1,status=503:SlowDown,retry-after=1'
             """
@@ -102,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
         name: .customLong("fault"),
         help: ArgumentHelp(
             "Inject a fault (repeatable): op=OPS,bucket=B,key=K,when=WHEN and one of status=, close-after=, "
-                + "delay-headers=, delay-chunks=, bandwidth=, replace=.",
+                + "delay-headers=, delay-chunks=, bandwidth=, replace=, drop=.",
             valueName: "spec"
         )
     )

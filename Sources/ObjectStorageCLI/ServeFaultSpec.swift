@@ -16,14 +16,14 @@ import ObjectStorageLocalServer
 /// - `bucket=B`, `key=K` — optional filters;
 /// - `when=always | nth:N | first:N | p:0.25` — the trigger (default `always`);
 /// - exactly one fault: `status=503[:SlowDown]` (with an optional `retry-after=SECONDS`),
-///   `close-after=BYTES`, `delay-headers=MILLIS`, `delay-chunks=MILLIS`, `bandwidth=BYTES_PER_SECOND`
-///   or `replace=random:SIZE`.
+///   `close-after=BYTES`, `delay-headers=MILLIS`, `delay-chunks=MILLIS`, `bandwidth=BYTES_PER_SECOND`,
+///   `replace=random:SIZE` or `drop=response` (serve the request, then close the connection without the answer).
 ///
 /// Numbers are decimal digits only (no sign, space or exponent) and bounded: delays by ``longestDelay``,
 /// `retry-after` by ``longestRetryAfter`` and `SIZE` by ``largestReplacement``.
 struct ServeFaultSpec {
     /// The keys that name a fault; a spec has exactly one of them.
-    static let faultKeys = ["status", "close-after", "delay-headers", "delay-chunks", "bandwidth", "replace"]
+    static let faultKeys = ["status", "close-after", "delay-headers", "delay-chunks", "bandwidth", "replace", "drop"]
     static let filterKeys = ["op", "bucket", "key", "when", "retry-after"]
 
     /// The largest `replace=random:SIZE`, 64 MiB: each firing holds a fresh SIZE bytes in memory, and
@@ -118,6 +118,9 @@ struct ServeFaultSpec {
             rule.fault = .bandwidthLimit(
                 bytesPerSecond: try number(faultValue, key: faultKey, spec: spec, in: 1...Int.max)
             )
+        case "drop":
+            guard faultValue == "response" else { throw invalid("drop='\(faultValue)' is not response") }
+            rule.fault = .dropResponse
         default:
             guard faultValue.hasPrefix("random:"),
                 let size = wholeNumber(faultValue.dropFirst("random:".count)),

@@ -18,6 +18,7 @@ public struct Fault: Sendable, Hashable {
         case bandwidthLimit(bytesPerSecond: Int)
         case replaceContent([UInt8])
         case replaceWithRandom(size: Int)
+        case dropResponse
     }
 
     let kind: Kind
@@ -64,6 +65,10 @@ public struct Fault: Sendable, Hashable {
     public static func closeConnection(afterBodyBytes: Int64) -> Fault {
         Fault(kind: .closeConnection(afterBodyBytes: max(0, afterBodyBytes)))
     }
+
+    /// Serves the request, a write included, then closes the connection instead of sending the answer: the lost
+    /// response of a request the service carried out, which a client cannot tell from one that never arrived.
+    public static let dropResponse = Fault(kind: .dropResponse)
 
     /// Waits before sending the response head.
     ///

@@ -44,11 +44,25 @@ struct ObjectMetadata: Codable, Sendable {
     var tags: [StoredTag]? = nil
     /// The version id: `nil` in a bucket that was never versioned, `null` for a suspended bucket's writes.
     var versionID: String? = nil
+    /// What made the object, when not a PUT, a copy or a multipart upload: an append (``StoredObjectType/appendable``)
+    /// or OSS's PutSymlink (``StoredObjectType/symlink``); `nil` for a normal object.
+    var objectType: StoredObjectType? = nil
+    /// The key a symlink points to (in its bucket), as PutSymlink named it; `nil` unless ``objectType`` is
+    /// ``StoredObjectType/symlink``.
+    var symlinkTarget: String? = nil
 
     struct DataFile: Codable, Sendable {
         var name: String
         var size: Int64
     }
+}
+
+/// The kinds of object the services name apart from normal ones (`x-oss-object-type`, `x-obs-object-type`).
+enum StoredObjectType: String, Codable, Sendable {
+    /// Made by AppendObject (OSS, OBS): appends go on while it stays one; a PUT or a copy makes it normal.
+    case appendable = "Appendable"
+    /// Made by OSS's PutSymlink: no bytes of its own, a GET serves its target's.
+    case symlink = "Symlink"
 }
 
 /// The attributes given when an object is created, kept by a multipart upload until completion.
@@ -269,24 +283,7 @@ final class ObjectStore: Sendable {
         conflict: Bool = false
     ) throws(ServerError) -> String? {
         var metadata = metadata
-        var finalBlob = blob
-        if case .files(let files) = blob, let directory = bucketDirectory(bucket) {
-            var placed: [BlobFile] = []
-            var names: [ObjectMetadata.DataFile] = []
-            for file in files {
-                let name = FileIO.randomHex()
-                do {
-                    try FileIO.rename(file.path, directory + "/data/" + name)
-                } catch {
-                    for path in files.dropFirst(placed.count).map(\.path) + placed.map(\.path) { FileIO.remove(path) }
-                    throw .noSuchBucket(bucket)
-                }
-                placed.append(BlobFile(path: directory + "/data/" + name, size: file.size))
-                names.append(ObjectMetadata.DataFile(name: name, size: file.size))
-            }
-            metadata.dataFiles = names
-            finalBlob = .files(placed)
-        }
+        let finalBlob = try place(blob, in: bucket, metadata: &metadata)
         let (versionID, released) = try state.withLock { (buckets) throws(ServerError) -> (String?, [Blob]) in
             let objectKey = ObjectKey(metadata.key)
             do throws(ServerError) {
@@ -308,8 +305,127 @@ final class ObjectStore: Sendable {
         return versionID
     }
 
+    /// Moves the temporary files of `blob` into the bucket's `data` directory (a data directory only) and names them in
+    /// `metadata`; on failure every file is removed.
+    private func place(_ blob: Blob, in bucket: String, metadata: inout ObjectMetadata) throws(ServerError) -> Blob {
+        guard case .files(let files) = blob, let directory = bucketDirectory(bucket) else { return blob }
+        var placed: [BlobFile] = []
+        var names: [ObjectMetadata.DataFile] = []
+        for file in files {
+            let name = FileIO.randomHex()
+            do {
+                try FileIO.rename(file.path, directory + "/data/" + name)
+            } catch {
+                for path in files.dropFirst(placed.count).map(\.path) + placed.map(\.path) { FileIO.remove(path) }
+                throw .noSuchBucket(bucket)
+            }
+            placed.append(BlobFile(path: directory + "/data/" + name, size: file.size))
+            names.append(ObjectMetadata.DataFile(name: name, size: file.size))
+        }
+        metadata.dataFiles = names
+        return .files(placed)
+    }
+
     /// A new version id: 32 hex digits, unique, opaque (as the services' ids are).
     static func newVersionID() -> String { FileIO.randomHex() }
+
+    // MARK: Appends
+
+    /// Checks an append at `position` against what the key holds, as OSS and OBS check it: a key without a current
+    /// object (none, or a delete marker) takes only position 0; an appendable object only its length.
+    ///
+    /// - Throws: 409 `ObjectNotAppendable` for any other object; 409 `PositionNotEqualToLength` with the position
+    ///   expected.
+    static func checkAppend(
+        to current: ObjectMetadata?,
+        position: Int64,
+        dialect: StorageVendor
+    ) throws(ServerError) {
+        guard let current else {
+            guard position == 0 else { throw .positionNotEqualToLength(expected: 0, dialect: dialect) }
+            return
+        }
+        guard current.objectType == .appendable else { throw .objectNotAppendable }
+        guard current.size == position else {
+            throw .positionNotEqualToLength(expected: current.size, dialect: dialect)
+        }
+    }
+
+    /// The current object an append at `position` extends, with its bytes open; `nil` when the key has none (and
+    /// `position` is 0). See ``checkAppend(to:position:dialect:)`` for the refusals.
+    func appendBase(
+        _ bucket: String,
+        _ key: String,
+        position: Int64,
+        dialect: StorageVendor
+    ) throws(ServerError) -> (metadata: ObjectMetadata, reader: BlobReader)? {
+        try state.withLock { (buckets) throws(ServerError) in
+            guard let record = buckets[bucket] else { throw .noSuchBucket(bucket) }
+            let current = record.objects[ObjectKey(key)]
+            try Self.checkAppend(to: current?.metadata, position: position, dialect: dialect)
+            guard let current else { return nil }
+            do {
+                return (current.metadata, try BlobReader(current.blob))
+            } catch {
+                throw .internalError("cannot open the object data")
+            }
+        }
+    }
+
+    /// Makes `blob` (`metadata.key`'s bytes after an append at `position`) the current object, if the key still holds
+    /// `base`, the object the append extended (`nil`: none), checked under the lock so that of concurrent appends at
+    /// one position one commits and the others are refused with the position they should have named.
+    ///
+    /// The first append of a key creates a version as any write does; later ones change that version in place (OSS
+    /// keeps no version per append). Returns the version id.
+    @discardableResult
+    func commitAppend(
+        _ bucket: String,
+        metadata: ObjectMetadata,
+        blob: Blob,
+        base: ObjectMetadata?,
+        position: Int64,
+        dialect: StorageVendor
+    ) throws(ServerError) -> String? {
+        var metadata = metadata
+        let finalBlob = try place(blob, in: bucket, metadata: &metadata)
+        let (versionID, released) = try state.withLock { (buckets) throws(ServerError) -> (String?, [Blob]) in
+            let objectKey = ObjectKey(metadata.key)
+            do throws(ServerError) {
+                // No binding of the bucket itself: a copy held across the change would copy its dictionaries.
+                guard buckets[bucket] != nil else { throw .noSuchBucket(bucket) }
+                let current = buckets[bucket]?.objects[objectKey]
+                try Self.checkAppend(to: current?.metadata, position: position, dialect: dialect)
+                guard let current else {
+                    // Position 0 on a key without an object (the bytes are the append's alone): a new object.
+                    return try changeKey(objectKey, of: bucket, in: &buckets) { record in
+                        record.install(
+                            StoredObject(metadata: metadata, blob: finalBlob),
+                            newVersionID: Self.newVersionID()
+                        )
+                    }
+                }
+                // The same length, but not the object extended (it was replaced since by one of the same length):
+                // refused as a stale position. An empty object needs no check: the bytes are the append's alone.
+                if let base, base.size > 0 {
+                    guard current.metadata.etag == base.etag, current.metadata.versionID == base.versionID,
+                        current.metadata.lastModifiedMilliseconds == base.lastModifiedMilliseconds
+                    else { throw .positionNotEqualToLength(expected: current.metadata.size, dialect: dialect) }
+                }
+                metadata.versionID = current.metadata.versionID
+                let object = StoredObject(metadata: metadata, blob: finalBlob)
+                try changeKey(objectKey, of: bucket, in: &buckets) { record in
+                    record.objects[objectKey] = object
+                }
+                return (metadata.versionID, [current.blob])
+            } catch {
+                for path in finalBlob.paths { FileIO.remove(path) }
+                throw error
+            }
+        }
+        for path in released.flatMap(\.paths) { FileIO.remove(path) }
+        return versionID
+    }
 
     /// Replaces the tags of the current version of `key` (its other metadata, the modification time included,
     /// stays as it is, as the services keep it).

@@ -86,6 +86,8 @@ extension RequestHandler {
         metadata.lastModified = context.now
         metadata.lastModifiedMilliseconds = context.nowMilliseconds
         metadata.dataFiles = nil
+        // A copy of an appendable object is a normal one (OBS documents it; appends to it are refused).
+        if metadata.objectType == .appendable { metadata.objectType = nil }
         if directive == "REPLACE" {
             let attributes = try attributes(context)
             metadata.contentType = attributes.contentType

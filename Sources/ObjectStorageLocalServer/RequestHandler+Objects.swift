@@ -129,20 +129,33 @@ extension RequestHandler {
         switch dialect.kind {
         case .oss:
             headers.append(("x-oss-storage-class", storageClass))
-            headers.append(("x-oss-object-type", metadata.partsCount == nil ? "Normal" : "Multipart"))
+            let type = metadata.objectType?.rawValue ?? (metadata.partsCount == nil ? "Normal" : "Multipart")
+            headers.append(("x-oss-object-type", type))
             headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64)))
         case .obs, .s3:
             if storageClass.uppercased() != "STANDARD" {
                 headers.append((dialect.headerPrefix + "storage-class", storageClass))
             }
             headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
+            // OBS names only appendable objects (esdk-obs reads both headers of a HEAD).
+            if dialect.kind == .obs, metadata.objectType == .appendable {
+                headers.append(("x-obs-object-type", StoredObjectType.appendable.rawValue))
+            }
+        }
+        if metadata.objectType == .appendable, dialect.kind != .s3 {
+            headers.append((dialect.headerPrefix + "next-append-position", String(metadata.size)))
         }
         return headers
     }
 
     func getObject(_ context: Context, bucket: String, key: String, head: Bool) throws -> Reply {
         let request = context.request
-        let (metadata, reader) = try store.openObject(bucket, key, versionID: request.queryValue("versionId"))
+        var (metadata, reader) = try store.openObject(bucket, key, versionID: request.queryValue("versionId"))
+        let isSymlink = metadata.objectType == .symlink
+        if isSymlink {
+            // A symlink serves its target's bytes, with the target's description (OSS names the type Symlink).
+            (metadata, reader) = try openSymlinkTarget(bucket, of: metadata)
+        }
         let preconditions = ReadPreconditions(
             ifMatch: request.header("if-match"),
             ifNoneMatch: request.header("if-none-match"),
@@ -154,6 +167,10 @@ extension RequestHandler {
                 && request.header("x-oss-range-behavior")?.lowercased() == "standard"
         )
         var headers = objectHeaders(metadata, context: context)
+        if isSymlink, context.dialect.kind == .oss {
+            headers.removeAll { $0.0 == "x-oss-object-type" }
+            headers.append(("x-oss-object-type", StoredObjectType.symlink.rawValue))
+        }
         if context.dialect.kind == .s3, request.queryValue("partNumber") != nil, let parts = metadata.partSizes {
             headers.append(("x-amz-mp-parts-count", String(parts.count)))
         }

@@ -71,6 +71,7 @@ struct RequestHandler: Sendable {
         )
         let fired = faults.faults(operation: context.operation, bucket: incoming.bucket, key: incoming.key)
         var delayBeforeHeaders: Duration?
+        var dropsResponse = false
         var transfer = TransferShaping()
         var reply: Reply
         do {
@@ -89,6 +90,7 @@ struct RequestHandler: Sendable {
                 case .bandwidthLimit(let rate): transfer.bytesPerSecond = rate
                 case .replaceContent(let bytes): try await replaceContent(context, with: bytes)
                 case .replaceWithRandom(let size): try await replaceContent(context, with: FileIO.randomBytes(size))
+                case .dropResponse: dropsResponse = true
                 }
             }
             if context.operation != .postObject && context.operation != .preflight {
@@ -120,6 +122,11 @@ struct RequestHandler: Sendable {
         } catch {
             logger.error("request failed", metadata: ["request-id": "\(context.requestID)", "error": "\(error)"])
             reply = errorReply(.internalError(), context: context)
+        }
+        if dropsResponse {
+            // Served (a write is in place), but the answer never leaves.
+            log(context, status: nil, outcome: "closed-by-fault")
+            throw UploadCutoff()
         }
         if context.operation != .preflight { reply.headers += corsHeaders(for: context) }
         if let delayBeforeHeaders { try await Task.sleep(for: delayBeforeHeaders) }
@@ -211,6 +218,12 @@ struct RequestHandler: Sendable {
             default: break
             }
         }
+        // S3 has neither: its answer to these requests stays an unknown POST's, or a PUT or GET of the object.
+        if dialect.kind != .s3, request.method == "POST", request.hasQuery("append") { return .appendObject }
+        if dialect.kind == .oss, request.hasQuery("symlink") {
+            if request.method == "PUT" { return .putSymlink }
+            if request.method == "GET" { return .getSymlink }
+        }
         switch request.method {
         case "PUT":
             if request.hasQuery("uploadId") { return .uploadPart }
@@ -284,6 +297,9 @@ struct RequestHandler: Sendable {
         case .getObjectTagging: return try getObjectTagging(context, bucket: bucket, key: key)
         case .putObjectTagging: return try await putObjectTagging(context, bucket: bucket, key: key, body: body)
         case .deleteObjectTagging: return try deleteObjectTagging(context, bucket: bucket, key: key)
+        case .appendObject: return try await appendObject(context, bucket: bucket, key: key, body: body)
+        case .putSymlink: return try await putSymlink(context, bucket: bucket, key: key, body: body)
+        case .getSymlink: return try getSymlink(context, bucket: bucket, key: key)
         default: throw ServerError.methodNotAllowed(request.method)
         }
     }
@@ -371,7 +387,7 @@ struct RequestHandler: Sendable {
     /// Refuses a PutObject or UploadPart whose `Content-Length` exceeds the dialect's single-PUT limit, before
     /// `100 Continue` is sent and before a byte of the body is read.
     static func checkAnnouncedSize(_ context: Context) throws(ServerError) {
-        guard context.operation == .putObject || context.operation == .uploadPart,
+        guard [.putObject, .uploadPart, .appendObject].contains(context.operation),
             let text = context.request.header("content-length"), let announced = Int64(text.trimmingWhitespace())
         else { return }
         let maximum = context.dialect.maximumSinglePutSize

@@ -12,7 +12,8 @@
 /// Write it as a string literal, `"UploadPart"`: one of `ListBuckets`, `CreateBucket`, `DeleteBucket`, `HeadBucket`,
 /// `GetBucketLocation`, `ListObjects`, `ListObjectsV2`, `PutObject`, `CopyObject`, `GetObject`, `HeadObject`,
 /// `DeleteObject`, `DeleteObjects`, `PostObject`, `CreateMultipartUpload`, `UploadPart`, `CompleteMultipartUpload`,
-/// `AbortMultipartUpload`, `ListParts` or `ListMultipartUploads`. A name the server does not route is a programming
+/// `AbortMultipartUpload`, `ListParts`, `ListMultipartUploads`, `AppendObject`, `PutSymlink` or `GetSymlink` (among
+/// others: ``known`` lists them all). A name the server does not route is a programming
 /// error: it stops the test at once, with the list above, rather than leave a rule that never matches.
 ///
 /// <!-- snippet: given server: LocalObjectServer -->
@@ -107,6 +108,12 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let putBucketLifecycle = ServiceOperation(name: "PutBucketLifecycle")
     /// `DELETE /bucket?lifecycle`.
     package static let deleteBucketLifecycle = ServiceOperation(name: "DeleteBucketLifecycle")
+    /// `POST /bucket/key?append&position=N` (OSS and OBS).
+    package static let appendObject = ServiceOperation(name: "AppendObject")
+    /// `PUT /bucket/key?symlink` (OSS).
+    package static let putSymlink = ServiceOperation(name: "PutSymlink")
+    /// `GET /bucket/key?symlink` (OSS).
+    package static let getSymlink = ServiceOperation(name: "GetSymlink")
     /// `OPTIONS /bucket[/key]`: a browser's CORS preflight, unsigned.
     package static let preflight = ServiceOperation(name: "OptionsObject")
 
@@ -120,6 +127,6 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .uploadPart, .completeMultipartUpload, .abortMultipartUpload, .listParts, .listMultipartUploads,
         .getObjectTagging, .putObjectTagging, .deleteObjectTagging, .listObjectVersions, .getBucketVersioning,
         .putBucketVersioning, .getBucketCors, .putBucketCors, .deleteBucketCors, .preflight,
-        .getBucketLifecycle, .putBucketLifecycle, .deleteBucketLifecycle,
+        .getBucketLifecycle, .putBucketLifecycle, .deleteBucketLifecycle, .appendObject, .putSymlink, .getSymlink,
     ]
 }

@@ -9,7 +9,7 @@
 import ObjectStorageSigning
 
 /// Refuses the sub-resources a service documents and this server does not implement (bucket tags, CORS,
-/// lifecycle, ACLs, appends, ...), on every method, with 501 `NotImplemented` in the dialect's error format: a test
+/// lifecycle, ACLs, ...), on every method, with 501 `NotImplemented` in the dialect's error format: a test
 /// peer that answered `GET ?versions` with a plain listing, or stored nothing for `PUT ?tagging` and said 200, would
 /// let wrong client code pass.
 enum SubresourceGate {
@@ -44,8 +44,9 @@ enum SubresourceGate {
     }
 
     /// Whether the server implements sub-resource `name` (lowercased) for this request's method and target: object
-    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS and lifecycle (`GET`, `PUT`, `DELETE ?cors` and `?lifecycle`), versions (a bucket's `GET ?versions`, `GET` and `PUT
-    /// ?versioning`), and version ids on a key's `GET`, `HEAD`, `DELETE` and tags.
+    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS and lifecycle (`GET`, `PUT`, `DELETE ?cors` and
+    /// `?lifecycle`), versions (a bucket's `GET ?versions`, `GET` and `PUT ?versioning`), version ids on a key's `GET`,
+    /// `HEAD`, `DELETE` and tags, appends (`POST ?append&position=`) and symlinks (`GET`, `PUT ?symlink`).
     private static func isImplemented(_ name: String, request: IncomingRequest) -> Bool {
         let method = request.method
         switch name {
@@ -53,6 +54,9 @@ enum SubresourceGate {
         case "versions": return request.key == nil && method == "GET"
         case "versioning": return request.key == nil && (method == "GET" || method == "PUT")
         case "cors", "lifecycle": return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
+        // Appends (OSS, OBS: S3 documents neither name) and OSS's symlinks (which OBS does not document).
+        case "append", "position": return request.key != nil && method == "POST"
+        case "symlink": return request.key != nil && (method == "GET" || method == "PUT")
         case "versionid":
             return request.key != nil
                 && (["GET", "HEAD", "DELETE"].contains(method) || (method == "PUT" && request.hasQuery("tagging")))

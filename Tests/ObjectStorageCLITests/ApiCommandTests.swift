@@ -56,7 +56,7 @@ struct ApiCommandTests {
         #expect(buckets.contains("<Name>raw</Name>"))
 
         // A sub-resource the server does not implement: the vendor's code, and no output.
-        let cors = try await cli.run(["api", "GET", dialect.url("raw/?lifecycle")])
+        let cors = try await cli.run(["api", "GET", dialect.url("raw/?website")])
         #expect(cors.status == 1)
         #expect(cors.standardOutput.isEmpty)
         #expect(cors.standardError.contains("NotImplemented"), "\(cors.standardError)")

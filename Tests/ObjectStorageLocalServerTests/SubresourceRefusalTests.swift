@@ -43,14 +43,16 @@ struct SubresourceRefusalTests {
     ]
 
     /// What the server implements of these lists: object tags (ObjectTaggingServerTests), versions and versioning
-    /// on a bucket, version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests), and a bucket's
-    /// CORS (BucketCORSServerTests).
+    /// on a bucket, version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests), a bucket's
+    /// CORS (BucketCORSServerTests) and lifecycle (BucketLifecycleServerTests), and an object's appends and OSS symlinks (AppendServerTests).
     static func isImplemented(_ subresource: String, onBucket: Bool, method: String) -> Bool {
         switch subresource {
         case "tagging": !onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": onBucket && method == "GET"
         case "versioning": onBucket && ["GET", "PUT"].contains(method)
-        case "cors": onBucket && ["GET", "PUT", "DELETE"].contains(method)
+        case "cors", "lifecycle": onBucket && ["GET", "PUT", "DELETE"].contains(method)
+        case "append&position=0": !onBucket && method == "POST"
+        case "symlink": !onBucket && ["GET", "PUT"].contains(method)
         case let name where name.hasPrefix("versionId="): !onBucket && ["GET", "HEAD", "DELETE"].contains(method)
         default: false
         }

@@ -190,6 +190,15 @@ extension BadInputCase {
             request.range = .suffix(0)
             _ = try await context.client(.s3).getObject(request)
         },
+        .api("an append at the wrong position", .service(.positionNotEqualToLength, status: 409)) { context in
+            let client = try context.client(.oss)
+            let key = "appended-\(UInt32.random(in: 0...UInt32.max))"
+            _ = try await client.appendObject(bucket: "bkt", key: key, position: 0, body: .bytes(Array("abc".utf8)))
+            _ = try await client.appendObject(bucket: "bkt", key: key, position: 1, body: .bytes(Array("d".utf8)))
+        },
+        .api("an append on S3", .storage(.unsupported, mentions: "S3 has no AppendObject")) { context in
+            _ = try await context.client(.s3).appendObject(bucket: "bkt", key: "log", position: 0, body: .empty)
+        },
         .api("range beyond the object (GET)", .service(.invalidRange, status: 416)) { context in
             var request = GetObjectRequest(bucket: "bkt", key: "obj")
             request.range = .bytes(5000...6000)

@@ -68,7 +68,7 @@ struct ServiceRequestTests {
         ) { client, _ in
             try await client.createBucket(bucket: "raw")
             let error = await expectServiceError("NotImplemented", status: 501) {
-                _ = try await client.send(ServiceRequest(method: "GET", bucket: "raw", query: ["lifecycle": ""]))
+                _ = try await client.send(ServiceRequest(method: "GET", bucket: "raw", query: ["website": ""]))
             }
             #expect(error?.requestID != nil)
         }

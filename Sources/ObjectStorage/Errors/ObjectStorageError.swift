@@ -48,6 +48,9 @@ public struct ObjectStorageError: Error, Hashable, Sendable, CustomStringConvert
         /// The service does not offer what the request asks for (a conditional write on OBS, say): refused
         /// before anything is sent.
         public static let unsupported = Code("unsupported")
+        /// An append whose answer was lost found the object holding other bytes than the ones it sent where they
+        /// would be: another writer appended (or replaced the object) in between. Nothing is retried.
+        public static let appendConflict = Code("appendConflict")
     }
 
     /// The kind of failure.

@@ -31,6 +31,9 @@ extension ServiceError {
         self.stringToSign = document?["StringToSign"]
         self.serverDate = headers.first(name: "Date").flatMap(HTTPDates.parse)
         self.retryAfter = headers.first(name: "Retry-After")
+        self.nextAppendPosition = ["x-oss-", "x-obs-", "x-amz-"].lazy
+            .compactMap { headers.first(name: $0 + "next-append-position") }.first
+            .flatMap { Int64($0.filter { $0 != " " }) }
         var details: [String: String] = [:]
         for child in document?.children ?? [] where child.children.isEmpty {
             switch child.name {

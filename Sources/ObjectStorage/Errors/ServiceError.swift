@@ -88,6 +88,12 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         public static let notFound: Code = "NotFound"
         /// A 403 without an error document (a HEAD), or `Forbidden` as a service names it.
         public static let forbidden: Code = "Forbidden"
+        /// OSS, OBS: an append named another position than the object's length (409);
+        /// ``ServiceError/nextAppendPosition`` is the length.
+        public static let positionNotEqualToLength: Code = "PositionNotEqualToLength"
+        /// OSS, OBS: an append to an object that is not appendable (a PUT, a copy or a multipart upload made it;
+        /// 409).
+        public static let objectNotAppendable: Code = "ObjectNotAppendable"
     }
 
     /// The HTTP status, e.g. 404.
@@ -112,6 +118,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
     package var serverDate: Date?
     /// Every child of the `<Error>` document by element name (`Key`, `BucketName`, `Resource`...).
     public var details: [String: String]
+    /// Where the service expects the next append: the object's length, which it reports with
+    /// ``Code/positionNotEqualToLength`` (`x-oss-next-append-position`, `x-obs-next-append-position`); `nil` in
+    /// other answers.
+    public var nextAppendPosition: Int64?
     /// The response's `Retry-After`, if any.
     package var retryAfter: String?
     /// Set when the client corrected its clock from this answer, so a retry can succeed.
@@ -158,6 +168,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         if let requestID = self.requestID { ids.append("request id \(requestID)") }
         if let hostID = self.hostID { ids.append("host id \(hostID)") }
         if let ec = self.ec { ids.append("EC \(ec)") }
+        if let position = self.nextAppendPosition { ids.append("next append position \(position)") }
         if !ids.isEmpty { text += " [\(ids.joined(separator: ", "))]" }
         return text
     }

@@ -30,6 +30,7 @@ enum RemoteFailure {
         if let bucket = error.bucket {
             context.append("bucket '\(bucket)'" + (error.key.map { ", key '\($0)'" } ?? ""))
         }
+        if let position = error.nextAppendPosition { context.append("the object ends at \(position)") }
         if let requestID = error.requestID, !requestID.isEmpty { context.append("request id \(requestID)") }
         if !context.isEmpty { text += " (" + context.joined(separator: "; ") + ")" }
         let notFound =
