@@ -12,8 +12,8 @@
 /// Write it as a string literal, `"UploadPart"`: one of `ListBuckets`, `CreateBucket`, `DeleteBucket`, `HeadBucket`,
 /// `GetBucketLocation`, `ListObjects`, `ListObjectsV2`, `PutObject`, `CopyObject`, `GetObject`, `HeadObject`,
 /// `DeleteObject`, `DeleteObjects`, `PostObject`, `CreateMultipartUpload`, `UploadPart`, `CompleteMultipartUpload`,
-/// `AbortMultipartUpload`, `ListParts`, `ListMultipartUploads`, `AppendObject`, `PutSymlink` or `GetSymlink` (among
-/// others: ``known`` lists them all). A name the server does not route is a programming
+/// `AbortMultipartUpload`, `ListParts`, `ListMultipartUploads`, `AppendObject`, `PutSymlink` or `GetSymlink`, among
+/// others (the tags, versions and CORS operations). A name the server does not route is a programming
 /// error: it stops the test at once, with the list above, rather than leave a rule that never matches.
 ///
 /// <!-- snippet: given server: LocalObjectServer -->

@@ -95,6 +95,7 @@ struct ServeFaultTests {
         Malformed(spec: "close-after=-1", mentions: "close-after='-1'"),
         Malformed(spec: "delay-headers=10,retry-after=1", mentions: "retry-after goes with status="),
         Malformed(spec: "replace=zeros:10", mentions: "replace='zeros:10'"),
+        Malformed(spec: "drop=request", mentions: "drop='request' is not response"),
         Malformed(spec: "colour=red,status=500", mentions: "unknown key 'colour'"),
         Malformed(spec: "status=500,status=503", mentions: "'status' given twice"),
         Malformed(spec: "status", mentions: "'status' is not key=value"),
@@ -125,7 +126,7 @@ struct ServeFaultTests {
     static let atTheBounds = [
         "replace=random:67108864", "delay-headers=3600000", "delay-chunks=0", "bandwidth=9223372036854775807",
         "close-after=9223372036854775807", "status=503,retry-after=86400", "status=503,when=p:.5",
-        "status=503,when=p:1", "status=503,when=nth:9223372036854775807",
+        "status=503,when=p:1", "status=503,when=nth:9223372036854775807", "op=AppendObject,drop=response",
     ]
 
     @Test(arguments: atTheBounds)

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorageLocalServer
 import ObjectStorageSigning
 import Testing
@@ -105,6 +106,81 @@ struct AppendServerTests {
                 }
                 #expect(try await client.send("GET", path, headers: dialect).body == [1, 2, 3], "\(name)")
             }
+        }
+    }
+
+    @Test("an append that would make the object larger than 5 GiB is refused before its body is read")
+    func pastTheLimit() async throws {
+        try await withServer { client, server in
+            let port = try #require(server.port)
+            for (name, dialect, _) in Self.dialects {
+                let bucket = "limit-\(name)"
+                #expect(try await client.send("PUT", "/\(bucket)", headers: dialect).status == 200)
+                let path = "/\(bucket)/log"
+                #expect(
+                    try await client.send("POST", "\(path)?append&position=0", headers: dialect, body: [1, 2, 3]).status
+                        == 200
+                )
+                // 5 GiB less one byte fits alone, not after the object's 3 bytes.
+                let connection = try await RawConnection.connect(port: port)
+                var head = "POST \(path)?append&position=3 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                head += "Content-Length: \((Int64(5) << 30) - 1)\r\n"
+                for (header, value) in dialect { head += "\(header): \(value)\r\n" }
+                try await connection.write(head + "\r\n0123456789")
+                let outcome = try await connection.readUntilClosed(limit: .seconds(30))
+                #expect(outcome.text.hasPrefix("HTTP/1.1 400 "), "\(name): \(outcome.text)")
+                #expect(outcome.text.contains("<Code>EntityTooLarge</Code>"), "\(name): \(outcome.text)")
+                #expect(try await client.send("GET", path, headers: dialect).body == [1, 2, 3], "\(name)")
+            }
+        }
+    }
+
+    @Test("a data directory keeps appendable objects and symlinks; appends to a versioned bucket make no versions")
+    func persistedAndVersioned() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appends-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let configuration = LocalObjectServer.Configuration(storage: .directory(directory), authentication: .anonymous)
+        let versioning = Array(
+            "<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>".utf8
+        )
+        try await withServer(configuration) { client, _ in
+            #expect(try await client.send("PUT", "/kept", headers: ossDialect).status == 200)
+            #expect(
+                try await client.send("PUT", "/kept?versioning", headers: ossDialect, body: versioning).status == 200
+            )
+            for (position, byte) in [(0, UInt8(1)), (1, 2), (2, 3)] {
+                let append = try await client.send(
+                    "POST",
+                    "/kept/log?append&position=\(position)",
+                    headers: ossDialect,
+                    body: [byte]
+                )
+                #expect(append.status == 200, "\(append.text)")
+            }
+            #expect(
+                try await client.send("GET", "/kept?versions", headers: ossDialect).elements("VersionId").count == 1
+            )
+            let link = try await client.send(
+                "PUT",
+                "/kept/link?symlink",
+                headers: ossDialect + [("x-oss-symlink-target", "log")]
+            )
+            #expect(link.status == 200)
+        }
+        try await withServer(configuration) { (client: TestClient, _: LocalObjectServer) async throws -> Void in
+            let head = try await client.send("HEAD", "/kept/log", headers: ossDialect)
+            #expect(
+                head.header("x-oss-object-type") == "Appendable" && head.header("x-oss-next-append-position") == "3"
+            )
+            #expect(
+                try await client.send("POST", "/kept/log?append&position=3", headers: ossDialect, body: [4]).status
+                    == 200
+            )
+            #expect(try await client.send("GET", "/kept/link", headers: ossDialect).body == [1, 2, 3, 4])
+            #expect(
+                try await client.send("GET", "/kept/link?symlink", headers: ossDialect).header("x-oss-symlink-target")
+                    == "log"
+            )
         }
     }
 

@@ -175,6 +175,30 @@ struct AppendObjectTests {
     }
 
     @Test(
+        "a lost answer after which another writer appended: the appended range read back proves this append",
+        arguments: dialects
+    )
+    func lostResponseThenAnotherAppend(_ dialect: ClientDialect) async throws {
+        let faults = FaultInjector()
+        faults.add(FaultRule(operations: ["AppendObject"], trigger: .nth(2), fault: .dropResponse))
+        faults.add(
+            FaultRule(
+                operations: ["HeadObject"],
+                trigger: .nth(1),
+                fault: .replaceContent(with: Array("hello world, and more".utf8))
+            )
+        )
+        try await Self.withServer(dialect, faults: faults) { client in
+            var writer = AppendWriter(client: client, bucket: Self.bucket, key: "log")
+            try await writer.append(Self.bytes("hello "))
+            let lost = try await writer.append(Self.bytes("world"))
+            #expect(lost.recovered && lost.nextPosition == 11 && lost.crc64 == nil)
+            let behind = await #expect(throws: ServiceError.self) { try await writer.append(Self.bytes("!")) }
+            #expect(behind?.nextAppendPosition == 21)
+        }
+    }
+
+    @Test(
         "append with a lost request: the object still ends where it did, and the writer sends it again",
         arguments: dialects
     )
