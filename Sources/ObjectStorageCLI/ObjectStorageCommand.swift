@@ -24,6 +24,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             LifecycleCommand.self,
             AppendCommand.self,
             SymlinkCommand.self,
+            RestoreCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

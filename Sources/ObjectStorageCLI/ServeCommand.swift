@@ -121,6 +121,14 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var lifecycleDay: Age?
 
+    @Option(
+        help: ArgumentHelp(
+            "How long a restore of an archived object takes (RestoreObject): until then it stays unreadable.",
+            valueName: "AGE"
+        )
+    )
+    var restoreDelay: Age?
+
     /// Applies lifecycle rules every `day`, each counted as a day, and says on standard error what they changed.
     private static func applyLifecycle(_ server: LocalObjectServer, every day: Duration) async throws {
         while true {
@@ -194,6 +202,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.defaultVendor = StorageVendor(scheme: defaultDialect) ?? .s3
         configuration.domain = domain
+        if let restoreDelay { configuration.restoreDelay = .seconds(Int64(restoreDelay.seconds)) }
         let injector = FaultInjector(seed: faultSeed)
         for spec in faults { injector.add(try ServeFaultSpec.parse(spec)) }
         let server = LocalObjectServer(configuration: configuration, faults: injector, logger: logger)

@@ -70,6 +70,9 @@ extension LocalObjectServer {
         /// `true` by default. Tests turn it off to play a server without S3's checksums (Ceph RGW 16, MinIO
         /// before 2025, `rclone serve s3`), which ignores the headers.
         package var keepsS3Checksums = true
+        /// How long a restore of an archived object takes (RestoreObject): the object stays unreadable, and HEAD
+        /// says the restore is in progress, until then. The services take minutes to days; none by default.
+        public var restoreDelay = Duration.zero
 
         /// Creates a configuration.
         ///

@@ -47,6 +47,8 @@ struct ObjectMetadata: Codable, Sendable {
     /// What made the object, when not a PUT, a copy or a multipart upload: an append (``StoredObjectType/appendable``)
     /// or OSS's PutSymlink (``StoredObjectType/symlink``); `nil` for a normal object.
     var objectType: StoredObjectType? = nil
+    /// The restore of an archived object, once one was asked for (``RestoreRecord``).
+    var restore: RestoreRecord? = nil
     /// The key a symlink points to (in its bucket), as PutSymlink named it; `nil` unless ``objectType`` is
     /// ``StoredObjectType/symlink``.
     var symlinkTarget: String? = nil
@@ -430,12 +432,24 @@ final class ObjectStore: Sendable {
     /// Replaces the tags of the current version of `key` (its other metadata, the modification time included,
     /// stays as it is, as the services keep it).
     func setTags(_ bucket: String, _ key: String, versionID: String?, _ tags: [StoredTag]?) throws(ServerError) {
-        try state.withLock { (buckets) throws(ServerError) in
+        try changeMetadata(bucket, key, versionID: versionID) { $0.tags = tags }
+    }
+
+    /// Changes the metadata of one version (the current one for `versionID` `nil`) under the lock, so that `change`
+    /// may check what it finds and refuse (throw) before anything changes; writes the key's files.
+    func changeMetadata<Result>(
+        _ bucket: String,
+        _ key: String,
+        versionID: String?,
+        _ change: (inout ObjectMetadata) throws(ServerError) -> Result
+    ) throws(ServerError) -> Result {
+        try state.withLock { (buckets) throws(ServerError) -> Result in
             var object = try Self.find(key, versionID: versionID, in: buckets, bucket: bucket)
-            object.metadata.tags = tags
+            let result = try change(&object.metadata)
             try changeKey(ObjectKey(key), of: bucket, in: &buckets) { record in
                 record.replace(object)
             }
+            return result
         }
     }
 

@@ -52,6 +52,7 @@ extension RequestHandler {
         guard store.bucketExists(bucket) else { throw ServerError.noSuchBucket(bucket) }
         let condition = try WriteCondition(context.request, dialect: context.dialect)
         let (sourceMetadata, sourceBlob) = try store.blob(source.bucket, source.key, versionID: source.versionID)
+        try checkReadable(sourceMetadata, context: context)
         try CopySourceConditions(context.request, dialect: context.dialect).check(
             sourceMetadata,
             dialect: context.dialect

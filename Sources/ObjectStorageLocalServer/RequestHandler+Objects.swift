@@ -145,6 +145,9 @@ extension RequestHandler {
         if metadata.objectType == .appendable, dialect.kind != .s3 {
             headers.append((dialect.headerPrefix + "next-append-position", String(metadata.size)))
         }
+        if let restore = metadata.restore?.header(at: context.now) {
+            headers.append((dialect.headerPrefix + "restore", restore))
+        }
         return headers
     }
 
@@ -156,6 +159,7 @@ extension RequestHandler {
             // A symlink serves its target's bytes, with the target's description (OSS names the type Symlink).
             (metadata, reader) = try openSymlinkTarget(bucket, of: metadata)
         }
+        if !head { try checkReadable(metadata, context: context) }
         let preconditions = ReadPreconditions(
             ifMatch: request.header("if-match"),
             ifNoneMatch: request.header("if-none-match"),

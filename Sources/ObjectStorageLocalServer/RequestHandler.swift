@@ -218,6 +218,7 @@ struct RequestHandler: Sendable {
             default: break
             }
         }
+        if request.method == "POST", request.hasQuery("restore") { return .restoreObject }
         // S3 has neither: its answer to these requests stays an unknown POST's, or a PUT or GET of the object.
         if dialect.kind != .s3, request.method == "POST", request.hasQuery("append") { return .appendObject }
         if dialect.kind == .oss, request.hasQuery("symlink") {
@@ -298,6 +299,7 @@ struct RequestHandler: Sendable {
         case .putObjectTagging: return try await putObjectTagging(context, bucket: bucket, key: key, body: body)
         case .deleteObjectTagging: return try deleteObjectTagging(context, bucket: bucket, key: key)
         case .appendObject: return try await appendObject(context, bucket: bucket, key: key, body: body)
+        case .restoreObject: return try await restoreObject(context, bucket: bucket, key: key, body: body)
         case .putSymlink: return try await putSymlink(context, bucket: bucket, key: key, body: body)
         case .getSymlink: return try getSymlink(context, bucket: bucket, key: key)
         default: throw ServerError.methodNotAllowed(request.method)

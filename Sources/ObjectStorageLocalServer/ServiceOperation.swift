@@ -114,6 +114,8 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let putSymlink = ServiceOperation(name: "PutSymlink")
     /// `GET /bucket/key?symlink` (OSS).
     package static let getSymlink = ServiceOperation(name: "GetSymlink")
+    /// `POST /bucket/key?restore`.
+    package static let restoreObject = ServiceOperation(name: "RestoreObject")
     /// `OPTIONS /bucket[/key]`: a browser's CORS preflight, unsigned.
     package static let preflight = ServiceOperation(name: "OptionsObject")
 
@@ -128,5 +130,6 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .getObjectTagging, .putObjectTagging, .deleteObjectTagging, .listObjectVersions, .getBucketVersioning,
         .putBucketVersioning, .getBucketCors, .putBucketCors, .deleteBucketCors, .preflight,
         .getBucketLifecycle, .putBucketLifecycle, .deleteBucketLifecycle, .appendObject, .putSymlink, .getSymlink,
+        .restoreObject,
     ]
 }

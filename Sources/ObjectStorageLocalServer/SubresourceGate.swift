@@ -46,7 +46,7 @@ enum SubresourceGate {
     /// Whether the server implements sub-resource `name` (lowercased) for this request's method and target: object
     /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS and lifecycle (`GET`, `PUT`, `DELETE ?cors` and
     /// `?lifecycle`), versions (a bucket's `GET ?versions`, `GET` and `PUT ?versioning`), version ids on a key's `GET`,
-    /// `HEAD`, `DELETE` and tags, appends (`POST ?append&position=`) and symlinks (`GET`, `PUT ?symlink`).
+    /// `HEAD`, `DELETE` and tags, appends (`POST ?append&position=`), symlinks (`GET`, `PUT ?symlink`) and restores (`POST ?restore`).
     private static func isImplemented(_ name: String, request: IncomingRequest) -> Bool {
         let method = request.method
         switch name {
@@ -57,6 +57,7 @@ enum SubresourceGate {
         // Appends (OSS, OBS: S3 documents neither name) and OSS's symlinks (which OBS does not document).
         case "append", "position": return request.key != nil && method == "POST"
         case "symlink": return request.key != nil && (method == "GET" || method == "PUT")
+        case "restore": return request.key != nil && method == "POST"
         case "versionid":
             return request.key != nil
                 && (["GET", "HEAD", "DELETE"].contains(method) || (method == "PUT" && request.hasQuery("tagging")))

@@ -53,6 +53,7 @@ struct SubresourceRefusalTests {
         case "cors", "lifecycle": onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case "append&position=0": !onBucket && method == "POST"
         case "symlink": !onBucket && ["GET", "PUT"].contains(method)
+        case "restore": !onBucket && method == "POST"
         case let name where name.hasPrefix("versionId="): !onBucket && ["GET", "HEAD", "DELETE"].contains(method)
         default: false
         }

@@ -94,6 +94,11 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible {
         /// OSS, OBS: an append to an object that is not appendable (a PUT, a copy or a multipart upload made it;
         /// 409).
         public static let objectNotAppendable: Code = "ObjectNotAppendable"
+        /// A read or copy of an archived object (S3 `GLACIER`, `DEEP_ARCHIVE`; OSS `Archive` and colder; OBS `COLD`,
+        /// `DEEP_ARCHIVE`) that is not restored, or still being restored (403); on S3 and OBS also a restore of an
+        /// object that is not archived. ``ObjectStorageClient/restoreObject(bucket:key:versionID:days:tier:logger:)``
+        /// restores it.
+        public static let invalidObjectState: Code = "InvalidObjectState"
     }
 
     /// The HTTP status, e.g. 404.

@@ -57,6 +57,9 @@ public struct ObjectAttributes: Sendable {
     /// for an object without tags. ``ObjectStorageClient/getObjectTagging(bucket:key:versionID:logger:)`` reads
     /// them.
     public var tagCount: Int?
+    /// Where the restore of an archived object stands (`x-*-restore`); `nil` when none was asked for, or its
+    /// restored copy has expired.
+    public var restore: ObjectRestoreState?
 
     init(headers: HTTPHeaders, prefix: String) {
         self.contentLength = headers.first(name: "Content-Length").flatMap { Int64($0) }
@@ -82,6 +85,7 @@ public struct ObjectAttributes: Sendable {
         self.expires = headers.first(name: "Expires")
         self.requestID = headers.requestID
         self.tagCount = headers.first(name: prefix + "tagging-count").flatMap { Int($0) }
+        self.restore = headers.first(name: prefix + "restore").flatMap(ObjectRestoreState.init(header:))
         self.headers = headers.map { (name: $0.name, value: $0.value) }
     }
 }

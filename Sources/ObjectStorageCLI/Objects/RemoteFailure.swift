@@ -26,6 +26,12 @@ enum RemoteFailure {
     static func cliError(_ error: ServiceError) -> CLIError {
         var text = error.code.rawValue
         if !error.message.isEmpty { text += ": \(error.message)" }
+        // An archived object read before a restore: say what to do rather than only the service's code.
+        if error.code == .invalidObjectState, let bucket = error.bucket, let key = error.key {
+            text =
+                "archived: '\(key)' in bucket '\(bucket)' must be restored before it is read; restore it first "
+                + "with objstore restore (and --wait) on its URL [\(text)]"
+        }
         var context: [String] = []
         if let bucket = error.bucket {
             context.append("bucket '\(bucket)'" + (error.key.map { ", key '\($0)'" } ?? ""))
