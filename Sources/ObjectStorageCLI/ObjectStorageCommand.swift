@@ -20,7 +20,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             ListCommand.self, StatCommand.self, CatCommand.self, CopyCommand.self, SyncCommand.self, RemoveCommand.self,
             MakeBucketCommand.self, RemoveBucketCommand.self, PresignCommand.self, PresignPostCommand.self,
             SignCommand.self, ApiCommand.self, TagCommand.self, VersioningCommand.self, RevertCommand.self,
-            CORSCommand.self,
+            CORSCommand.self, PolicyCommand.self, EncryptionCommand.self, ACLCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

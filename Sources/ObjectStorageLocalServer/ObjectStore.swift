@@ -44,6 +44,8 @@ struct ObjectMetadata: Codable, Sendable {
     var tags: [StoredTag]? = nil
     /// The version id: `nil` in a bucket that was never versioned, `null` for a suspended bucket's writes.
     var versionID: String? = nil
+    /// The server-side encryption reported for the object (its write's own, or the bucket's default then).
+    var encryption: StoredEncryption? = nil
 
     struct DataFile: Codable, Sendable {
         var name: String
@@ -59,6 +61,8 @@ struct ObjectAttributes: Sendable {
     var storageClass: String?
     var acl: String?
     var tags: [StoredTag]?
+    /// The write's own `x-*-server-side-encryption`, or the bucket's default encryption.
+    var encryption: StoredEncryption? = nil
 }
 
 struct StoredObject: Sendable {
@@ -313,9 +317,23 @@ final class ObjectStore: Sendable {
     /// Replaces the tags of the current version of `key` (its other metadata, the modification time included,
     /// stays as it is, as the services keep it).
     func setTags(_ bucket: String, _ key: String, versionID: String?, _ tags: [StoredTag]?) throws(ServerError) {
+        try self.modify(bucket, key, versionID: versionID) { $0.tags = tags }
+    }
+
+    /// Replaces the canned ACL of a version of `key` (`nil`: the current one), leaving the rest as it is.
+    func setACL(_ bucket: String, _ key: String, versionID: String?, _ acl: String) throws(ServerError) {
+        try self.modify(bucket, key, versionID: versionID) { $0.acl = acl }
+    }
+
+    private func modify(
+        _ bucket: String,
+        _ key: String,
+        versionID: String?,
+        _ change: (inout ObjectMetadata) -> Void
+    ) throws(ServerError) {
         try state.withLock { (buckets) throws(ServerError) in
             var object = try Self.find(key, versionID: versionID, in: buckets, bucket: bucket)
-            object.metadata.tags = tags
+            change(&object.metadata)
             try changeKey(ObjectKey(key), of: bucket, in: &buckets) { record in
                 record.replace(object)
             }

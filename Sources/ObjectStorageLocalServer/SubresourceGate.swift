@@ -44,18 +44,22 @@ enum SubresourceGate {
     }
 
     /// Whether the server implements sub-resource `name` (lowercased) for this request's method and target: object
-    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS (`GET`, `PUT`, `DELETE ?cors`), versions (a bucket's `GET ?versions`, `GET` and `PUT
-    /// ?versioning`), and version ids on a key's `GET`, `HEAD`, `DELETE` and tags.
+    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS, policy and default encryption (`GET`,
+    /// `PUT`, `DELETE ?cors`, `?policy`, `?encryption`), canned ACLs of buckets and objects (`GET`, `PUT ?acl`),
+    /// versions (a bucket's `GET ?versions`, `GET` and `PUT ?versioning`), and version ids on a key's `GET`,
+    /// `HEAD`, `DELETE`, tags and ACL.
     private static func isImplemented(_ name: String, request: IncomingRequest) -> Bool {
         let method = request.method
         switch name {
         case "tagging": return request.key != nil && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": return request.key == nil && method == "GET"
         case "versioning": return request.key == nil && (method == "GET" || method == "PUT")
-        case "cors": return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
+        case "cors", "policy", "encryption": return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
+        case "acl": return method == "GET" || method == "PUT"
         case "versionid":
             return request.key != nil
-                && (["GET", "HEAD", "DELETE"].contains(method) || (method == "PUT" && request.hasQuery("tagging")))
+                && (["GET", "HEAD", "DELETE"].contains(method)
+                    || (method == "PUT" && (request.hasQuery("tagging") || request.hasQuery("acl"))))
         default: return false
         }
     }

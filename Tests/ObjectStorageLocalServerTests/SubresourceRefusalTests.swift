@@ -43,14 +43,16 @@ struct SubresourceRefusalTests {
     ]
 
     /// What the server implements of these lists: object tags (ObjectTaggingServerTests), versions and versioning
-    /// on a bucket, version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests), and a bucket's
-    /// CORS (BucketCORSServerTests).
+    /// on a bucket, version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests), a bucket's
+    /// CORS (BucketCORSServerTests), policy and default encryption, and the canned ACLs of buckets and objects
+    /// (BucketConfigurationServerTests).
     static func isImplemented(_ subresource: String, onBucket: Bool, method: String) -> Bool {
         switch subresource {
         case "tagging": !onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": onBucket && method == "GET"
         case "versioning": onBucket && ["GET", "PUT"].contains(method)
-        case "cors": onBucket && ["GET", "PUT", "DELETE"].contains(method)
+        case "cors", "policy", "encryption": onBucket && ["GET", "PUT", "DELETE"].contains(method)
+        case "acl": ["GET", "PUT"].contains(method)
         case let name where name.hasPrefix("versionId="): !onBucket && ["GET", "HEAD", "DELETE"].contains(method)
         default: false
         }
