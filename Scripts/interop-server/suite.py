@@ -1191,8 +1191,194 @@ def append_suite():
             check("esdk-obs appendObject between objstore appends; getObjectMetadata names it appendable", obs_appends)
 
 
+# ---------------------------------------------------------------- bucket policy, default encryption, canned ACLs
+def bucket_configuration_suite():
+    """Each vendor's client sets a policy, a default encryption and canned ACLs that objstore reads back the same,
+    and reads back what objstore set."""
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore policy", "OBJSTORE_CLI is not set")
+    import json
+
+    def policy_file(text):
+        file = tempfile.NamedTemporaryFile("w", suffix=".json")
+        file.write(text)
+        file.flush()
+        return file
+
+    try:
+        import boto3
+        from botocore.config import Config
+    except ImportError as error:
+        missing("boto3 policy, encryption, ACL", error)
+    else:
+        def boto3_configuration():
+            s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                              region_name="us-east-1", config=Config(s3={"addressing_style": "path"}))
+            variables = {"AWS_ACCESS_KEY_ID": AK, "AWS_SECRET_ACCESS_KEY": SK}
+            s3.create_bucket(Bucket="config-boto3")
+            try:
+                s3.get_bucket_policy(Bucket="config-boto3")
+                raise AssertionError("expected NoSuchBucketPolicy")
+            except s3.exceptions.ClientError as error:
+                expect(error.response["Error"]["Code"] == "NoSuchBucketPolicy", str(error))
+            theirs = json.dumps({"Version": "2012-10-17", "Statement": [
+                {"Sid": "reads", "Effect": "Allow", "Principal": "*", "Action": "s3:GetObject",
+                 "Resource": "arn:aws:s3:::config-boto3/*"}]})
+            s3.put_bucket_policy(Bucket="config-boto3", Policy=theirs)
+            expect(objstore("policy", "get", "s3://config-boto3", variables=variables) == theirs + "\n", "ours reads theirs")
+            ours = '{\n  "Version": "2012-10-17",\n  "Statement": [{"Effect": "Deny", "Principal": "*", "Action": "s3:DeleteObject", "Resource": "arn:aws:s3:::config-boto3/*"}]\n}'
+            with policy_file(ours) as file:
+                objstore("policy", "set", "s3://config-boto3", file.name, variables=variables)
+            expect(s3.get_bucket_policy(Bucket="config-boto3")["Policy"] == ours, "theirs reads ours")
+            try:
+                s3.put_bucket_policy(Bucket="config-boto3", Policy="Statement: none")
+                raise AssertionError("expected MalformedPolicy")
+            except s3.exceptions.ClientError as error:
+                expect(error.response["Error"]["Code"] == "MalformedPolicy", str(error))
+            s3.delete_bucket_policy(Bucket="config-boto3")
+            expect(objstore("policy", "get", "s3://config-boto3", variables=variables) == "", "removed")
+
+            try:
+                s3.get_bucket_encryption(Bucket="config-boto3")
+                raise AssertionError("expected ServerSideEncryptionConfigurationNotFoundError")
+            except s3.exceptions.ClientError as error:
+                expect(error.response["Error"]["Code"] == "ServerSideEncryptionConfigurationNotFoundError", str(error))
+            s3.put_bucket_encryption(Bucket="config-boto3", ServerSideEncryptionConfiguration={"Rules": [
+                {"ApplyServerSideEncryptionByDefault": {"SSEAlgorithm": "aws:kms", "KMSMasterKeyID": "alias/theirs"}}]})
+            expect(objstore("encryption", "get", "s3://config-boto3", variables=variables)
+                   == "KMS\nkms-key-id: alias/theirs\n", "ours reads theirs")
+            objstore("encryption", "set", "s3://config-boto3", "--algorithm", "AES256", variables=variables)
+            rule = s3.get_bucket_encryption(Bucket="config-boto3")["ServerSideEncryptionConfiguration"]["Rules"][0]
+            expect(rule["ApplyServerSideEncryptionByDefault"] == {"SSEAlgorithm": "AES256"}, rule)
+            put = s3.put_object(Bucket="config-boto3", Key="k", Body=b"x")
+            expect(put.get("ServerSideEncryption") == "AES256", put)
+            expect(s3.head_object(Bucket="config-boto3", Key="k").get("ServerSideEncryption") == "AES256", "head")
+            s3.delete_bucket_encryption(Bucket="config-boto3")
+            expect(objstore("encryption", "get", "s3://config-boto3", variables=variables) == "", "removed")
+
+            s3.put_bucket_acl(Bucket="config-boto3", ACL="public-read")
+            expect(objstore("acl", "get", "s3://config-boto3", variables=variables).startswith("public-read\n"), "theirs")
+            objstore("acl", "set", "s3://config-boto3", "authenticated-read", variables=variables)
+            grants = s3.get_bucket_acl(Bucket="config-boto3")["Grants"]
+            expect([(g["Grantee"]["Type"], g["Grantee"].get("URI"), g["Permission"]) for g in grants][1:]
+                   == [("Group", "http://acs.amazonaws.com/groups/global/AuthenticatedUsers", "READ")], grants)
+            objstore("acl", "set", "s3://config-boto3/k", "public-read-write", variables=variables)
+            grants = s3.get_object_acl(Bucket="config-boto3", Key="k")["Grants"]
+            expect(sorted(g["Permission"] for g in grants) == ["FULL_CONTROL", "READ", "WRITE"], grants)
+            s3.put_object_acl(Bucket="config-boto3", Key="k", ACL="private")
+            expect(objstore("acl", "get", "s3://config-boto3/k", variables=variables).startswith("private\n"), "private")
+        check("boto3 policy, encryption and ACLs read by objstore, objstore's by boto3", boto3_configuration)
+
+    try:
+        import oss2
+    except ImportError as error:
+        missing("oss2 policy, encryption, ACL", error)
+    else:
+        def oss2_configuration():
+            bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "config-oss2")
+            variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+            bucket.create_bucket()
+            try:
+                bucket.get_bucket_policy()
+                raise AssertionError("expected NoSuchBucketPolicy")
+            except oss2.exceptions.NoSuchBucketPolicy:
+                pass
+            theirs = json.dumps({"Version": "1", "Statement": [{"Effect": "Allow", "Action": ["oss:GetObject"],
+                                 "Principal": ["*"], "Resource": ["acs:oss:*:*:config-oss2/*"]}]})
+            bucket.put_bucket_policy(theirs)
+            expect(objstore("policy", "get", "oss://config-oss2", variables=variables) == theirs + "\n", "ours reads theirs")
+            ours = '{"Version": "1", "Statement": [{"Effect": "Deny", "Action": ["oss:PutObject"], "Principal": ["*"], "Resource": ["acs:oss:*:*:config-oss2/*"]}]}'
+            with policy_file(ours) as file:
+                objstore("policy", "set", "oss://config-oss2", file.name, variables=variables)
+            expect(bucket.get_bucket_policy().policy == ours, "theirs reads ours")
+            try:
+                bucket.put_bucket_policy('{"Version": "2", "Statement": []}')
+                raise AssertionError("expected InvalidPolicyDocument")
+            except oss2.exceptions.ServerError as error:
+                expect(error.code == "InvalidPolicyDocument" and error.ec == "0030-00000002", str(error))
+            bucket.delete_bucket_policy()
+
+            bucket.put_bucket_encryption(oss2.models.ServerSideEncryptionRule(sse_algorithm="SM4"))
+            expect(objstore("encryption", "get", "oss://config-oss2", variables=variables) == "SM4\n", "ours reads theirs")
+            objstore("encryption", "set", "oss://config-oss2", "--algorithm", "KMS", "--kms-key-id", "key-1",
+                     variables=variables)
+            got = bucket.get_bucket_encryption()
+            expect((got.sse_algorithm, got.kms_master_keyid) == ("KMS", "key-1"), vars(got))
+            put = bucket.put_object("k", b"x")
+            expect(put.headers.get("x-oss-server-side-encryption") == "KMS", dict(put.headers))
+            try:
+                bucket.put_bucket_encryption(oss2.models.ServerSideEncryptionRule(sse_algorithm="DES"))
+                raise AssertionError("expected InvalidEncryptionAlgorithmError")
+            except oss2.exceptions.InvalidEncryptionAlgorithmError:
+                pass
+            bucket.delete_bucket_encryption()
+            try:
+                bucket.get_bucket_encryption()
+                raise AssertionError("expected NoSuchServerSideEncryptionRule")
+            except oss2.exceptions.NoSuchServerSideEncryptionRule:
+                pass
+
+            bucket.put_bucket_acl(oss2.BUCKET_ACL_PUBLIC_READ_WRITE)
+            expect(objstore("acl", "get", "oss://config-oss2", variables=variables) == "public-read-write\n", "theirs")
+            objstore("acl", "set", "oss://config-oss2", "private", variables=variables)
+            expect(bucket.get_bucket_acl().acl == "private", "ours")
+            expect(bucket.get_object_acl("k").acl == "default", "an object's default")
+            objstore("acl", "set", "oss://config-oss2/k", "public-read", variables=variables)
+            expect(bucket.get_object_acl("k").acl == "public-read", "ours on an object")
+            bucket.put_object_acl("k", oss2.OBJECT_ACL_DEFAULT)
+            expect(objstore("acl", "get", "oss://config-oss2/k", variables=variables) == "default\n", "theirs")
+        check("oss2 policy, encryption (SM4, KMS) and ACLs read by objstore, objstore's by oss2", oss2_configuration)
+
+    try:
+        from obs import ObsClient
+    except ImportError as error:
+        missing("esdk-obs policy, encryption, ACL", error)
+    else:
+        def obs_configuration():
+            obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                            signature="obs", is_signature_negotiation=False, max_retry_count=1)
+            variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+            expect(obs.createBucket("config-obs").status < 300, "createBucket")
+            none = obs.getBucketPolicy("config-obs")
+            expect(none.status == 404 and none.errorCode == "NoSuchBucketPolicy", f"{none.status} {none.errorCode}")
+            theirs = json.dumps({"Statement": [{"Sid": "reads", "Effect": "Allow", "Principal": {"ID": ["*"]},
+                                 "Action": ["GetObject"], "Resource": ["config-obs/*"]}]})
+            put = obs.setBucketPolicy("config-obs", theirs)
+            expect(put.status < 300, f"setBucketPolicy {put.status} {put.errorCode} {put.errorMessage}")
+            expect(objstore("policy", "get", "obs://config-obs", variables=variables) == theirs + "\n", "ours reads theirs")
+            ours = '{"Statement": [{"Effect": "Deny", "Principal": {"ID": ["*"]}, "Action": ["DeleteObject"], "Resource": ["config-obs/*"]}]}'
+            with policy_file(ours) as file:
+                objstore("policy", "set", "obs://config-obs", file.name, variables=variables)
+            got = obs.getBucketPolicy("config-obs")
+            expect(got.status == 200 and got.body.policyJSON == ours, f"{got.status} {got.body}")
+            expect(obs.deleteBucketPolicy("config-obs").status < 300, "deleteBucketPolicy")
+
+            put = obs.setBucketEncryption("config-obs", "kms", key="key-1")
+            expect(put.status < 300, f"setBucketEncryption {put.status} {put.errorCode} {put.errorMessage}")
+            expect(objstore("encryption", "get", "obs://config-obs", variables=variables) == "KMS\nkms-key-id: key-1\n",
+                   "ours reads theirs")
+            objstore("encryption", "set", "obs://config-obs", "--algorithm", "AES256", variables=variables)
+            got = obs.getBucketEncryption("config-obs")
+            expect(got.status == 200 and got.body.encryption == "AES256", f"{got.status} {got.body}")
+            expect(obs.deleteBucketEncryption("config-obs").status < 300, "deleteBucketEncryption")
+            none = obs.getBucketEncryption("config-obs")
+            expect(none.status == 404 and none.errorCode == "NoSuchEncryptionConfiguration", f"{none.status} {none.errorCode}")
+
+            put = obs.setBucketAcl("config-obs", aclControl="public-read-delivered")
+            expect(put.status < 300, f"setBucketAcl {put.status} {put.errorCode} {put.errorMessage}")
+            expect(objstore("acl", "get", "obs://config-obs", variables=variables).startswith("public-read-delivered\n"),
+                   "ours reads theirs")
+            objstore("acl", "set", "obs://config-obs", "public-read-write", variables=variables)
+            got = obs.getBucketAcl("config-obs")
+            expect(got.status == 200, f"getBucketAcl {got.status} {got.errorCode}")
+            expect(sorted((g.grantee.group, g.permission) for g in got.body.grants if g.grantee.group)
+                   == [("Everyone", "READ"), ("Everyone", "WRITE")], str(got.body))
+            bad = obs.setBucketAcl("config-obs", aclControl="bucket-owner-full-control")
+            expect(bad.status == 400 and bad.errorCode == "InvalidArgument", f"{bad.status} {bad.errorCode}")
+        check("esdk-obs policy, encryption and ACLs read by objstore, objstore's by esdk-obs", obs_configuration)
+
 for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite,
-              versions_suite, cors_suite, lifecycle_suite, append_suite):
+              versions_suite, cors_suite, lifecycle_suite, append_suite, bucket_configuration_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)

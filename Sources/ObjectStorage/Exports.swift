@@ -13,6 +13,7 @@
 @_exported public import struct Logging.Logger
 @_exported public import struct NIOCore.ByteBuffer
 @_exported public import struct ObjectStorageSigning.AddressingStyle
+@_exported public import struct ObjectStorageSigning.BucketEncryption
 @_exported public import struct ObjectStorageSigning.CORSConfiguration
 @_exported public import struct ObjectStorageSigning.CORSRule
 @_exported public import struct ObjectStorageSigning.ChainCredentialsProvider

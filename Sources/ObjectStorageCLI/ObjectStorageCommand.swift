@@ -25,6 +25,9 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             AppendCommand.self,
             SymlinkCommand.self,
             RestoreCommand.self,
+            PolicyCommand.self,
+            EncryptionCommand.self,
+            ACLCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

@@ -52,6 +52,8 @@ struct ObjectMetadata: Codable, Sendable {
     /// The key a symlink points to (in its bucket), as PutSymlink named it; `nil` unless ``objectType`` is
     /// ``StoredObjectType/symlink``.
     var symlinkTarget: String? = nil
+    /// The server-side encryption reported for the object (its write's own, or the bucket's default then).
+    var encryption: StoredEncryption? = nil
 
     struct DataFile: Codable, Sendable {
         var name: String
@@ -75,6 +77,8 @@ struct ObjectAttributes: Sendable {
     var storageClass: String?
     var acl: String?
     var tags: [StoredTag]?
+    /// The write's own `x-*-server-side-encryption`, or the bucket's default encryption.
+    var encryption: StoredEncryption? = nil
 }
 
 struct StoredObject: Sendable {
@@ -433,6 +437,11 @@ final class ObjectStore: Sendable {
     /// stays as it is, as the services keep it).
     func setTags(_ bucket: String, _ key: String, versionID: String?, _ tags: [StoredTag]?) throws(ServerError) {
         try changeMetadata(bucket, key, versionID: versionID) { $0.tags = tags }
+    }
+
+    /// Replaces the canned ACL of a version of `key` (`nil`: the current one), leaving the rest as it is.
+    func setACL(_ bucket: String, _ key: String, versionID: String?, _ acl: String) throws(ServerError) {
+        try changeMetadata(bucket, key, versionID: versionID) { $0.acl = acl }
     }
 
     /// Changes the metadata of one version (the current one for `versionID` `nil`) under the lock, so that `change`

@@ -53,7 +53,15 @@ extension RequestHandler {
         guard Self.isValidBucketName(bucket) else { throw ServerError.invalidBucketName(bucket) }
         let document = try await collect(body, context: context)
         if !document.isEmpty, RequestDocument.parse(document) == nil { throw ServerError.malformedXML() }
+        let acl = try Self.cannedACL(in: context, object: false)
         try store.createBucket(bucket, now: context.now, dialect: context.dialect)
+        if let acl {
+            try store.setDocument(
+                bucket,
+                Self.aclSubresource,
+                BucketDocument(dialect: context.dialect, bytes: Array(acl.utf8))
+            )
+        }
         var headers: [(String, String)] = []
         if context.dialect.kind != .oss { headers.append(("Location", "/\(bucket)")) }
         return Reply(headers: headers)

@@ -96,6 +96,14 @@ extension RequestHandler {
             metadata.headers = attributes.headers
             metadata.acl = attributes.acl
         }
+        // A copy is encrypted as its request or the destination bucket says, not as its source was.
+        metadata.encryption = self.encryption(
+            of: Self.attributes(
+                context.request.headers.map { (name: $0.lowercasedName, value: $0.value) },
+                dialect: context.dialect
+            ),
+            bucket: bucket
+        )
         metadata.tags = try copiedTags(context, source: sourceMetadata)
         if let storageClass = context.request.header(context.dialect.headerPrefix + "storage-class") {
             metadata.storageClass = storageClass
@@ -117,6 +125,7 @@ extension RequestHandler {
             headers.append((context.dialect.headerPrefix + "copy-source-version-id", sourceVersion))
         }
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(metadata.crc64))) }
+        headers += Self.encryptionHeaders(metadata.encryption, dialect: context.dialect)
         return .xml(xml, headers: headers)
     }
 

@@ -17,14 +17,15 @@ extension RequestHandler {
 
     func createMultipartUpload(_ context: Context, bucket: String, key: String) throws -> Reply {
         try WriteCondition.checkEarly(context, bucket: bucket, key: key, store: store, initiating: true)
-        let id = try store.createUpload(bucket, key: key, attributes: try attributes(context), now: context.now)
+        let attributes = try attributes(context)
+        let id = try store.createUpload(bucket, key: key, attributes: attributes, now: context.now)
         var xml = XMLWriter()
         xml.open("InitiateMultipartUploadResult", namespace: context.dialect.xmlNamespace)
         xml.element("Bucket", bucket)
         xml.element("Key", key)
         xml.element("UploadId", id)
         xml.close("InitiateMultipartUploadResult")
-        return .xml(xml)
+        return .xml(xml, headers: Self.encryptionHeaders(attributes.encryption, dialect: context.dialect))
     }
 
     func uploadPart(_ context: Context, bucket: String, key: String, body: RequestBody) async throws -> Reply {
@@ -136,7 +137,8 @@ extension RequestHandler {
             partSizes: parts.map(\.size),
             dataFiles: nil,
             obsChecksum: obsChecksum,
-            tags: taken.attributes.tags
+            tags: taken.attributes.tags,
+            encryption: taken.attributes.encryption
         )
         let versionID: String?
         do {
@@ -163,6 +165,7 @@ extension RequestHandler {
         var headers = Self.versionHeaders(versionID, context: context)
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(completed.crc64))) }
         headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
+        headers += Self.encryptionHeaders(metadata.encryption, dialect: context.dialect)
         return .xml(xml, headers: headers)
     }
 

@@ -14,18 +14,22 @@ extension RequestHandler {
         "cache-control", "content-disposition", "content-encoding", "content-language", "expires",
     ]
 
-    /// Content type, user metadata, representation headers, storage class, ACL and tags from the request.
+    /// Content type, user metadata, representation headers, storage class, ACL, tags and encryption from the request
+    /// (the bucket's default encryption when the request names none).
     func attributes(_ context: Context) throws(ServerError) -> ObjectAttributes {
         var attributes = Self.attributes(
             context.request.headers.map { (name: $0.lowercasedName, value: $0.value) },
             dialect: context.dialect
         )
         attributes.tags = try TagInput.fromHeader(context.request, dialect: context.dialect)
+        if let bucket = context.request.bucket {
+            attributes.encryption = self.encryption(of: attributes, bucket: bucket)
+        }
         return attributes
     }
 
-    /// Content type, user metadata, representation headers, storage class and ACL from `fields` (request headers
-    /// or POST form fields, names lowercased).
+    /// Content type, user metadata, representation headers, storage class, ACL and encryption from `fields`
+    /// (request headers or POST form fields, names lowercased).
     static func attributes(_ fields: [(name: String, value: String)], dialect: StorageVendor) -> ObjectAttributes {
         let prefix = dialect.metadataPrefix
         var metadata: [String: String] = [:]
@@ -45,7 +49,13 @@ extension RequestHandler {
             headers: stored,
             storageClass: value(dialect.headerPrefix + "storage-class"),
             acl: value(dialect.headerPrefix + (dialect.kind == .oss ? "object-acl" : "acl")),
-            tags: nil
+            tags: nil,
+            encryption: value(dialect.headerPrefix + "server-side-encryption").map {
+                StoredEncryption(
+                    algorithm: BucketEncryption.Algorithm(rawValue: $0).rawValue,
+                    keyID: value(Self.kmsKeyHeader(dialect))
+                )
+            }
         )
     }
 
@@ -75,7 +85,8 @@ extension RequestHandler {
             partsCount: nil,
             partSizes: nil,
             dataFiles: nil,
-            tags: attributes.tags
+            tags: attributes.tags,
+            encryption: attributes.encryption
         )
     }
 
@@ -103,6 +114,7 @@ extension RequestHandler {
         }
         headers += S3Checksum.headers(metadata.crc64nvme, context: context)
         headers += OBSChecksum.headers(metadata.obsChecksum, context: context)
+        headers += Self.encryptionHeaders(metadata.encryption, dialect: context.dialect)
         return Reply(headers: headers)
     }
 
@@ -125,6 +137,7 @@ extension RequestHandler {
         if let tags = metadata.tags, !tags.isEmpty {
             headers.append((dialect.headerPrefix + "tagging-count", String(tags.count)))
         }
+        headers += Self.encryptionHeaders(metadata.encryption, dialect: dialect)
         let storageClass = metadata.storageClass ?? dialect.defaultStorageClass
         switch dialect.kind {
         case .oss:

@@ -114,6 +114,7 @@ extension RequestHandler {
             fields.append((name: dialect.headerPrefix + "acl", value: acl))
         }
         var attributes = Self.attributes(fields, dialect: dialect)
+        attributes.encryption = self.encryption(of: attributes, bucket: bucket)
         if dialect.kind == .s3, let tagging = form.value("tagging") {
             // S3's form takes tags as a Tagging document in the `tagging` field.
             do {
@@ -145,6 +146,7 @@ extension RequestHandler {
             crc64: crc64
         )
         reply.headers += Self.versionHeaders(versionID, context: context)
+        reply.headers += Self.encryptionHeaders(metadata.encryption, dialect: dialect)
         return reply
     }
 

@@ -188,6 +188,26 @@ struct RequestHandler: Sendable {
                 default: break
                 }
             }
+            if request.hasQuery("policy") {
+                switch request.method {
+                case "GET": return .getBucketPolicy
+                case "PUT": return .putBucketPolicy
+                case "DELETE": return .deleteBucketPolicy
+                default: break
+                }
+            }
+            if request.hasQuery("encryption") {
+                switch request.method {
+                case "GET": return .getBucketEncryption
+                case "PUT": return .putBucketEncryption
+                case "DELETE": return .deleteBucketEncryption
+                default: break
+                }
+            }
+            if request.hasQuery("acl") {
+                if request.method == "GET" { return .getBucketAcl }
+                if request.method == "PUT" { return .putBucketAcl }
+            }
             if request.hasQuery("versioning") {
                 if request.method == "GET" { return .getBucketVersioning }
                 if request.method == "PUT" { return .putBucketVersioning }
@@ -209,6 +229,10 @@ struct RequestHandler: Sendable {
                 if request.queryValue("list-type") == "2" { return .listObjectsV2 }
                 return .listObjects
             }
+        }
+        if request.hasQuery("acl") {
+            if request.method == "GET" { return .getObjectAcl }
+            if request.method == "PUT" { return .putObjectAcl }
         }
         if request.hasQuery("tagging") {
             switch request.method {
@@ -277,6 +301,14 @@ struct RequestHandler: Sendable {
         case .getBucketLifecycle: return try getBucketLifecycle(context, bucket: bucket)
         case .putBucketLifecycle: return try await putBucketLifecycle(context, bucket: bucket, body: body)
         case .deleteBucketLifecycle: return try deleteBucketLifecycle(context, bucket: bucket)
+        case .getBucketPolicy: return try getBucketPolicy(context, bucket: bucket)
+        case .putBucketPolicy: return try await putBucketPolicy(context, bucket: bucket, body: body)
+        case .deleteBucketPolicy: return try deleteBucketPolicy(context, bucket: bucket)
+        case .getBucketEncryption: return try getBucketEncryption(context, bucket: bucket)
+        case .putBucketEncryption: return try await putBucketEncryption(context, bucket: bucket, body: body)
+        case .deleteBucketEncryption: return try deleteBucketEncryption(context, bucket: bucket)
+        case .getBucketAcl: return try getBucketAcl(context, bucket: bucket)
+        case .putBucketAcl: return try await putBucketAcl(context, bucket: bucket, body: body)
         default: break
         }
         guard let key = request.key else { throw ServerError.methodNotAllowed(request.method) }
@@ -302,6 +334,8 @@ struct RequestHandler: Sendable {
         case .restoreObject: return try await restoreObject(context, bucket: bucket, key: key, body: body)
         case .putSymlink: return try await putSymlink(context, bucket: bucket, key: key, body: body)
         case .getSymlink: return try getSymlink(context, bucket: bucket, key: key)
+        case .getObjectAcl: return try getObjectAcl(context, bucket: bucket, key: key)
+        case .putObjectAcl: return try await putObjectAcl(context, bucket: bucket, key: key, body: body)
         default: throw ServerError.methodNotAllowed(request.method)
         }
     }

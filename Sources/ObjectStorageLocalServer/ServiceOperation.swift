@@ -118,6 +118,26 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
     package static let restoreObject = ServiceOperation(name: "RestoreObject")
     /// `OPTIONS /bucket[/key]`: a browser's CORS preflight, unsigned.
     package static let preflight = ServiceOperation(name: "OptionsObject")
+    /// `GET /bucket?policy`.
+    package static let getBucketPolicy = ServiceOperation(name: "GetBucketPolicy")
+    /// `PUT /bucket?policy`.
+    package static let putBucketPolicy = ServiceOperation(name: "PutBucketPolicy")
+    /// `DELETE /bucket?policy`.
+    package static let deleteBucketPolicy = ServiceOperation(name: "DeleteBucketPolicy")
+    /// `GET /bucket?encryption`.
+    package static let getBucketEncryption = ServiceOperation(name: "GetBucketEncryption")
+    /// `PUT /bucket?encryption`.
+    package static let putBucketEncryption = ServiceOperation(name: "PutBucketEncryption")
+    /// `DELETE /bucket?encryption`.
+    package static let deleteBucketEncryption = ServiceOperation(name: "DeleteBucketEncryption")
+    /// `GET /bucket?acl`.
+    package static let getBucketAcl = ServiceOperation(name: "GetBucketAcl")
+    /// `PUT /bucket?acl`.
+    package static let putBucketAcl = ServiceOperation(name: "PutBucketAcl")
+    /// `GET /bucket/key?acl`.
+    package static let getObjectAcl = ServiceOperation(name: "GetObjectAcl")
+    /// `PUT /bucket/key?acl`.
+    package static let putObjectAcl = ServiceOperation(name: "PutObjectAcl")
 
     /// Every operation the server routes, POST forms included.
     static let routed: Set<ServiceOperation> = Set(known + [.postObject])
@@ -131,5 +151,7 @@ public struct ServiceOperation: Hashable, Sendable, CustomStringConvertible, Exp
         .putBucketVersioning, .getBucketCors, .putBucketCors, .deleteBucketCors, .preflight,
         .getBucketLifecycle, .putBucketLifecycle, .deleteBucketLifecycle, .appendObject, .putSymlink, .getSymlink,
         .restoreObject,
+        .getBucketPolicy, .putBucketPolicy, .deleteBucketPolicy, .getBucketEncryption, .putBucketEncryption,
+        .deleteBucketEncryption, .getBucketAcl, .putBucketAcl, .getObjectAcl, .putObjectAcl,
     ]
 }

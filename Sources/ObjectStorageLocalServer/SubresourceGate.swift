@@ -44,23 +44,28 @@ enum SubresourceGate {
     }
 
     /// Whether the server implements sub-resource `name` (lowercased) for this request's method and target: object
-    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS and lifecycle (`GET`, `PUT`, `DELETE ?cors` and
-    /// `?lifecycle`), versions (a bucket's `GET ?versions`, `GET` and `PUT ?versioning`), version ids on a key's `GET`,
-    /// `HEAD`, `DELETE` and tags, appends (`POST ?append&position=`), symlinks (`GET`, `PUT ?symlink`) and restores (`POST ?restore`).
+    /// tags (`GET`, `PUT`, `DELETE` of a key's `?tagging`), a bucket's CORS, lifecycle, policy and default encryption
+    /// (`GET`, `PUT`, `DELETE ?cors`, `?lifecycle`, `?policy`, `?encryption`), canned ACLs of buckets and objects (`GET`,
+    /// `PUT ?acl`), versions (a bucket's `GET ?versions`, `GET` and `PUT ?versioning`), version ids on a key's `GET`,
+    /// `HEAD`, `DELETE`, tags and ACL, appends (`POST ?append&position=`), symlinks (`GET`, `PUT ?symlink`) and
+    /// restores (`POST ?restore`).
     private static func isImplemented(_ name: String, request: IncomingRequest) -> Bool {
         let method = request.method
         switch name {
         case "tagging": return request.key != nil && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": return request.key == nil && method == "GET"
         case "versioning": return request.key == nil && (method == "GET" || method == "PUT")
-        case "cors", "lifecycle": return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
+        case "cors", "lifecycle", "policy", "encryption":
+            return request.key == nil && ["GET", "PUT", "DELETE"].contains(method)
         // Appends (OSS, OBS: S3 documents neither name) and OSS's symlinks (which OBS does not document).
         case "append", "position": return request.key != nil && method == "POST"
         case "symlink": return request.key != nil && (method == "GET" || method == "PUT")
         case "restore": return request.key != nil && method == "POST"
+        case "acl": return method == "GET" || method == "PUT"
         case "versionid":
             return request.key != nil
-                && (["GET", "HEAD", "DELETE"].contains(method) || (method == "PUT" && request.hasQuery("tagging")))
+                && (["GET", "HEAD", "DELETE"].contains(method)
+                    || (method == "PUT" && (request.hasQuery("tagging") || request.hasQuery("acl"))))
         default: return false
         }
     }

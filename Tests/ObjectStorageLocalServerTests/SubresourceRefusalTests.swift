@@ -44,16 +44,19 @@ struct SubresourceRefusalTests {
 
     /// What the server implements of these lists: object tags (ObjectTaggingServerTests), versions and versioning
     /// on a bucket, version ids on an object's GET, HEAD and DELETE (ObjectVersionsServerTests), a bucket's
-    /// CORS (BucketCORSServerTests) and lifecycle (BucketLifecycleServerTests), and an object's appends and OSS symlinks (AppendServerTests).
+    /// CORS (BucketCORSServerTests), lifecycle (BucketLifecycleServerTests), policy and default encryption, the canned
+    /// ACLs of buckets and objects (BucketConfigurationServerTests), an object's appends and OSS symlinks
+    /// (AppendServerTests) and restores (ArchiveRestoreTests).
     static func isImplemented(_ subresource: String, onBucket: Bool, method: String) -> Bool {
         switch subresource {
         case "tagging": !onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case "versions": onBucket && method == "GET"
         case "versioning": onBucket && ["GET", "PUT"].contains(method)
-        case "cors", "lifecycle": onBucket && ["GET", "PUT", "DELETE"].contains(method)
+        case "cors", "lifecycle", "policy", "encryption": onBucket && ["GET", "PUT", "DELETE"].contains(method)
         case "append&position=0": !onBucket && method == "POST"
         case "symlink": !onBucket && ["GET", "PUT"].contains(method)
         case "restore": !onBucket && method == "POST"
+        case "acl": ["GET", "PUT"].contains(method)
         case let name where name.hasPrefix("versionId="): !onBucket && ["GET", "HEAD", "DELETE"].contains(method)
         default: false
         }

@@ -6,7 +6,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// A canned access control list (`x-oss-object-acl`, `x-obs-acl`, `x-amz-acl`). An open set.
+/// A canned access control list (`x-oss-object-acl`, `x-obs-acl`, `x-amz-acl`) of an object or a bucket. An open
+/// set: each vendor takes its own (``ObjectStorageClient/putBucketACL(bucket:_:logger:)`` and
+/// ``ObjectStorageClient/putObjectACL(bucket:key:_:versionID:logger:)`` check the name before sending).
+///
+/// | | S3 | OSS | OBS |
+/// | --- | --- | --- | --- |
+/// | ``private``, ``publicRead``, ``publicReadWrite`` | both | both | both |
+/// | ``authenticatedRead``, `aws-exec-read` | both | | |
+/// | ``logDeliveryWrite`` | bucket | | |
+/// | ``bucketOwnerRead`` | object | | |
+/// | ``bucketOwnerFullControl`` | object | | object |
+/// | ``ossDefault`` | | object | |
+/// | ``obsPublicReadDelivered``, ``obsPublicReadWriteDelivered`` | | | bucket |
 public struct ObjectACL: Hashable, Sendable, RawRepresentable, ExpressibleByStringLiteral {
     /// The value as sent.
     public var rawValue: String
@@ -29,4 +41,16 @@ public struct ObjectACL: Hashable, Sendable, RawRepresentable, ExpressibleByStri
     public static let publicReadWrite: ObjectACL = "public-read-write"
     /// OSS: inherit the bucket's ACL.
     public static let ossDefault: ObjectACL = "default"
+    /// S3: the owner has full control, any authenticated AWS account may read.
+    public static let authenticatedRead: ObjectACL = "authenticated-read"
+    /// S3, an object: the bucket's owner may read it.
+    public static let bucketOwnerRead: ObjectACL = "bucket-owner-read"
+    /// S3 and OBS, an object: the bucket's owner has full control of it.
+    public static let bucketOwnerFullControl: ObjectACL = "bucket-owner-full-control"
+    /// S3, a bucket: the log delivery group may write access logs to it.
+    public static let logDeliveryWrite: ObjectACL = "log-delivery-write"
+    /// OBS, a bucket: anyone may read it and its objects.
+    public static let obsPublicReadDelivered: ObjectACL = "public-read-delivered"
+    /// OBS, a bucket: anyone may read and write it and its objects.
+    public static let obsPublicReadWriteDelivered: ObjectACL = "public-read-write-delivered"
 }
