@@ -16,7 +16,10 @@ struct CORSCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "cors",
         abstract: "Show, replace, remove or check a bucket's CORS rules.",
-        subcommands: [CORSGetCommand.self, CORSSetCommand.self, CORSRemoveCommand.self, CORSCheckCommand.self]
+        subcommands: [
+            CORSGetCommand.self, CORSSetCommand.self, BucketSettingRemoveCommand<CORSSetting>.self,
+            CORSCheckCommand.self,
+        ]
     )
 }
 
@@ -75,25 +78,6 @@ struct CORSSetCommand: AsyncParsableCommand, Sendable {
         let configuration = try CORSDocumentFile.read(bytes, name: name)
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             try await client.putBucketCORS(bucket: location.bucket, configuration)
-        }
-    }
-}
-
-struct CORSRemoveCommand: AsyncParsableCommand, Sendable {
-    static let configuration = CommandConfiguration(
-        commandName: "rm",
-        abstract: "Remove a bucket's CORS configuration: browsers then refuse every cross-origin request to it."
-    )
-
-    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
-    var url: String
-
-    @OptionGroup var remote: RemoteOptions
-
-    func run() async throws {
-        let location = try RemoteLocation.bucket(url)
-        try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            try await client.deleteBucketCORS(bucket: location.bucket)
         }
     }
 }

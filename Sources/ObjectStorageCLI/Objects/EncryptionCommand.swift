@@ -15,7 +15,9 @@ struct EncryptionCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "encryption",
         abstract: "Show, set or remove a bucket's default encryption.",
-        subcommands: [EncryptionGetCommand.self, EncryptionSetCommand.self, EncryptionRemoveCommand.self]
+        subcommands: [
+            EncryptionGetCommand.self, EncryptionSetCommand.self, BucketSettingRemoveCommand<EncryptionSetting>.self,
+        ]
     )
 }
 
@@ -87,25 +89,6 @@ struct EncryptionSetCommand: AsyncParsableCommand, Sendable {
         }
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             try await client.putBucketEncryption(bucket: location.bucket, encryption)
-        }
-    }
-}
-
-struct EncryptionRemoveCommand: AsyncParsableCommand, Sendable {
-    static let configuration = CommandConfiguration(
-        commandName: "rm",
-        abstract: "Remove a bucket's default encryption."
-    )
-
-    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
-    var url: String
-
-    @OptionGroup var remote: RemoteOptions
-
-    func run() async throws {
-        let location = try RemoteLocation.bucket(url)
-        try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            try await client.deleteBucketEncryption(bucket: location.bucket)
         }
     }
 }

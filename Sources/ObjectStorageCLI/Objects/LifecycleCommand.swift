@@ -14,7 +14,9 @@ struct LifecycleCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "lifecycle",
         abstract: "Show, replace or remove a bucket's lifecycle rules (expiration, transitions, upload clean-up).",
-        subcommands: [LifecycleGetCommand.self, LifecycleSetCommand.self, LifecycleRemoveCommand.self]
+        subcommands: [
+            LifecycleGetCommand.self, LifecycleSetCommand.self, BucketSettingRemoveCommand<LifecycleSetting>.self,
+        ]
     )
 }
 
@@ -72,25 +74,6 @@ struct LifecycleSetCommand: AsyncParsableCommand, Sendable {
         let configuration = try LifecycleDocumentFile.read(bytes, name: name)
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             try await client.putBucketLifecycle(bucket: location.bucket, configuration)
-        }
-    }
-}
-
-struct LifecycleRemoveCommand: AsyncParsableCommand, Sendable {
-    static let configuration = CommandConfiguration(
-        commandName: "rm",
-        abstract: "Remove a bucket's lifecycle rules: nothing expires, moves or is aborted any more."
-    )
-
-    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
-    var url: String
-
-    @OptionGroup var remote: RemoteOptions
-
-    func run() async throws {
-        let location = try RemoteLocation.bucket(url)
-        try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            try await client.deleteBucketLifecycle(bucket: location.bucket)
         }
     }
 }

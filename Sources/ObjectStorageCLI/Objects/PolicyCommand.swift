@@ -16,7 +16,7 @@ struct PolicyCommand: AsyncParsableCommand, Sendable {
     static let configuration = CommandConfiguration(
         commandName: "policy",
         abstract: "Show, replace or remove a bucket's policy.",
-        subcommands: [PolicyGetCommand.self, PolicySetCommand.self, PolicyRemoveCommand.self]
+        subcommands: [PolicyGetCommand.self, PolicySetCommand.self, BucketSettingRemoveCommand<PolicySetting>.self]
     )
 }
 
@@ -84,25 +84,6 @@ struct PolicySetCommand: AsyncParsableCommand, Sendable {
         )
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             try await client.putBucketPolicy(bucket: location.bucket, policy)
-        }
-    }
-}
-
-struct PolicyRemoveCommand: AsyncParsableCommand, Sendable {
-    static let configuration = CommandConfiguration(
-        commandName: "rm",
-        abstract: "Remove a bucket's policy."
-    )
-
-    @Argument(help: "oss://BUCKET, obs://BUCKET or s3://BUCKET")
-    var url: String
-
-    @OptionGroup var remote: RemoteOptions
-
-    func run() async throws {
-        let location = try RemoteLocation.bucket(url)
-        try await ClientFactory(options: remote).run(on: location.vendor) { client in
-            try await client.deleteBucketPolicy(bucket: location.bucket)
         }
     }
 }
