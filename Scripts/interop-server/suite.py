@@ -1377,8 +1377,98 @@ def bucket_configuration_suite():
             expect(bad.status == 400 and bad.errorCode == "InvalidArgument", f"{bad.status} {bad.errorCode}")
         check("esdk-obs policy, encryption and ACLs read by objstore, objstore's by esdk-obs", obs_configuration)
 
+
+# ---------------------------------------------------------------- archive restore: boto3, oss2, esdk-obs and ours
+def restore_suite():
+    if not os.environ.get("OBJSTORE_CLI"):
+        return missing("objstore restore", "OBJSTORE_CLI is not set")
+    with tempfile.NamedTemporaryFile(suffix=".tar") as file:
+        file.write(b"archived bytes")
+        file.flush()
+
+        try:
+            import boto3
+            from botocore.config import Config
+        except ImportError as error:
+            missing("boto3 restore", error)
+        else:
+            def boto3_restore():
+                s3 = boto3.client("s3", endpoint_url=ENDPOINT, aws_access_key_id=AK, aws_secret_access_key=SK,
+                                  region_name="us-east-1", config=Config(s3={"addressing_style": "path"}))
+                variables = {"AWS_ACCESS_KEY_ID": AK, "AWS_SECRET_ACCESS_KEY": SK}
+                s3.create_bucket(Bucket="restore-boto3")
+                objstore("cp", file.name, "s3://restore-boto3/a.tar", "--storage-class", "GLACIER", variables=variables)
+                expect(s3.head_object(Bucket="restore-boto3", Key="a.tar").get("StorageClass") == "GLACIER", "class")
+                try:
+                    s3.get_object(Bucket="restore-boto3", Key="a.tar")
+                    raise AssertionError("expected InvalidObjectState")
+                except s3.exceptions.InvalidObjectState:
+                    pass
+                answer = s3.restore_object(Bucket="restore-boto3", Key="a.tar",
+                                           RestoreRequest={"Days": 2, "GlacierJobParameters": {"Tier": "Bulk"}})
+                expect(answer["ResponseMetadata"]["HTTPStatusCode"] == 202, str(answer))
+                restore = s3.head_object(Bucket="restore-boto3", Key="a.tar").get("Restore", "")
+                expect(restore.startswith('ongoing-request="false", expiry-date="'), restore)
+                expect(s3.get_object(Bucket="restore-boto3", Key="a.tar")["Body"].read() == b"archived bytes", "read")
+                again = objstore("restore", "s3://restore-boto3/a.tar", "--days", "3", variables=variables)
+                expect(again.startswith("restored already, kept 3 more days"), again)
+                s3.put_object(Bucket="restore-boto3", Key="plain", Body=b"1")
+                try:
+                    s3.restore_object(Bucket="restore-boto3", Key="plain", RestoreRequest={"Days": 1})
+                    raise AssertionError("expected InvalidObjectState for a Standard object")
+                except s3.exceptions.ClientError as error:
+                    expect(error.response["Error"]["Code"] == "InvalidObjectState", str(error))
+            check("boto3 restores what objstore archived; Restore from HEAD; a Standard object refused", boto3_restore)
+
+        try:
+            import oss2
+        except ImportError as error:
+            missing("oss2 restore", error)
+        else:
+            def oss2_restore():
+                bucket = oss2.Bucket(oss2.Auth(AK, SK), ENDPOINT, "restore-oss2")
+                variables = {"OSS_ACCESS_KEY_ID": AK, "OSS_ACCESS_KEY_SECRET": SK}
+                bucket.create_bucket()
+                bucket.put_object("a.tar", b"archived bytes", headers={"x-oss-storage-class": "Archive"})
+                try:
+                    bucket.get_object("a.tar")
+                    raise AssertionError("expected InvalidObjectState")
+                except oss2.exceptions.ServerError as error:
+                    expect(error.status == 403 and error.code == "InvalidObjectState", str(error))
+                out = objstore("restore", "oss://restore-oss2/a.tar", "--wait", "--poll-interval", "1s",
+                               variables=variables)
+                expect("restore started" in out and "restored: oss://restore-oss2/a.tar (until " in out, out)
+                head = bucket.head_object("a.tar")
+                expect(head.headers.get("x-oss-restore", "").startswith('ongoing-request="false"'), str(head.headers))
+                expect(bucket.get_object("a.tar").read() == b"archived bytes", "read")
+                expect(bucket.restore_object("a.tar").status == 200, "a restored object's restore is 200")
+            check("oss2 reads what objstore restored; its restore of a restored object is 200", oss2_restore)
+
+        try:
+            from obs import ObsClient, PutObjectHeader
+        except ImportError as error:
+            missing("esdk-obs restore", error)
+        else:
+            def obs_restore():
+                obs = ObsClient(access_key_id=AK, secret_access_key=SK, server=f"http://localhost:{PORT}",
+                                signature="obs", is_signature_negotiation=False, max_retry_count=1)
+                variables = {"OBS_ACCESS_KEY_ID": AK, "OBS_SECRET_ACCESS_KEY": SK}
+                expect(obs.createBucket("restore-obs").status < 300, "createBucket")
+                objstore("cp", file.name, "obs://restore-obs/a.tar", "--storage-class", "COLD", variables=variables)
+                got = obs.getObject("restore-obs", "a.tar", loadStreamInMemory=True)
+                expect(got.status == 403 and got.errorCode == "InvalidObjectState", f"{got.status} {got.errorCode}")
+                restored = obs.restoreObject("restore-obs", "a.tar", days=1, tier="Expedited")
+                expect(restored.status == 202, f"restoreObject {restored.status} {restored.errorCode}")
+                read = obs.getObject("restore-obs", "a.tar", loadStreamInMemory=True)
+                expect(read.status == 200 and read.body.buffer == b"archived bytes", f"getObject {read.status}")
+                state = objstore("stat", "obs://restore-obs/a.tar", "--json", variables=variables)
+                expect('"COLD"' in state, state)
+            check("esdk-obs restores what objstore archived, then reads it", obs_restore)
+
+
 for suite in (boto3_suite, oss2_suite, obs_suite, error_bodies_suite, post_policy_suite, awscli_suite, tagging_suite,
-              versions_suite, cors_suite, lifecycle_suite, append_suite, bucket_configuration_suite):
+              versions_suite, cors_suite, lifecycle_suite, append_suite, bucket_configuration_suite,
+              restore_suite):
     suite()
 print(f"{results['passed']} passed, {results['failed']} failed" + (f", {results['skipped']} skipped" if results["skipped"] else ""))
 sys.exit(1 if results["failed"] else 0)
