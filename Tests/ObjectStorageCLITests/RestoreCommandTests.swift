@@ -47,6 +47,18 @@ struct RestoreCommandTests {
         )
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out.tar")))
 
+        // A directory job lists the archived keys at the end and says what to run.
+        let directory = try await cli.run(["cp", "-r", dialect.url("vault/db/"), scratch.path("out")])
+        #expect(directory.status == 1, "\(directory.standardError)")
+        #expect(directory.standardError.contains("cp: archived: \(dialect.url("vault/db/a.tar"))"))
+        #expect(directory.standardError.contains("cp: archived: \(dialect.url("vault/db/b.tar"))"))
+        #expect(
+            directory.standardError.contains(
+                "2 archived, listed above: restore them first with objstore restore -r \(dialect.url("vault/db/")) --wait"
+            ),
+            "\(directory.standardError)"
+        )
+
         let restored = try await cli.succeed([
             "restore", "-r", dialect.url("vault/db/"), "--days", "3", "--tier", "expedited", "--wait",
             "--poll-interval", "1s",

@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorage
+import Synchronization
 
 /// Prints a directory job's events: a line per object in the aws-cli idiom, or one JSON object per object, and its
 /// progress on the terminal's progress line.
@@ -44,6 +45,8 @@ struct EventPrinter: Sendable {
     var shownDirectory: String?
     /// The terminal's progress line, cleared before each line printed.
     var progressLine: DirectoryProgressLine
+    /// The URLs of the archived objects the job could not read, for its summary.
+    let archived = ArchivedObjects()
 
     /// What the job did to an object it transferred: `uploaded`, `downloaded` or `copied`.
     var transferred: String {
@@ -70,6 +73,9 @@ struct EventPrinter: Sendable {
         case .transferred(let name, let size):
             line = self.line(transferred, name, size: size)
         case .transferFailed(let name, let error):
+            if (error as? ServiceError)?.code == .invalidObjectState {
+                self.archived.add(self.sourceURL(name) ?? self.remoteURL(name))
+            }
             line = self.line("failed", name, reason: RemoteFailure.cliError(error).message)
         case .deleted(let name):
             line = self.deletion("deleted", name)
@@ -162,6 +168,16 @@ struct EventPrinter: Sendable {
         RemoteLocation.text(ObjectURL(vendor: remote.vendor, bucket: remote.bucket, key: prefix + name))
     }
 
+    /// The prefix the job reads objects under, as a URL: a download's source, or a copy's.
+    var sourcePrefixURL: String? {
+        switch job {
+        case .upload: nil
+        case .download: RemoteLocation.text(ObjectURL(vendor: remote.vendor, bucket: remote.bucket, key: prefix))
+        case .copy(let source, let sourcePrefix):
+            RemoteLocation.text(ObjectURL(vendor: source.vendor, bucket: source.bucket, key: sourcePrefix))
+        }
+    }
+
     /// The URL of the object `name` names in a copy's source, `nil` for another job.
     private func sourceURL(_ name: String) -> String? {
         guard case .copy(let source, let sourcePrefix) = job else { return nil }
@@ -188,4 +204,14 @@ extension DirectoryTransferEvent {
         case .progress, .transferFailed, .deletionFailed, .skipped: false
         }
     }
+}
+
+/// The archived objects a directory job met, collected as its events are printed.
+final class ArchivedObjects: Sendable {
+    private let urls = Mutex<[String]>([])
+
+    func add(_ url: String) { self.urls.withLock { $0.append(url) } }
+
+    /// The URLs, sorted.
+    var all: [String] { self.urls.withLock { $0.sorted() } }
 }

@@ -297,6 +297,17 @@ struct DirectoryTransfer: Sendable {
         }
         let line = "\(command): " + parts.joined(separator: ", ")
         printer.progressLine.clear()
+        // Archived objects fail again until restored: list them at the end, and say what to run.
+        let archived = printer.archived.all
+        if !archived.isEmpty {
+            for url in archived { printError("\(command): archived: \(url)") }
+            let restore = printer.sourcePrefixURL.map { "objstore restore -r \($0) --wait" } ?? "objstore restore"
+            throw CLIError(
+                status: .failure,
+                message: line + "; \(archived.count) archived, listed above: restore them first with \(restore), "
+                    + "then rerun the same command"
+            )
+        }
         if summary.failed > 0 || summary.deletionsWithheld > 0 {
             throw CLIError(status: .failure, message: line + "; rerun the same command to retry what failed")
         }
