@@ -76,26 +76,11 @@ struct PolicySetCommand: AsyncParsableCommand, Sendable {
 
     func run() async throws {
         let location = try RemoteLocation.bucket(url)
-        let bytes = try DocumentFile.read(file, command: "policy set")
-        let policy = try PolicyDocumentFile.read(
-            bytes,
-            name: file == "-" ? "standard input" : "'\(file)'",
-            vendor: location.vendor
-        )
+        let (bytes, name) = try ConfigurationFile.contents(of: file, command: "policy set")
+        let policy = try PolicyDocumentFile.read(bytes, name: name, vendor: location.vendor)
         try await ClientFactory(options: remote).run(on: location.vendor) { client in
             try await client.putBucketPolicy(bucket: location.bucket, policy)
         }
-    }
-}
-
-/// A configuration file's bytes: the file's, or standard input's for `-`.
-enum DocumentFile {
-    static func read(_ file: String, command: String) throws(CLIError) -> [UInt8] {
-        if file == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError(status: .notFound, message: "\(command): cannot read '\(file)'")
-        }
-        return Array(data)
     }
 }
 
