@@ -153,14 +153,7 @@ public struct LifecycleDate: Sendable, Hashable, Comparable, CustomStringConvert
     public var description: String { String(self.iso8601.prefix(10)) }
 
     /// The date as the services write it: `2026-12-31T00:00:00.000Z`.
-    package var iso8601: String {
-        let fields = self.midnight.fields
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(padded(fields.year, 4))-\(padded(fields.month, 2))-\(padded(fields.day, 2))T00:00:00.000Z"
-    }
+    package var iso8601: String { self.midnight.iso8601() }
 
     /// Whether `lhs` comes before `rhs`.
     ///
