@@ -172,10 +172,11 @@ extension ObjectsCLI {
         try await interrupt(arguments) { FileManager.default.fileExists(atPath: marker) }
     }
 
-    /// Starts `objstore` with `arguments`, sends SIGINT once `isDue` says so (polled every 2 ms), and waits for the
-    /// exit.
+    /// Starts `objstore` with `arguments`, sends `signal` (SIGINT unless told) once `isDue` says so (polled every
+    /// 2 ms), and waits for the exit.
     func interrupt(
         _ arguments: [String],
+        signal: Int32 = SIGINT,
         when isDue: @escaping @Sendable () -> Bool
     ) async throws -> CLIProcess.Result {
         let binary = try #require(CLIProcess.binary)
@@ -195,7 +196,7 @@ extension ObjectsCLI {
             while process.isRunning, !isDue() {
                 usleep(2_000)
             }
-            process.interrupt()
+            process.signal(signal)
             let errorData = error.readDataToEndOfFile()
             return (errorData, process.waitForExit())
         }

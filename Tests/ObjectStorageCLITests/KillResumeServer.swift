@@ -43,9 +43,9 @@ final class KillResumeServer {
         self.logPath = logPath
     }
 
-    /// Starts the server with `faults` (`--fault` specs) and reads its port.
-    static func start(faults: [String], logPath: String) async throws -> KillResumeServer {
-        let arguments = ["--log-level", "info"] + faults.flatMap { ["--fault", $0] }
+    /// Starts the server with `faults` (`--fault` specs) and further `arguments`, and reads its port.
+    static func start(faults: [String], logPath: String, arguments: [String] = []) async throws -> KillResumeServer {
+        let arguments = ["--log-level", "info"] + faults.flatMap { ["--fault", $0] } + arguments
         return KillResumeServer(
             server: try await ObjectsLocalServer.start(arguments: arguments, logPath: logPath),
             logPath: logPath
@@ -53,7 +53,10 @@ final class KillResumeServer {
     }
 
     /// Every request logged so far, in order.
-    func requests() -> [Request] {
+    func requests() -> [Request] { Self.requests(loggedIn: logPath) }
+
+    /// Every request logged so far in the request log at `logPath`, in order.
+    static func requests(loggedIn logPath: String) -> [Request] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard line.hasSuffix(" request"), line.contains(" operation=") else { return nil }

@@ -107,20 +107,13 @@ struct CopyCommand: AsyncParsableCommand, DirectoryTransferCommand, Sendable {
         let namesDirectory = destination.hasSuffix("/")
         let versionID = self.versionID
         try await RemoteFailure.run(endpoint: factory.endpointChoice(for: plan.destinationProvider)) {
-            /// Runs `transfer` with a progress bar labelled `verb`, then reports `verb: from to to (figures)` in the
-            /// one line every single-object `cp` prints.
             func transferring(
                 _ verb: String,
                 from: String,
                 to: String,
                 _ transfer: (ProgressBar) async throws -> String
             ) async throws {
-                do {
-                    let figures = try await transfer(ProgressBar(label: verb, output: output.level))
-                    output.report("\(verb): \(from) to \(to) (\(figures))")
-                } catch let error where flags.isKept(error) {
-                    TransferFlags.reportKept(to, output: output)
-                }
+                try await CopyTransfer.reported(verb, from: from, to: to, flags: flags, output: output, transfer)
             }
             switch plan.direction {
             case .upload(let path, let target):

@@ -14,6 +14,24 @@ import ObjectStorageSigning
 /// The transfer engine `cp` uses, one function per direction: the resumable `uploadFile` and
 /// `resumableDownload` engines for files, the resumable server-side copy between objects.
 enum CopyTransfer {
+    /// Runs `transfer` with a progress bar labelled `verb`, then reports `verb: from to to (figures)` in the one
+    /// line every single-object `cp` prints; a `--no-clobber` write the service refused is reported as kept.
+    static func reported(
+        _ verb: String,
+        from: String,
+        to: String,
+        flags: TransferFlags,
+        output: OutputFlags,
+        _ transfer: (ProgressBar) async throws -> String
+    ) async throws {
+        do {
+            let figures = try await transfer(ProgressBar(label: verb, output: output.level))
+            output.report("\(verb): \(from) to \(to) (\(figures))")
+        } catch let error where flags.isKept(error) {
+            TransferFlags.reportKept(to, output: output)
+        }
+    }
+
     /// Local file → object with the resumable upload engine, reporting progress on `bar`.
     ///
     /// A cancelled task (Ctrl-C) keeps the checkpoint, so rerunning the same command resumes.

@@ -108,6 +108,18 @@ struct TransferFlags: ParsableArguments, Sendable {
         try tags?.check(command + ": --tags", for: vendor)
     }
 
+    /// The first of these flags given, by name, if any: for a command that transfers only when told to (`restore`
+    /// with a destination).
+    var firstGiven: String? {
+        if partSize != nil { return "--part-size" }
+        if concurrency != nil { return "--concurrency" }
+        if !checkpoint { return "--no-checkpoint" }
+        if limitRate != nil { return "--limit-rate" }
+        if checkpointFile != nil { return "--checkpoint-file" }
+        if noClobber { return "--no-clobber" }
+        return uploadOnlyFlags.first
+    }
+
     /// The options that only apply to uploads, by flag name, when any is set.
     var uploadOnlyFlags: [String] {
         var flags: [String] = []
