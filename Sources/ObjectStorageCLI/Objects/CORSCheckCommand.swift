@@ -82,11 +82,7 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
                 rules = .failure(error)
             }
             let verdict = CORSVerdict(request: request, answer: answer, rules: rules)
-            if json {
-                try JSONOutput.print(verdict.report)
-            } else {
-                for line in verdict.sentences { printLine(line) }
-            }
+            try Self.show(verdict, json: json)
             refused.withLock { $0 = !verdict.passes }
         }
         if refused.withLock({ $0 }) { throw ExitCode(1) }
@@ -94,10 +90,7 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
 
     /// `cors check` of a presigned URL: the preflight sent to it, and what is wrong with the URL itself.
     private func checkPresignedURL(_ request: CORSRequest) async throws {
-        var headers = ["Origin": request.origin, "Access-Control-Request-Method": request.method]
-        if !request.headers.isEmpty {
-            headers["Access-Control-Request-Headers"] = request.headers.joined(separator: ", ")
-        }
+        let headers = Self.preflightHeaders(request)
         let host = URLComponents(string: url)?.host ?? "the URL's host"
         let preflight: PlainHTTP.Reply
         do {
@@ -116,11 +109,7 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
         let replay = try? await PlainHTTP.fetch(url, method: "GET", headers: ["Range": "bytes=0-0"])
         var verdict = CORSVerdict(request: request, answer: answer, rules: nil)
         verdict.urlProblems = PresignedURLCheck(url: url, now: Date()).findings(replay: replay)
-        if json {
-            try JSONOutput.print(verdict.report)
-        } else {
-            for line in verdict.sentences { printLine(line) }
-        }
+        try Self.show(verdict, json: json)
         if !verdict.passes { throw ExitCode(1) }
     }
 
@@ -130,10 +119,7 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
         to location: ObjectURL,
         through browser: ObjectStorageClient
     ) async throws -> CORSVerdict.Answer {
-        var headers = ["Origin": request.origin, "Access-Control-Request-Method": request.method]
-        if !request.headers.isEmpty {
-            headers["Access-Control-Request-Headers"] = request.headers.joined(separator: ", ")
-        }
+        let headers = preflightHeaders(request)
         do {
             let response = try await browser.send(
                 ServiceRequest(method: "OPTIONS", bucket: location.bucket, key: location.key, headers: headers)
@@ -148,6 +134,24 @@ struct CORSCheckCommand: AsyncParsableCommand, Sendable {
                 message: error.message,
                 granted: []
             )
+        }
+    }
+
+    /// The headers of a browser's preflight for `request`.
+    private static func preflightHeaders(_ request: CORSRequest) -> [String: String] {
+        var headers = ["Origin": request.origin, "Access-Control-Request-Method": request.method]
+        if !request.headers.isEmpty {
+            headers["Access-Control-Request-Headers"] = request.headers.joined(separator: ", ")
+        }
+        return headers
+    }
+
+    /// Prints the verdict: one JSON object, or its sentences.
+    private static func show(_ verdict: CORSVerdict, json: Bool) throws {
+        if json {
+            try JSONOutput.print(verdict.report)
+        } else {
+            for line in verdict.sentences { printLine(line) }
         }
     }
 }
