@@ -12,36 +12,16 @@ exits non-zero on any failure.
 import hashlib
 import os
 import sys
-import time
-import traceback
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from harness import Checks, expect, headless_chromium
+
 APP, MAX_SIZE, WORK, SCREENSHOT = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-results = {"passed": 0, "failed": 0}
+checks = Checks("")
 state = {}
-
-
-def check(name, function):
-    started = time.monotonic()
-    try:
-        function()
-        results["passed"] += 1
-        print(f"PASS {name} ({time.monotonic() - started:.1f} s)", flush=True)
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        results["failed"] += 1
-        print(f"FAIL {name}: {error!r}", flush=True)
-        traceback.print_exc(limit=3, file=sys.stdout)
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
 
 
 def random_file(name, size):
@@ -65,12 +45,7 @@ def listed_links(driver):
     return {a.text: a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a.download")}
 
 
-options = Options()
-options.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
-for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
-    options.add_argument(argument)
-# The driver Debian installs, named explicitly: Selenium Manager then downloads nothing.
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")), options=options)
+driver = headless_chromium()
 try:
     print(f"browser: {driver.capabilities.get('browserVersion')} headless", flush=True)
 
@@ -110,11 +85,10 @@ try:
         driver.get(APP)
         expect("too large.bin" not in listed_links(driver), "the refused file was stored")
 
-    check("form on / is signed for the bucket", form_is_signed)
-    check("1 MiB picked and submitted lands on the listing", uploads_one_mebibyte)
-    check("listed link serves the same SHA-256", link_serves_the_bytes)
-    check(f"file of {MAX_SIZE + 1} bytes refused with EntityTooLarge, not stored", refuses_over_max_size)
+    checks.check("form on / is signed for the bucket", form_is_signed)
+    checks.check("1 MiB picked and submitted lands on the listing", uploads_one_mebibyte)
+    checks.check("listed link serves the same SHA-256", link_serves_the_bytes)
+    checks.check(f"file of {MAX_SIZE + 1} bytes refused with EntityTooLarge, not stored", refuses_over_max_size)
 finally:
     driver.quit()
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+checks.finish()

@@ -14,36 +14,16 @@ import hashlib
 import os
 import subprocess
 import sys
-import time
-import traceback
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from harness import Checks, expect, headless_chromium
+
 PEER, APP, WORK, BUCKET = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4].rstrip("/")
 ORIGIN = APP
-results = {"passed": 0, "failed": 0}
+checks = Checks(f"{PEER}/")
 state = {}
-
-
-def check(name, function):
-    started = time.monotonic()
-    try:
-        function()
-        results["passed"] += 1
-        print(f"PASS {PEER}/{name} ({time.monotonic() - started:.1f} s)", flush=True)
-    except Exception as error:  # noqa: BLE001 - report every failure and go on
-        results["failed"] += 1
-        print(f"FAIL {PEER}/{name}: {error!r}", flush=True)
-        traceback.print_exc(limit=3, file=sys.stdout)
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
 
 
 def objstore(*arguments):
@@ -69,11 +49,7 @@ def cors_check():
                     "--header", "Content-Type")
 
 
-options = Options()
-options.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
-for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900"):
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")), options=options)
+driver = headless_chromium()
 try:
     def uploads_with_the_rules():
         status, progress, digest = upload(driver, "presigned.bin", 3 << 20)
@@ -104,11 +80,12 @@ try:
         expect(checked.returncode == 1, f"exit {checked.returncode}: {checked.stdout.decode()}")
         expect(b"the bucket has no CORS rules" in checked.stdout, checked.stdout.decode())
 
-    check("presigned PUT from the page uploads with the rules set, progress full, bytes stored", uploads_with_the_rules)
-    check("cors check says a rule admits the page's PUT", check_says_allowed)
-    check("after cors rm the browser refuses the PUT and nothing is stored", refused_without_the_rules)
-    check("cors check then says the bucket has no rules", check_says_why)
+    checks.check(
+        "presigned PUT from the page uploads with the rules set, progress full, bytes stored", uploads_with_the_rules
+    )
+    checks.check("cors check says a rule admits the page's PUT", check_says_allowed)
+    checks.check("after cors rm the browser refuses the PUT and nothing is stored", refused_without_the_rules)
+    checks.check("cors check then says the bucket has no rules", check_says_why)
 finally:
     driver.quit()
-print(f"{results['passed']} passed, {results['failed']} failed")
-sys.exit(1 if results["failed"] else 0)
+checks.finish()
