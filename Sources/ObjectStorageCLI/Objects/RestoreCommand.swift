@@ -22,7 +22,7 @@ struct RestoreCommand: AsyncParsableCommand, Sendable {
             until every restore is done and prints each object's expiry. With a destination it waits, then \
             downloads as cp does (a file, or with -r the whole prefix into a directory, archived or not), with a \
             checkpoint or a manifest. The whole command is one job that survives an interruption or a kill: run \
-            again, it asks nothing twice, since the service keeps the restores (one under way is waited for, one \
+            again, it starts no second restore, since the service keeps them (one under way is waited for, one \
             done is kept longer), and the download resumes where it stopped.
             """
     )
