@@ -17,6 +17,7 @@
 @_exported public import struct ObjectStorageSigning.CORSConfiguration
 @_exported public import struct ObjectStorageSigning.CORSRule
 @_exported public import struct ObjectStorageSigning.ChainCredentialsProvider
+@_exported public import struct ObjectStorageSigning.CredentialProcessFormat
 @_exported public import struct ObjectStorageSigning.Credentials
 @_exported public import struct ObjectStorageSigning.CredentialsError
 @_exported public import protocol ObjectStorageSigning.CredentialsProvider
@@ -30,7 +31,6 @@
 @_exported public import struct ObjectStorageSigning.LifecycleTransition
 @_exported public import struct ObjectStorageSigning.PresignedPost
 @_exported public import struct ObjectStorageSigning.PresignedURL
-@_exported public import struct ObjectStorageSigning.ProfileCredentialsProvider
 @_exported public import struct ObjectStorageSigning.RefreshingCredentialsProvider
 @_exported public import struct ObjectStorageSigning.SignatureVersion
 @_exported public import struct ObjectStorageSigning.SigningError

@@ -28,6 +28,7 @@ struct ObjectStorageCommand: AsyncParsableCommand {
             PolicyCommand.self,
             EncryptionCommand.self,
             ACLCommand.self,
+            WhoamiCommand.self,
             ServeCommand.self, DemoCommand.self,
         ]
     )

@@ -24,6 +24,8 @@ struct AlibabaRPCVector: Decodable, Sendable, CustomTestStringConvertible {
         /// The query as sent (the AWS vectors send a form instead).
         var query: [[String]]?
         var signature: String?
+        /// The whole URL, for a GET.
+        var url: String?
     }
 
     struct SpecEncoding: Decodable, Sendable {
@@ -63,14 +65,19 @@ struct AlibabaRPCVector: Decodable, Sendable, CustomTestStringConvertible {
     static let fixedSecret = "FixedTestAccessKeySecret0123456789ab"
 
     /// The signed Alibaba vectors.
-    static let signed: [AlibabaRPCVector] = {
+    static let signed: [AlibabaRPCVector] = all.filter {
+        $0.provider == "alibaba-sts" && $0.expected.signature != nil
+    }
+
+    /// Every vector of the file.
+    static let all: [AlibabaRPCVector] = {
         let url = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/vectors/sts-vectors.json")
         do {
             let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
             precondition(file.credentials.access_key_secret == fixedSecret, "the file's fixed secret changed")
-            return file.vectors.filter { $0.provider == "alibaba-sts" && $0.expected.signature != nil }
+            return file.vectors
         } catch {
             fatalError("cannot load \(url.path): \(error)")
         }

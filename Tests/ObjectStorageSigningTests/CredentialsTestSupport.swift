@@ -86,54 +86,5 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 }
 
-/// A thread-safe counter.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-
-    @discardableResult
-    func increment() -> Int {
-        self.value.withLock {
-            $0 += 1
-            return $0
-        }
-    }
-
-    var count: Int {
-        self.value.withLock { $0 }
-    }
-}
-
 /// An error a test source throws.
 struct SourceDown: Error, Equatable {}
-
-/// A temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        self.path =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("credentials-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true)
-    }
-
-    /// Writes `content` to `name` (creating subdirectories) and returns the file's path.
-    @discardableResult
-    func write(_ name: String, _ content: String) throws -> String {
-        let file = self.path + "/" + name
-        let directory = (file as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try Data(content.utf8).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: self.path)
-    }
-}
-
-/// The secrets the tests use, so redaction checks can look for them.
-enum TestSecrets {
-    static let secret = "SECRETabc123/+xyz"
-    static let token = "TOKENsts-9f8e7d"
-}

@@ -8,6 +8,7 @@
 
 import Foundation
 import ObjectStorageSigning
+import ObjectStorageTestSupport
 import Testing
 
 /// `Credentials` and `CredentialsError`: values, redaction, codes.
@@ -15,8 +16,8 @@ struct CredentialsTests {
     @Test func descriptionRedactsSecretAndToken() {
         let credentials = Credentials(
             accessKeyID: "AKID-visible",
-            secretAccessKey: TestSecrets.secret,
-            securityToken: TestSecrets.token,
+            secretAccessKey: CredentialTestSecrets.secret,
+            securityToken: CredentialTestSecrets.token,
             expiration: Date(timeIntervalSince1970: 1_700_000_000)
         )
         for text in [
@@ -25,13 +26,13 @@ struct CredentialsTests {
             #expect(text.contains("AKID-visible"))
             #expect(text.contains("secretAccessKey: <redacted>"))
             #expect(text.contains("securityToken: <redacted>"))
-            #expect(!text.contains(TestSecrets.secret))
-            #expect(!text.contains(TestSecrets.token))
+            #expect(!text.contains(CredentialTestSecrets.secret))
+            #expect(!text.contains(CredentialTestSecrets.token))
         }
     }
 
     @Test func descriptionOmitsAbsentToken() {
-        let credentials = Credentials(accessKeyID: "AKID", secretAccessKey: TestSecrets.secret)
+        let credentials = Credentials(accessKeyID: "AKID", secretAccessKey: CredentialTestSecrets.secret)
         #expect(credentials.description == "Credentials(accessKeyID: AKID, secretAccessKey: <redacted>)")
     }
 

@@ -95,9 +95,12 @@ struct ProvidersBasicTests {
             ["OSS_ACCESS_KEY_ID": "id", "OSS_ACCESS_KEY_SECRET": "  "],
             "OSS_ACCESS_KEY_ID is set but OSS_ACCESS_KEY_SECRET is not"
         ),
-        (["OSS_ACCESS_KEY_SECRET": TestSecrets.secret], "OSS_ACCESS_KEY_SECRET is set but OSS_ACCESS_KEY_ID is not"),
         (
-            ["OSS_SESSION_TOKEN": TestSecrets.token],
+            ["OSS_ACCESS_KEY_SECRET": CredentialTestSecrets.secret],
+            "OSS_ACCESS_KEY_SECRET is set but OSS_ACCESS_KEY_ID is not"
+        ),
+        (
+            ["OSS_SESSION_TOKEN": CredentialTestSecrets.token],
             "OSS_SESSION_TOKEN is set but OSS_ACCESS_KEY_ID and OSS_ACCESS_KEY_SECRET are not"
         ),
     ])
@@ -107,14 +110,14 @@ struct ProvidersBasicTests {
         let error = await #expect(throws: CredentialsError.self) { try await provider.credentials(logger: self.logger) }
         #expect(error?.code == .incomplete)
         #expect(error?.message == message)
-        #expect(!"\(String(describing: error))".contains(TestSecrets.secret))
-        #expect(!"\(String(describing: error))".contains(TestSecrets.token))
+        #expect(!"\(String(describing: error))".contains(CredentialTestSecrets.secret))
+        #expect(!"\(String(describing: error))".contains(CredentialTestSecrets.token))
     }
 
     // MARK: federated
 
     @Test func federatedCallsTheClosureEachTime() async throws {
-        let calls = Counter()
+        let calls = CallCounter()
         let provider: some CredentialsProvider = .federated {
             let n = calls.increment()
             return Credentials(accessKeyID: "STS.\(n)", secretAccessKey: "s", securityToken: "t")

@@ -21,7 +21,7 @@ struct ProvidersRefreshingTests {
     /// A source whose answers the test scripts, counting calls.
     final class ScriptedSource: CredentialsProvider, Sendable {
         private let answers = Mutex<[Result<Credentials, SourceDown>]>([])
-        let calls = Counter()
+        let calls = CallCounter()
 
         func enqueue(_ answers: Result<Credentials, SourceDown>...) {
             self.answers.withLock { $0.append(contentsOf: answers) }
@@ -86,7 +86,7 @@ struct ProvidersRefreshingTests {
 
     @Test func manyConcurrentCallersShareOneRefresh() async throws {
         let clock = ManualClock()
-        let calls = Counter()
+        let calls = CallCounter()
         // The gate of the current round; the source may start before or after the test opens it.
         let gate = Mutex(Gate())
         let start = clock.now

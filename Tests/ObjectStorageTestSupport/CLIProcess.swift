@@ -61,13 +61,17 @@ public enum CLIProcess {
         return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
     }()
 
-    /// An environment with no credentials at all and a home directory that does not exist, so nothing from the
-    /// machine running the tests leaks in.
+    /// An environment with no credentials at all, a home directory that does not exist and the metadata services
+    /// of the default chains turned off, so nothing from the machine running the tests (a cloud instance's role
+    /// included) leaks in.
     ///
     /// - Parameter extra: Variables to add.
     /// - Returns: The environment.
     public static func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
-        var environment = ["PATH": "/usr/bin:/bin", "HOME": emptyHome]
+        var environment = [
+            "PATH": "/usr/bin:/bin", "HOME": emptyHome, "AWS_EC2_METADATA_DISABLED": "true",
+            "ALIBABA_CLOUD_ECS_METADATA_DISABLED": "true", "OBS_ECS_METADATA_DISABLED": "true",
+        ]
         environment.merge(extra) { _, new in new }
         return environment
     }

@@ -53,10 +53,29 @@ public enum ScannedSecrets {
         "credssecret",
         "stssecret",
         "clisecret",
+        // ObjectStorageTests: ProvidersProfileTests; SigningTests: ProfileResolutionTests (role sources).
+        "basesecret",
+        "/var/run/rrsa",
         // ObjectStorageTests: the instance-metadata test server's secrets, tokens and metadata token
         // all end in this marker; the ECS fallback credentials.
         "-DO-NOT-LOG",
         "fallback-secret",
+        // ObjectStorageTests: EC2RoleCredentialsProviderTests (the secret and session token moto_server's IMDS
+        // hands out).
+        "test-secret-key",
+        "test-session-token",
+        // ObjectStorageTests: ProcessCredentialsProviderTests (what the credential process scripts print, and a
+        // secret passed as a command-line argument).
+        "process-credentials-secret-8d3f",
+        "process-credentials-token-2e9a",
+        "process-credentials-argument-5b7c",
+        // ObjectStorageTests: AlibabaSTSCredentialsTests and AlibabaSTSTestServer (the AssumeRole signing secret, a
+        // wrong one, and the secrets, security tokens and OIDC tokens the fake Alibaba Cloud STS hands out or accepts).
+        "alists-source-secret-6a1f",
+        "alists-wrong-secret-9c2d",
+        "alists-issued-secret-",
+        "alists-security-token-",
+        "alists-oidc-token-",
     ]
 
     /// The forms in which a value could leak: as is, percent-encoded (a URL's query) and

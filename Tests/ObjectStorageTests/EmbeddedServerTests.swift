@@ -62,7 +62,7 @@ struct EmbeddedServerTests {
                     _ = try await chunks.next()
                     open.yield()
                     while try await chunks.next() != nil {}
-                    finished.count.withLock { $0 += 1 }
+                    finished.increment()
                 }
             }
             var count = 0
@@ -78,7 +78,7 @@ struct EmbeddedServerTests {
             }
             #expect(missing.flatMap { ServiceError.httpStatus(of: $0) } == 404)
             // Both answers came while every slow stream was still open.
-            #expect(finished.count.withLock { $0 } == 0)
+            #expect(finished.count == 0)
             group.cancelAll()
         }
     }

@@ -31,7 +31,7 @@ struct CorruptingTransport: HTTPTransport {
     let counter = CallCounter()
 
     func execute(_ request: TransportRequest, deadline: NIODeadline, logger: Logger) async throws -> TransportResponse {
-        self.counter.count.withLock { $0 += 1 }
+        self.counter.increment()
         var response = try await self.base.execute(request, deadline: deadline, logger: logger)
         switch self.mode {
         case .wrongCRCHeader:
@@ -51,10 +51,6 @@ struct CorruptingTransport: HTTPTransport {
         }
         return response
     }
-}
-
-final class CallCounter: Sendable {
-    let count = Mutex(0)
 }
 
 @Suite("OSS CRC-64 integrity checks")
@@ -103,7 +99,7 @@ struct IntegrityTests {
             } catch let error as ObjectStorageError {
                 #expect(error.code == .integrityMismatch)
             }
-            #expect(transport.counter.count.withLock { $0 } == 3)
+            #expect(transport.counter.count == 3)
         }
     }
 }

@@ -55,8 +55,16 @@ struct InstanceMetadataClient: Sendable {
     /// The provider's name, for messages, e.g. `Alibaba Cloud ECS RAM role`.
     let source: String
     let transport: any HTTPTransport
+    /// How long one request may take, from sending it to the end of the response body.
     let timeout: Duration
 
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The base URL (any trailing `/` is dropped); each request appends its path and query.
+    ///   - source: The provider's name, for messages.
+    ///   - transport: The transport, or `nil` for ``defaultTransport``.
+    ///   - timeout: How long one request may take, response body included.
     init(endpoint: String, source: String, transport: (any HTTPTransport)?, timeout: Duration) {
         var endpoint = endpoint
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
@@ -67,27 +75,61 @@ struct InstanceMetadataClient: Sendable {
         self.timeout = timeout
     }
 
-    /// Sends one request and reads its body.
+    /// Sends one request and reads its body, all within ``timeout``: an endpoint that accepts the connection
+    /// but never answers (or stops in the middle of the body) fails with `TransportError.Code.deadlineExceeded`
+    /// when the time is up, whatever the transport's own idle timeouts.
     ///
+    /// - Parameters:
+    ///   - method: The method.
+    ///   - target: The path and query, appended to the endpoint.
+    ///   - headers: The request headers (they never reach a message).
+    ///   - logger: The logger for the transport's trace and debug lines.
+    /// - Returns: The status and the body.
     /// - Throws: ``Failure``.
     func send(
         _ method: HTTPMethod,
-        _ path: String,
+        _ target: String,
         headers: HTTPHeaders = [:],
         logger: Logger
     ) async throws(Failure) -> Response {
-        let request = TransportRequest(method: method, url: self.endpoint + path, headers: headers)
+        let request = TransportRequest(method: method, url: self.endpoint + target, headers: headers)
+        let transport = self.transport
+        let timeout = self.timeout
         do {
-            let response = try await self.transport.execute(request, timeout: self.timeout, logger: logger)
-            let body = try await response.body.collect(upTo: Self.maximumBodySize)
-            return Response(status: response.status, body: body)
+            return try await Self.within(timeout) {
+                let response = try await transport.execute(request, timeout: timeout, logger: logger)
+                let body = try await response.body.collect(upTo: Self.maximumBodySize)
+                return Response(status: response.status, body: body)
+            }
         } catch let error as TransportError {
             if error.code == .bodyTooLarge {
                 throw .bodyTooLarge
             }
             throw .transport(error)
+        } catch is CancellationError {
+            throw .transport(TransportError(code: .cancelled, message: "the task was cancelled"))
         } catch {
             throw .transport(TransportError(code: .requestFailed, message: "\(type(of: error))"))
+        }
+    }
+
+    /// The result of `operation`, or `TransportError.Code.deadlineExceeded` once `timeout` has passed (the
+    /// operation is then cancelled, which cancels its request).
+    private static func within(
+        _ timeout: Duration,
+        _ operation: @escaping @Sendable () async throws -> Response
+    ) async throws -> Response {
+        try await withThrowingTaskGroup(of: Response?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw TransportError(code: .deadlineExceeded, message: "no complete response within the timeout")
+            }
+            return response
         }
     }
 
@@ -115,6 +157,11 @@ struct InstanceMetadataClient: Sendable {
                 "\(self.source): the instance metadata service at \(self.host) is unreachable (\(error.code)); "
                     + "is this running on a cloud instance?"
             )
+        case .transport(let error) where error.code == .deadlineExceeded || error.code == .readTimeout:
+            return .refreshFailed(
+                "\(self.source): \(step): \(self.host)\(path) did not answer within \(Self.seconds(self.timeout)) "
+                    + "(\(error.code))"
+            )
         case .transport(let error):
             return .refreshFailed("\(self.source): \(step): request to \(self.host)\(path) failed (\(error.code))")
         }
@@ -138,6 +185,9 @@ extension InstanceMetadataClient {
         var tokenHeader: String
         /// The lifetimes the service accepts, in seconds.
         var ttlRange: ClosedRange<Int64>
+        /// The statuses of the token `PUT` that are an error even in ``InstanceMetadataTokenMode/preferred``
+        /// mode, rather than a reason to fall back to plain requests (AWS: 400, a malformed token request).
+        var failingStatuses: Set<UInt> = []
     }
 
     /// The outcome of asking for a token.
@@ -150,8 +200,9 @@ extension InstanceMetadataClient {
 
     /// Asks for a session token according to `mode`.
     ///
-    /// - Throws: `CredentialsError` when the mode requires a token and none was issued, or when the metadata
-    ///   service is unreachable.
+    /// - Throws: `CredentialsError` when the mode requires a token and none was issued, when the metadata
+    ///   service is unreachable, or when the `PUT` is answered with one of the protocol's
+    ///   ``TokenProtocol/failingStatuses``.
     func sessionToken(
         _ tokenProtocol: TokenProtocol,
         mode: InstanceMetadataTokenMode,
@@ -165,6 +216,7 @@ extension InstanceMetadataClient {
         let seconds = min(max(ttl.components.seconds, range.lowerBound), range.upperBound)
         let step = "requesting a metadata token"
         let failure: CredentialsError
+        var fallback = true
         do {
             let response = try await self.send(
                 .PUT,
@@ -177,19 +229,24 @@ extension InstanceMetadataClient {
                 logger.trace("obtained a metadata token", metadata: ["metadata.host": "\(self.host)"])
                 return .token(token)
             }
-            failure =
-                response.status == .ok
-                ? .refreshFailed("\(self.source): \(step): \(self.host) returned an unusable token")
-                : .refreshFailed(
-                    "\(self.source): \(step): \(self.host)\(tokenProtocol.path) answered HTTP \(response.status.code)"
-                )
+            let statusText =
+                "\(self.source): \(step): \(self.host)\(tokenProtocol.path) answered HTTP \(response.status.code)"
+            if tokenProtocol.failingStatuses.contains(response.status.code) {
+                fallback = false
+                failure = .refreshFailed(statusText + " (a malformed token request; no fallback to plain requests)")
+            } else {
+                failure =
+                    response.status == .ok
+                    ? .refreshFailed("\(self.source): \(step): \(self.host) returned an unusable token")
+                    : .refreshFailed(statusText)
+            }
         } catch {
             if Self.isUnreachable(error) {
                 throw self.error(for: error, step: step, path: tokenProtocol.path)
             }
             failure = self.error(for: error, step: step, path: tokenProtocol.path)
         }
-        if mode == .required {
+        if mode == .required || !fallback {
             throw failure
         }
         logger.debug(
@@ -201,6 +258,15 @@ extension InstanceMetadataClient {
 }
 
 extension InstanceMetadataClient {
+    /// `duration` for messages: `2 s`, or `1500 ms` when not a whole number of seconds.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 {
+            return "\(seconds) s"
+        }
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+    }
+
     /// `text` without leading and trailing whitespace and newlines.
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars

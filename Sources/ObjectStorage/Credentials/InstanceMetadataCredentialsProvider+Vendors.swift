@@ -106,4 +106,65 @@ extension CredentialsProvider where Self == InstanceMetadataCredentialsProvider 
             timeout: timeout
         )
     }
+
+    /// The temporary credentials of the IAM role attached to this AWS EC2 instance (the instance profile), from
+    /// the instance metadata service (IMDSv2) at `http://169.254.169.254`, asked as botocore asks it.
+    ///
+    /// Each call asks the metadata service:
+    ///
+    /// 1. `PUT /latest/api/token` (header `X-aws-ec2-metadata-token-ttl-seconds`) for a session token, unless
+    ///    the token mode is ``InstanceMetadataTokenMode/disabled``;
+    /// 2. `GET /latest/meta-data/iam/security-credentials/` for the role's name, when none is configured;
+    /// 3. `GET /latest/meta-data/iam/security-credentials/<role>` for the credentials, which answers
+    ///    `{"Code": "Success", "AccessKeyId": …, "SecretAccessKey": …, "Token": …, "Expiration": …}`,
+    ///
+    /// sending the token as `X-aws-ec2-metadata-token` on the `GET`s. The credentials expire (typically after
+    /// six hours, rotated well before), so wrap the provider in `refreshing(_:)`:
+    ///
+    /// ```swift
+    /// let credentials: some CredentialsProvider = .refreshing(.awsEC2Role())
+    /// // or, with IMDSv1 never used (as with AWS_EC2_METADATA_V1_DISABLED=true in botocore):
+    /// let hardened: some CredentialsProvider = .refreshing(.awsEC2Role(tokenMode: .required))
+    /// ```
+    ///
+    /// In ``InstanceMetadataTokenMode/preferred`` mode the provider falls back to plain (IMDSv1) requests
+    /// when the token `PUT` is answered with an error or gets no answer in time, as botocore does (a `PUT`
+    /// answer needs two network hops from a container, so it may never arrive where plain requests work),
+    /// with one exception taken from botocore: HTTP 400 (a malformed token request) is
+    /// `CredentialsError.Code.refreshFailed`, with no fallback. An endpoint that accepts the connection but
+    /// never answers therefore costs at most twice `timeout` (the token `PUT`, then the first plain `GET`).
+    ///
+    /// An unreachable metadata service (not an EC2 instance: the connection attempt gives up after 1 s), a role
+    /// that is not attached (HTTP 404) or no role at all is `CredentialsError.Code.notFound`, so a
+    /// `chain(_:)` moves on; a `Code` other than `Success` in the document (e.g.
+    /// `AssumeRoleUnauthorizedAccess`) is `CredentialsError.Code.refreshFailed`. Unlike botocore, credentials
+    /// that have already expired are refused (`CredentialsError.Code.expired`) rather than served for a few more
+    /// minutes.
+    ///
+    /// - Parameters:
+    ///   - roleName: The IAM role's name, or `nil` (the default) to discover the attached role.
+    ///   - endpoint: The metadata service's base URL (default `http://169.254.169.254`; `http://[fd00:ec2::254]`
+    ///     on IPv6-only instances).
+    ///   - tokenMode: Whether to use the IMDSv2 session token (default ``InstanceMetadataTokenMode/preferred``).
+    ///   - tokenTTL: The lifetime requested for the session token (default 5 minutes, clamped to the 1 s – 6 h
+    ///     the service accepts).
+    ///   - timeout: How long each metadata request may take, response body included (default 5 s).
+    /// - Returns: A provider that fetches credentials on every call, described as
+    ///   `awsEC2Role(role: NAME, endpoint: HOST, token: MODE)`.
+    public static func awsEC2Role(
+        roleName: String? = nil,
+        endpoint: String = "http://169.254.169.254",
+        tokenMode: InstanceMetadataTokenMode = .preferred,
+        tokenTTL: Duration = .seconds(300),
+        timeout: Duration = .seconds(5)
+    ) -> InstanceMetadataCredentialsProvider {
+        InstanceMetadataCredentialsProvider(
+            service: .awsEC2Role,
+            roleName: roleName,
+            endpoint: endpoint,
+            tokenMode: tokenMode,
+            tokenTTL: tokenTTL,
+            timeout: timeout
+        )
+    }
 }

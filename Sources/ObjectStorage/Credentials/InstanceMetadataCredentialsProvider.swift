@@ -17,9 +17,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Temporary credentials from a cloud instance's metadata service: the RAM role of an Alibaba Cloud ECS instance
-/// (`.alibabaCloudECSRole(roleName:endpoint:tokenMode:tokenTTL:timeout:)`) or the agency of a Huawei Cloud ECS
-/// instance (`.huaweiCloudECS(endpoint:tokenMode:tokenTTL:timeout:)`).
+/// Temporary credentials from a cloud instance's metadata service: the role of an EC2 instance
+/// (`.awsEC2Role(roleName:endpoint:tokenMode:tokenTTL:timeout:)`, IMDSv2), the RAM role of an Alibaba Cloud ECS
+/// instance (`.alibabaCloudECSRole(roleName:endpoint:tokenMode:tokenTTL:timeout:)`) or the agency of a Huawei Cloud
+/// ECS instance (`.huaweiCloudECS(endpoint:tokenMode:tokenTTL:timeout:)`).
 ///
 /// Each call asks the metadata service:
 ///

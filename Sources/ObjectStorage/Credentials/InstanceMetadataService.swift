@@ -10,12 +10,12 @@
 /// session token is issued, and how the credentials document names its fields. One
 /// ``InstanceMetadataCredentialsProvider`` serves each of them.
 ///
-/// | | ``alibabaCloudECSRole`` | ``huaweiCloudECS`` |
-/// |---|---|---|
-/// | endpoint | `http://100.100.100.200` | `http://169.254.169.254` |
-/// | token | `PUT /latest/api/token`, `X-aliyun-ecs-metadata-token…`, 1 s – 6 h | `PUT /meta-data/latest/api/token`, `X-Metadata-Token…`, 1 min – 6 h |
-/// | credentials | `/latest/meta-data/ram/security-credentials/<role>`, the role discovered there | `/openstack/latest/securitykey` |
-/// | document | `{"Code": "Success", "AccessKeyId", "AccessKeySecret", "SecurityToken", "Expiration"}` | `{"credential": {"access", "secret", "securitytoken", "expires_at"}}` |
+/// | | ``alibabaCloudECSRole`` | ``huaweiCloudECS`` | ``awsEC2Role`` |
+/// |---|---|---|---|
+/// | endpoint | `http://100.100.100.200` | `http://169.254.169.254` | `http://169.254.169.254` |
+/// | token | `PUT /latest/api/token`, `X-aliyun-ecs-metadata-token…`, 1 s – 6 h | `PUT /meta-data/latest/api/token`, `X-Metadata-Token…`, 1 min – 6 h | `PUT /latest/api/token`, `X-aws-ec2-metadata-token…`, 1 s – 6 h; HTTP 400 is an error, not a fallback |
+/// | credentials | `/latest/meta-data/ram/security-credentials/<role>`, the role discovered there | `/openstack/latest/securitykey` | `/latest/meta-data/iam/security-credentials/<role>`, the role discovered there |
+/// | document | `{"Code": "Success", "AccessKeyId", "AccessKeySecret", "SecurityToken", "Expiration"}` | `{"credential": {"access", "secret", "securitytoken", "expires_at"}}` | `{"Code": "Success", "AccessKeyId", "SecretAccessKey", "Token", "Expiration"}` |
 package struct InstanceMetadataService: Sendable {
     /// Where a service keeps the credentials.
     enum Location: Sendable {
@@ -83,6 +83,34 @@ package struct InstanceMetadataService: Sendable {
             secret: "secret",
             securityToken: "securitytoken",
             expiration: "expires_at"
+        )
+    )
+
+    /// The IAM role attached to an AWS EC2 instance (IMDSv2, as botocore's `InstanceMetadataFetcher` asks it).
+    ///
+    /// botocore falls back to plain (IMDSv1) requests when the token `PUT` is answered 403, 404 or 405 or times
+    /// out, retries other statuses and then falls back too, but fails on 400 (a malformed token request): so
+    /// does this service, through ``InstanceMetadataClient/TokenProtocol/failingStatuses``.
+    package static let awsEC2Role = InstanceMetadataService(
+        name: "awsEC2Role",
+        source: "AWS EC2 instance role",
+        defaultEndpoint: "http://169.254.169.254",
+        tokenProtocol: InstanceMetadataClient.TokenProtocol(
+            path: "/latest/api/token",
+            ttlHeader: "X-aws-ec2-metadata-token-ttl-seconds",
+            tokenHeader: "X-aws-ec2-metadata-token",
+            ttlRange: 1...21_600,
+            failingStatuses: [400]
+        ),
+        location: .role(directory: "/latest/meta-data/iam/security-credentials/", kind: "IAM role"),
+        document: InstanceMetadataDocument.Format(
+            name: "credentials document",
+            container: nil,
+            code: "Code",
+            accessKeyID: "AccessKeyId",
+            secret: "SecretAccessKey",
+            securityToken: "Token",
+            expiration: "Expiration"
         )
     )
 }

@@ -49,12 +49,15 @@ struct ClientFactory {
                 signatureVersion: version
             )
         } else {
-            let credentials = try await loadCredentials(for: vendor)
+            let credentials = try await CommandCredentials.resolve(
+                try credentialsProvider(for: vendor),
+                logger: options.logger
+            )
             configuration = .init(
                 vendor: vendor,
                 endpoint: endpoint,
                 region: region,
-                credentials: StaticCredentialsProvider(credentials),
+                credentials: credentials.provider,
                 signatureVersion: version
             )
         }
@@ -108,29 +111,14 @@ struct ClientFactory {
             .choose(endpoint: options.service.endpoint, region: options.service.region).0
     }
 
-    /// The environment and profile chain, or only the named profile with `--profile` (as the AWS CLI
-    /// lets `--profile` win over environment keys).
-    private func credentialsProvider(for vendor: StorageVendor) throws(CLIError) -> ChainCredentialsProvider {
+    /// The vendor's default chain, or only the named profile with `--profile` (as the AWS CLI lets `--profile` win
+    /// over environment keys).
+    func credentialsProvider(for vendor: StorageVendor) throws(CLIError) -> ChainCredentialsProvider {
         guard let profile = options.profile else { return .standard(vendor, environment: environment) }
         guard !profile.isEmpty else { throw .usage("--profile: the profile name is empty") }
-        switch vendor {
-        case .oss:
-            return .chain(.profile(.alibabaCloud(), name: profile), .profile(.aliyunCLI(), name: profile))
-        case .obs:
+        if vendor == .obs {
             throw .usage("--profile: obs has no profile files; set OBS_ACCESS_KEY_ID and OBS_SECRET_ACCESS_KEY")
-        default:
-            return .chain(.profile(.aws(), name: profile))
         }
-    }
-
-    /// Loads credentials, mapping failures to exit statuses: 77 when none are
-    /// found or they are half set, 65 for a malformed file.
-    private func loadCredentials(for vendor: StorageVendor) async throws(CLIError) -> Credentials {
-        let chain = try credentialsProvider(for: vendor)
-        do {
-            return try await chain.credentials(logger: options.logger)
-        } catch {
-            throw CLIError.loadingCredentials(error)
-        }
+        return .standard(vendor, profile: profile, environment: environment)
     }
 }

@@ -8,8 +8,8 @@
 
 public import Logging
 
-/// A source of ``Credentials``: static keys, the environment, a profile file, an app's own token
-/// service, or a cache over any of these.
+/// A source of ``Credentials``: static keys, the environment, an app's own token service, a cache over any of
+/// these, or (in `ObjectStorage`) a profile file, a role, a process or a cloud instance's metadata service.
 ///
 /// Providers are values that can be shared across tasks. Create one with a static member:
 ///
@@ -18,8 +18,7 @@ public import Logging
 ///
 /// let provider: some CredentialsProvider = .chain(
 ///     .environment(.oss),
-///     .profile(.alibabaCloud()),
-///     .profile(.aliyunCLI())
+///     .static(accessKeyID: "LTAI-fallback", secretAccessKey: "fallback-secret")
 /// )
 /// let credentials = try await provider.credentials(logger: Logger(label: "credentials"))
 /// ```

@@ -17,7 +17,7 @@ public import Logging
 /// lists what each provider tried.
 ///
 /// ```swift
-/// let provider: some CredentialsProvider = .chain(.environment(.oss), .profile(.alibabaCloud()))
+/// let provider: some CredentialsProvider = .chain(.environment(.oss), .environment(.s3))
 /// ```
 public struct ChainCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// The providers, in the order they are tried.
@@ -37,12 +37,20 @@ public struct ChainCredentialsProvider: CredentialsProvider, CustomStringConvert
     /// - Throws: The first error that is not ``CredentialsError/Code/notFound``, or `notFound` naming
     ///   every provider tried and why it found nothing.
     public func credentials(logger: Logger) async throws -> Credentials {
+        try await self.resolve(logger: logger).credentials
+    }
+
+    /// The first credentials any provider yields, with the provider that yielded them (for `objstore whoami`).
+    ///
+    /// - Parameter logger: A logger for diagnostics.
+    /// - Throws: As ``credentials(logger:)``.
+    package func resolve(logger: Logger) async throws -> (credentials: Credentials, provider: any CredentialsProvider) {
         var tried: [String] = []
         for provider in self.providers {
             do {
                 let credentials = try await provider.credentials(logger: logger)
                 logger.debug("credentials found", metadata: ["provider": "\(Self.name(of: provider))"])
-                return credentials
+                return (credentials, provider)
             } catch let error as CredentialsError where error.code == .notFound {
                 tried.append("\(Self.name(of: provider)): \(error.message)")
             }
@@ -58,7 +66,7 @@ public struct ChainCredentialsProvider: CredentialsProvider, CustomStringConvert
         "chain(\(self.providers.map(Self.name(of:)).joined(separator: ", ")))"
     }
 
-    private static func name(of provider: any CredentialsProvider) -> String {
+    package static func name(of provider: any CredentialsProvider) -> String {
         if let described = provider as? any CustomStringConvertible {
             return described.description
         }

@@ -150,7 +150,10 @@ actor RefreshingCredentialsCache {
         let failedAt = self.now()
         self.retryNotBefore = failedAt.addingTimeInterval(delay)
         let servingCached = self.entry?.isValid(at: failedAt) ?? false
-        logger.warning(
+        // A source with nothing configured (a chain's container or instance role off the cloud) is not a failure.
+        let nothingConfigured = (error as? CredentialsError)?.code == .notFound && self.entry == nil
+        logger.log(
+            level: nothingConfigured ? .debug : .warning,
             "refreshing credentials failed",
             metadata: [
                 "provider": "\(self.name)",

@@ -8,6 +8,7 @@
 
 import Foundation
 import Logging
+import ObjectStorage
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import Testing
@@ -17,7 +18,7 @@ struct ProvidersChainTests {
     let logger = Logger.scanning
 
     @Test func firstProviderThatYieldsWins() async throws {
-        let later = Counter()
+        let later = CallCounter()
         let provider: some CredentialsProvider = .chain(
             .environment(.oss, environment: [:]),
             .static(accessKeyID: "FIRST", secretAccessKey: "a"),
@@ -32,7 +33,7 @@ struct ProvidersChainTests {
     }
 
     @Test func environmentBeforeProfileWhenBothAreSet() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try CredentialFilesDirectory()
         defer { directory.remove() }
         try directory.write(
             ".alibabacloud/credentials",
@@ -70,7 +71,7 @@ struct ProvidersChainTests {
     }
 
     @Test func aBrokenSourceEndsTheChainWithItsOwnError() async {
-        let later = Counter()
+        let later = CallCounter()
         let provider: some CredentialsProvider = .chain(
             .environment(.oss, environment: [:]),
             .environment(.s3, environment: ["AWS_ACCESS_KEY_ID": "AKID"]),
@@ -87,10 +88,10 @@ struct ProvidersChainTests {
 
     @Test func foreignErrorsPassThrough() async {
         let provider: some CredentialsProvider = .chain(
-            .federated { throw SourceDown() },
+            .federated { throw UnreachableSource() },
             .static(accessKeyID: "a", secretAccessKey: "b")
         )
-        await #expect(throws: SourceDown.self) { try await provider.credentials(logger: self.logger) }
+        await #expect(throws: UnreachableSource.self) { try await provider.credentials(logger: self.logger) }
     }
 
     @Test func emptyChainIsNotFound() async {
@@ -102,9 +103,12 @@ struct ProvidersChainTests {
     @Test func descriptionListsProvidersWithoutSecrets() {
         let provider: ChainCredentialsProvider = .chain(
             .environment(.oss),
-            .static(accessKeyID: "AKID", secretAccessKey: TestSecrets.secret),
-            .refreshing(.federated { throw SourceDown() })
+            .static(accessKeyID: "AKID", secretAccessKey: CredentialTestSecrets.secret),
+            .refreshing(.federated { throw UnreachableSource() })
         )
         #expect(provider.description == "chain(environment(OSS), static(accessKeyID: AKID), refreshing(federated))")
     }
 }
+
+/// The error a test source throws.
+private struct UnreachableSource: Error {}

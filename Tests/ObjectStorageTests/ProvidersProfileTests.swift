@@ -8,6 +8,7 @@
 
 import Foundation
 import Logging
+import ObjectStorage
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import Testing
@@ -16,8 +17,8 @@ import Testing
 struct ProvidersProfileTests {
     let logger = Logger.scanning
 
-    private func withDirectory(_ body: (TemporaryDirectory) async throws -> Void) async throws {
-        let directory = try TemporaryDirectory()
+    private func withDirectory(_ body: (CredentialFilesDirectory) async throws -> Void) async throws {
+        let directory = try CredentialFilesDirectory()
         defer { directory.remove() }
         try await body(directory)
     }
@@ -37,7 +38,7 @@ struct ProvidersProfileTests {
                 ; another comment
                 [default]
                 aws_access_key_id = AKIDDEFAULT
-                aws_secret_access_key = \(TestSecrets.secret)
+                aws_secret_access_key = \(CredentialTestSecrets.secret)
 
                 [dev]
                 aws_access_key_id=AKIDDEV
@@ -47,7 +48,9 @@ struct ProvidersProfileTests {
             )
             let provider: some CredentialsProvider = .profile(.aws(), environment: ["HOME": dir.path])
             let credentials = try await provider.credentials(logger: self.logger)
-            #expect(credentials == Credentials(accessKeyID: "AKIDDEFAULT", secretAccessKey: TestSecrets.secret))
+            #expect(
+                credentials == Credentials(accessKeyID: "AKIDDEFAULT", secretAccessKey: CredentialTestSecrets.secret)
+            )
         }
     }
 
@@ -115,7 +118,8 @@ struct ProvidersProfileTests {
             #expect(error?.code == .notFound)
             #expect(
                 error?.message
-                    == "AWS profile 'default' in \(config) has no aws_access_key_id and aws_secret_access_key"
+                    == "AWS profile 'default' in \(config) has no aws_access_key_id and aws_secret_access_key, "
+                    + "role_arn or credential_process"
             )
         }
     }
@@ -154,27 +158,40 @@ struct ProvidersProfileTests {
         }
     }
 
-    @Test func awsRoleProfileIsUnsupported() async throws {
+    @Test func awsRoleProfileResolvesToAnAssumedRoleSignedByItsSource() async throws {
         try await self.withDirectory { dir in
-            try dir.write(
+            let config = try dir.write(
                 ".aws/config",
-                "[profile admin]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = default\n"
+                "[profile admin]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = default\nregion = eu-west-1\n"
+                    + "[default]\naws_access_key_id = AKIDBASE\naws_secret_access_key = basesecret\n"
             )
-            let error = await self.error(
-                ProfileCredentialsProvider(.aws(), profile: "admin", environment: ["HOME": dir.path])
+            let source = try CredentialProfiles.resolve(
+                .aws(credentialsFile: nil, configFile: nil),
+                profile: "admin",
+                environment: ["HOME": dir.path]
             )
-            #expect(error?.code == .unsupported)
-            #expect(error?.message.contains("role_arn") == true)
+            let role = RoleRequest(
+                service: STSService(vendor: .s3, endpoint: "https://sts.eu-west-1.amazonaws.com", region: "eu-west-1"),
+                roleARN: "arn:aws:iam::1:role/x",
+                origin: "AWS profile 'admin' in \(config)"
+            )
+            #expect(
+                source
+                    == .assumeRole(
+                        role,
+                        source: .keys(Credentials(accessKeyID: "AKIDBASE", secretAccessKey: "basesecret"))
+                    )
+            )
         }
     }
 
     @Test(arguments: [
         ("aws_access_key_id = a\n", 1, "a property appears before any [section] header"),
         ("[default\naws_access_key_id = a\n", 1, "a section header has no ']'"),
-        ("[default]\n\(TestSecrets.secret)\n", 2, "expected 'key = value', a [section] header or a comment"),
+        ("[default]\n\(CredentialTestSecrets.secret)\n", 2, "expected 'key = value', a [section] header or a comment"),
         ("[]\n", 1, "a section name is empty"),
         ("[default] trailing\n", 1, "unexpected text after a section header"),
-        ("[default]\n = \(TestSecrets.secret)\n", 2, "a property has no name"),
+        ("[default]\n = \(CredentialTestSecrets.secret)\n", 2, "a property has no name"),
     ])
     func malformedINIIsReportedWithLineAndNoContent(content: String, line: Int, reason: String) async throws {
         try await self.withDirectory { dir in
@@ -182,7 +199,7 @@ struct ProvidersProfileTests {
             let error = await self.error(ProfileCredentialsProvider(.aws(), environment: ["HOME": dir.path]))
             #expect(error?.code == .malformedFile)
             #expect(error?.message == "\(path):\(line): \(reason)")
-            #expect(!(error?.description.contains(TestSecrets.secret) ?? true))
+            #expect(!(error?.description.contains(CredentialTestSecrets.secret) ?? true))
         }
     }
 
@@ -209,13 +226,13 @@ struct ProvidersProfileTests {
         [default]
         type = access_key                  # the default profile
         access_key_id = LTAIdefault
-        access_key_secret = \(TestSecrets.secret)
+        access_key_secret = \(CredentialTestSecrets.secret)
 
         [sts]
         type = sts
         access_key_id = STS.id
         access_key_secret = stssecret
-        security_token = \(TestSecrets.token)
+        security_token = \(CredentialTestSecrets.token)
 
         [ecs]
         type = ecs_ram_role
@@ -232,7 +249,9 @@ struct ProvidersProfileTests {
             try dir.write(".alibabacloud/credentials", Self.alibabaFile)
             let defaultProfile = try await ProfileCredentialsProvider(.alibabaCloud(), environment: ["HOME": dir.path])
                 .credentials(logger: self.logger)
-            #expect(defaultProfile == Credentials(accessKeyID: "LTAIdefault", secretAccessKey: TestSecrets.secret))
+            #expect(
+                defaultProfile == Credentials(accessKeyID: "LTAIdefault", secretAccessKey: CredentialTestSecrets.secret)
+            )
 
             let sts = try await ProfileCredentialsProvider(
                 .alibabaCloud(),
@@ -243,7 +262,7 @@ struct ProvidersProfileTests {
                     == Credentials(
                         accessKeyID: "STS.id",
                         secretAccessKey: "stssecret",
-                        securityToken: TestSecrets.token
+                        securityToken: CredentialTestSecrets.token
                     )
             )
         }
@@ -254,11 +273,8 @@ struct ProvidersProfileTests {
             let path = try dir.write("elsewhere.ini", Self.alibabaFile)
             let environment = ["HOME": "/nonexistent", "ALIBABA_CLOUD_CREDENTIALS_FILE": path]
 
-            let unsupported = await self.error(
-                ProfileCredentialsProvider(.alibabaCloud(), profile: "ecs", environment: environment)
-            )
-            #expect(unsupported?.code == .unsupported)
-            #expect(unsupported?.message.contains("'ecs_ram_role'") == true)
+            let ecs = try CredentialProfiles.resolve(.alibabaCloud(file: nil), profile: "ecs", environment: environment)
+            #expect(ecs == .instance(.alibabaCloudECS(roleName: "EcsRamRoleTest")))
 
             let incomplete = await self.error(
                 ProfileCredentialsProvider(.alibabaCloud(), profile: "broken-sts", environment: environment)
@@ -290,7 +306,7 @@ struct ProvidersProfileTests {
             {"name": "default", "mode": "AK", "access_key_id": "LTAIcli", "access_key_secret": "clisecret",
              "sts_token": "", "region_id": "cn-hangzhou", "output_format": "json", "expired_seconds": 0},
             {"name": "sts", "mode": "StsToken", "access_key_id": "STS.cli", "access_key_secret": "stscli",
-             "sts_token": "\(TestSecrets.token)", "region_id": "cn-shanghai"},
+             "sts_token": "\(CredentialTestSecrets.token)", "region_id": "cn-shanghai"},
             {"name": "role", "mode": "RamRoleArn", "access_key_id": "a", "access_key_secret": "b",
              "ram_role_arn": "acs:ram::1:role/x", "ram_session_name": "s"}
           ],
@@ -305,7 +321,11 @@ struct ProvidersProfileTests {
                 .credentials(logger: self.logger)
             #expect(
                 current
-                    == Credentials(accessKeyID: "STS.cli", secretAccessKey: "stscli", securityToken: TestSecrets.token)
+                    == Credentials(
+                        accessKeyID: "STS.cli",
+                        secretAccessKey: "stscli",
+                        securityToken: CredentialTestSecrets.token
+                    )
             )
 
             let fromEnvironment = try await ProfileCredentialsProvider(
@@ -314,11 +334,18 @@ struct ProvidersProfileTests {
             ).credentials(logger: self.logger)
             #expect(fromEnvironment == Credentials(accessKeyID: "LTAIcli", secretAccessKey: "clisecret"))
 
-            let unsupported = await self.error(
-                ProfileCredentialsProvider(.aliyunCLI(), profile: "role", environment: ["HOME": dir.path])
+            let role = try CredentialProfiles.resolve(
+                .aliyunCLI(file: nil),
+                profile: "role",
+                environment: ["HOME": dir.path]
             )
-            #expect(unsupported?.code == .unsupported)
-            #expect(unsupported?.message.contains("'RamRoleArn'") == true)
+            let request = RoleRequest(
+                service: STSService(vendor: .oss, endpoint: "https://sts.aliyuncs.com", region: ""),
+                roleARN: "acs:ram::1:role/x",
+                sessionName: "s",
+                origin: "aliyun CLI profile 'role' in \(dir.path)/.aliyun/config.json"
+            )
+            #expect(role == .assumeRole(request, source: .keys(Credentials(accessKeyID: "a", secretAccessKey: "b"))))
         }
     }
 
@@ -326,14 +353,14 @@ struct ProvidersProfileTests {
         try await self.withDirectory { dir in
             let path = try dir.write(
                 "config.json",
-                "{\"profiles\": [{\"name\": \"x\", \"access_key_secret\": \"\(TestSecrets.secret)\""
+                "{\"profiles\": [{\"name\": \"x\", \"access_key_secret\": \"\(CredentialTestSecrets.secret)\""
             )
             let error = await self.error(
                 ProfileCredentialsProvider(.aliyunCLI(file: path), environment: ["HOME": dir.path])
             )
             #expect(error?.code == .malformedFile)
             #expect(error?.message.hasPrefix(path) == true)
-            #expect(!(error?.description.contains(TestSecrets.secret) ?? true))
+            #expect(!(error?.description.contains(CredentialTestSecrets.secret) ?? true))
         }
     }
 }
