@@ -126,7 +126,7 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
     ///
     /// - Parameter logger: A logger for diagnostics (paths, profile names and roles only).
     /// - Returns: The profile's credentials.
-    /// - Throws: ``CredentialsError`` with code `notFound` (no file, or no such profile), `incomplete` (an id
+    /// - Throws: `CredentialsError` with code `notFound` (no file, or no such profile), `incomplete` (an id
     ///   without a secret, a role without a source, ...), `malformedFile`, `unreadableFile` or `unsupported` (SSO,
     ///   MFA, a cycle of source profiles), or what the role's STS, the process or the metadata service reported.
     public func credentials(logger: Logger) async throws -> Credentials {

@@ -91,8 +91,8 @@ extension CredentialsProvider where Self == RefreshingCredentialsProvider {
     ///   - duration: The credentials' lifetime, 15 minutes to 12 hours (default: the service's, one hour).
     ///   - policy: A session policy (JSON) that narrows the role's permissions.
     ///   - vendor: `.s3` for AWS STS (the default), `.oss` for Alibaba Cloud STS.
-    ///   - region: As for ``assumeRole(_:using:sessionName:externalID:duration:policy:vendor:region:endpoint:)``.
-    ///   - endpoint: As for ``assumeRole(_:using:sessionName:externalID:duration:policy:vendor:region:endpoint:)``.
+    ///   - region: As for `assumeRole(_:using:sessionName:externalID:duration:policy:vendor:region:endpoint:)`.
+    ///   - endpoint: As for `assumeRole(_:using:sessionName:externalID:duration:policy:vendor:region:endpoint:)`.
     /// - Returns: A refreshing provider, described as `refreshing(webIdentity(ROLE, endpoint: HOST))`.
     public static func webIdentity(
         roleARN: String,

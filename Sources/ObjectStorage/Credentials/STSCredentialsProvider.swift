@@ -26,8 +26,8 @@ package import Foundation
 ///   is read from its file at every call, because Kubernetes rotates it (EKS IRSA, ACK RRSA).
 ///
 /// Each call asks STS once, so put the provider behind `refreshing(_:)`, which the factories do:
-/// ``CredentialsProvider/assumeRole(_:using:sessionName:externalID:duration:policy:vendor:region:endpoint:)`` and
-/// ``CredentialsProvider/webIdentity(roleARN:tokenFile:providerARN:sessionName:duration:policy:vendor:region:endpoint:)``.
+/// `.assumeRole(_:using:sessionName:externalID:duration:policy:vendor:region:endpoint:)` and
+/// `.webIdentity(roleARN:tokenFile:providerARN:sessionName:duration:policy:vendor:region:endpoint:)`.
 ///
 /// Errors are `CredentialsError` values naming the role, the endpoint's host and what STS answered (its error code
 /// and message, or the HTTP status); they never contain the token, a secret or a signature. An STS that cannot be
