@@ -90,6 +90,54 @@ struct PresignCommandTests {
         )
     }
 
+    @Test func profileChoosesTheKeysThatSignOverTheEnvironment() async throws {
+        // s3-sigv4-presign-head-plain again, its keys now in profile 'dev' while the environment holds others.
+        let directory = try CredentialFilesDirectory()
+        defer { directory.remove() }
+        try directory.write(
+            ".aws/credentials",
+            """
+            [dev]
+            aws_access_key_id = AKIAIOSFODNN7EXAMPLE
+            aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY
+            """
+        )
+        var environment = Self.awsEnvironment
+        environment["HOME"] = directory.path
+        environment["AWS_ACCESS_KEY_ID"] = "AKIAOTHERKEY00000000"
+        let head = ["s3://examplebucket/a/b/c.txt", "--method", "HEAD", "--expires", "3600", "--date", Self.vectorTime]
+        let presigned = try await CLIProcess.run(["presign"] + head + ["--profile", "dev"], environment: environment)
+        #expect(presigned.status == 0, "\(presigned.standardError)")
+        #expect(
+            presigned.standardOutput.hasSuffix(
+                "X-Amz-Signature=7884dad0de4b0fdc758d6522397c0719012e48302e84a03c8d17f35ded342549\n"
+            )
+        )
+        let signed = try await CLIProcess.run(
+            ["sign", "s3://examplebucket/a/b/c.txt", "--date", Self.vectorTime, "--profile", "dev"],
+            environment: environment
+        )
+        #expect(signed.status == 0, "\(signed.standardError)")
+        #expect(signed.standardOutput.contains("Credential=AKIAIOSFODNN7EXAMPLE/20240305/"))
+        let post = try await CLIProcess.run(
+            ["presign-post", "s3://examplebucket/uploads/a.txt", "--date", Self.vectorTime, "--profile", "dev"],
+            environment: environment
+        )
+        #expect(post.status == 0, "\(post.standardError)")
+        #expect(post.standardOutput.contains("AKIAIOSFODNN7EXAMPLE/20240305/"))
+        #expect(!post.standardOutput.contains("AKIAOTHERKEY"))
+
+        let missing = try await CLIProcess.run(["presign"] + head + ["--profile", "nope"], environment: environment)
+        #expect(missing.status == 77)
+        #expect(missing.standardError.contains("nope"), "\(missing.standardError)")
+        let obs = try await CLIProcess.run(
+            ["presign", "obs://examplebucket/a", "--profile", "dev"],
+            environment: Self.obsEnvironment
+        )
+        #expect(obs.status == 64)
+        #expect(obs.standardError.contains("obs has no profile files"))
+    }
+
     @Test func localhostEndpointUsesPathStyleWithThePort() async throws {
         // s3-sigv4-presign-get-compat-path-port
         let result = try await CLIProcess.run(

@@ -72,11 +72,12 @@ struct ProvidersRefreshingTests {
         )
     }
 
-    /// Refresh 300 s before expiry (no lifetime fraction), 10 s margin, backoff ceilings 10 s doubling up to
+    /// Refresh 300 s before expiry (no lifetime fraction, no jitter), 10 s margin, backoff ceilings 10 s doubling up to
     /// 100 s, each delay jittered between half the ceiling and all of it.
     static let configuration = RefreshingCredentialsProvider.Configuration(
         refreshBeforeExpiry: .seconds(300),
         refreshLifetimeFraction: 0,
+        refreshJitter: 0,
         expiryMargin: .seconds(10),
         initialBackoff: .seconds(10),
         maximumBackoff: .seconds(100)
@@ -152,6 +153,39 @@ struct ProvidersRefreshingTests {
         #expect(try await provider.credentials(logger: self.logger).accessKeyID == "A")
         clock.advance(by: 2)
         #expect(try await provider.credentials(logger: self.logger).accessKeyID == "B")
+    }
+
+    @Test func refreshInstantIsJitteredWithinTheWidenedWindow() async throws {
+        // 3600 s credentials, a 300 s window widened by up to 50 %: each cache refreshes between 450 s and 300 s
+        // before expiry, and caches with different seeds do not all pick the same instant.
+        var configuration = Self.configuration
+        configuration.refreshJitter = 0.5
+        var refreshedEarly = 0
+        for seed in UInt64(1)...16 {
+            let clock = ManualClock()
+            let source = ScriptedSource()
+            source.enqueue(
+                .success(Self.credentials("A", expiresAt: clock.now.addingTimeInterval(3600))),
+                .success(Self.credentials("B", expiresAt: clock.now.addingTimeInterval(7200)))
+            )
+            let provider = RefreshingCredentialsProvider(
+                source,
+                configuration: configuration,
+                now: { clock.now },
+                randomNumberGenerator: SeededGenerator(seed: seed)
+            )
+            #expect(try await provider.credentials(logger: self.logger).accessKeyID == "A")
+            clock.advance(by: 3600 - 451)  // outside the widest window
+            #expect(try await provider.credentials(logger: self.logger).accessKeyID == "A", "seed \(seed)")
+            clock.advance(by: 76)  // 375 s left: the middle of the widened window
+            if try await provider.credentials(logger: self.logger).accessKeyID == "B" {
+                refreshedEarly += 1
+            }
+            clock.advance(by: 76)  // 299 s left: inside every window
+            #expect(try await provider.credentials(logger: self.logger).accessKeyID == "B", "seed \(seed)")
+            #expect(source.calls.count == 2)
+        }
+        #expect(refreshedEarly > 0 && refreshedEarly < 16, "\(refreshedEarly) of 16 refreshed 375 s before expiry")
     }
 
     // MARK: failures

@@ -145,7 +145,9 @@ struct MotoSTSTests {
         let web = base.merging(["AWS_ROLE_ARN": account.roleARN, "AWS_WEB_IDENTITY_TOKEN_FILE": token]) { $1 }
         let webChain = ChainCredentialsProvider.standard(.s3, environment: web)
         let (credentials, provider) = try await webChain.resolve(logger: .scanning)
-        #expect("\(provider)" == "webIdentity(AWS_ROLE_ARN)")
+        #expect("\(provider)" == "profile(aws) or AWS_ROLE_ARN")
+        let answering = ChainCredentialsProvider.delegation(of: provider).map { "\($0)" }
+        #expect(answering.last?.hasPrefix("refreshing(webIdentity(\(account.roleARN)") == true, "\(answering)")
         #expect(credentials.securityToken != nil)
 
         // A profile that assumes the role with the keys of another profile.
@@ -187,7 +189,7 @@ struct MotoSTSTests {
         let lines = whoami.standardOutput.split(separator: "\n").map(String.init)
         #expect(
             lines.first
-                == "Source: webIdentity(AWS_ROLE_ARN): refreshing(webIdentity(\(account.roleARN), "
+                == "Source: profile(aws) or AWS_ROLE_ARN: refreshing(webIdentity(\(account.roleARN), "
                 + "endpoint: 127.0.0.1:\(account.moto.port)))"
         )
         #expect(lines.contains { $0.hasPrefix("Access key id: ASIA") })
@@ -215,6 +217,8 @@ struct MotoSTSTests {
             nothing.standardError.contains("No credentials found; tried environment(AWS)"),
             "\(nothing.standardError)"
         )
-        #expect(nothing.standardError.contains("webIdentity(AWS_ROLE_ARN)"))
+        #expect(nothing.standardError.contains("AWS_ROLE_ARN and AWS_WEB_IDENTITY_TOKEN_FILE are not set"))
+        // The AWS files are read once, so named once.
+        #expect(nothing.standardError.components(separatedBy: "profile(aws)").count == 2, "\(nothing.standardError)")
     }
 }

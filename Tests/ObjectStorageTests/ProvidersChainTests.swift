@@ -52,6 +52,42 @@ struct ProvidersChainTests {
         #expect(try await profileFirst.credentials(logger: self.logger).accessKeyID == "FILE")
     }
 
+    @Test func theS3ChainOrdersTheProfilesRoleThenWebIdentityThenTheProfilesKeys() throws {
+        let directory = try CredentialFilesDirectory()
+        defer { directory.remove() }
+        let token = try directory.write("token", "header.payload.signature")
+        try directory.write(".aws/config", "[default]\naws_access_key_id = FILE\naws_secret_access_key = s\n")
+        let web = ["AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/pod", "AWS_WEB_IDENTITY_TOKEN_FILE": token]
+        let home = ["HOME": directory.path, "AWS_EC2_METADATA_DISABLED": "true"]
+
+        func answering(_ environment: [String: String]) throws -> String {
+            let chain = ChainCredentialsProvider.standard(.s3, environment: environment)
+            #expect(chain.providers.map { "\($0)" }.filter { $0.hasPrefix("profile(aws)") }.count == 1)
+            let element = try #require(chain.providers.first { "\($0)" == "profile(aws) or AWS_ROLE_ARN" })
+            return "\(try #require(element as? any DelegatingCredentialsProvider).currentProvider())"
+        }
+        // The profile's keys lose to the environment's web identity...
+        #expect(try answering(home.merging(web) { $1 }).hasPrefix("refreshing(webIdentity(arn:aws:iam::123456789012"))
+        #expect(try answering(home) == "static(accessKeyID: FILE)")
+        // ...which loses to the profile's role.
+        try directory.write(
+            ".aws/config",
+            """
+            [default]
+            role_arn = arn:aws:iam::123456789012:role/deploy
+            source_profile = keys
+            [profile keys]
+            aws_access_key_id = FILE
+            aws_secret_access_key = s
+            """
+        )
+        #expect(
+            try answering(home.merging(web) { $1 }).hasPrefix(
+                "refreshing(assumeRole(arn:aws:iam::123456789012:role/deploy"
+            )
+        )
+    }
+
     @Test func allNotFoundAggregatesWhatWasTried() async {
         let provider: some CredentialsProvider = .chain(
             .environment(.oss, environment: [:]),

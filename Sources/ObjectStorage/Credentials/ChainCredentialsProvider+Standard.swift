@@ -47,7 +47,7 @@ extension CredentialsProvider where Self == ChainCredentialsProvider {
         environment: [String: String]? = nil
     ) -> ChainCredentialsProvider {
         let variables = environment ?? ProcessInfo.processInfo.environment
-        let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
+        let profile = CredentialsText.nonEmpty(profile)
         var chain: [any CredentialsProvider] = []
         switch vendor {
         case .oss:
@@ -65,7 +65,7 @@ extension CredentialsProvider where Self == ChainCredentialsProvider {
             chain.append(ProfileCredentialsProvider(.alibabaCloud(), profile: profile, environment: environment))
             if profile == nil {
                 if !CredentialSource.isDisabled("ALIBABA_CLOUD_ECS_METADATA_DISABLED", environment: variables) {
-                    let roleName = variables["ALIBABA_CLOUD_ECS_METADATA"].flatMap { $0.isEmpty ? nil : $0 }
+                    let roleName = CredentialsText.nonEmpty(variables["ALIBABA_CLOUD_ECS_METADATA"])
                     chain.append(Self.probe(.alibabaCloudECS(roleName: roleName), environment: environment))
                 }
                 if variables["ALIBABA_CLOUD_CREDENTIALS_URI"].map({ !$0.isEmpty }) ?? false {
@@ -78,22 +78,12 @@ extension CredentialsProvider where Self == ChainCredentialsProvider {
                 chain.append(Self.probe(.huaweiCloudECS, environment: environment))
             }
         default:
-            if profile == nil {
+            if let profile {
+                chain.append(ProfileCredentialsProvider(.aws(), profile: profile, environment: environment))
+            } else {
                 chain.append(EnvironmentCredentialsProvider(.s3, environment: environment))
+                chain.append(Self.awsProfileOrWebIdentity(environment: environment))
             }
-            chain.append(
-                ProfileCredentialsProvider(.aws(), profile: profile, part: .assumedRole, environment: environment)
-            )
-            if profile == nil {
-                chain.append(
-                    ResolvedCredentialsProvider("webIdentity(AWS_ROLE_ARN)", environment: environment) {
-                        try CredentialSource.awsWebIdentity(environment: variables)
-                    }
-                )
-            }
-            chain.append(
-                ProfileCredentialsProvider(.aws(), profile: profile, part: .exceptAssumedRole, environment: environment)
-            )
             if profile == nil {
                 chain.append(RefreshingCredentialsProvider(.awsContainer(environment: environment)))
                 if !CredentialSource.isDisabled("AWS_EC2_METADATA_DISABLED", environment: variables) {
@@ -102,6 +92,38 @@ extension CredentialsProvider where Self == ChainCredentialsProvider {
             }
         }
         return ChainCredentialsProvider(chain)
+    }
+
+    /// The AWS profile and the environment's web identity as botocore orders them: the profile's `role_arn` first,
+    /// then `AWS_ROLE_ARN` with `AWS_WEB_IDENTITY_TOKEN_FILE`, then the rest of the profile. One element, so the
+    /// files are read once per call.
+    private static func awsProfileOrWebIdentity(environment: [String: String]?) -> ResolvedCredentialsProvider {
+        ResolvedCredentialsProvider("profile(aws) or AWS_ROLE_ARN", environment: environment) {
+            let variables = environment ?? ProcessInfo.processInfo.environment
+            var profileSource: CredentialSource?
+            var reasons: [String] = []
+            do {
+                profileSource = try CredentialProfiles.resolve(
+                    ProfileCredentialsProvider.Source.aws().file,
+                    profile: nil,
+                    environment: variables
+                )
+            } catch let error as CredentialsError where error.code == .notFound {
+                reasons.append(error.message)
+            }
+            if let profileSource, case .assumeRole = profileSource {
+                return profileSource
+            }
+            do {
+                return try CredentialSource.awsWebIdentity(environment: variables)
+            } catch let error as CredentialsError where error.code == .notFound {
+                reasons.append(error.message)
+            }
+            if let profileSource {
+                return profileSource
+            }
+            throw CredentialsError.notFound(reasons.joined(separator: ", and "))
+        }
     }
 
     /// A metadata service as a chain asks it: a 1 s timeout per request, and any failure counts as not found (the

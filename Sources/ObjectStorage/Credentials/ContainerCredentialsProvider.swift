@@ -183,7 +183,7 @@ extension ContainerCredentialsProvider {
     /// - Returns: The endpoint, or the `CredentialsError` explaining why there is none.
     func endpoint(in variables: [String: String]) -> Result<CredentialsEndpoint, CredentialsError> {
         func value(_ name: String) -> String? {
-            variables[name].flatMap { $0.isEmpty ? nil : $0 }
+            CredentialsText.nonEmpty(variables[name])
         }
         switch self.source {
         case .alibabaCloudCredentialsURI:

@@ -49,7 +49,7 @@ extension CredentialSource.InstanceRole {
         switch self {
         case .awsEC2:
             let variables = environment ?? ProcessInfo.processInfo.environment
-            let endpoint = variables["AWS_EC2_METADATA_SERVICE_ENDPOINT"].flatMap { $0.isEmpty ? nil : $0 }
+            let endpoint = CredentialsText.nonEmpty(variables["AWS_EC2_METADATA_SERVICE_ENDPOINT"])
             return InstanceMetadataCredentialsProvider.awsEC2Role(
                 endpoint: endpoint ?? "http://169.254.169.254",
                 timeout: timeout

@@ -74,7 +74,7 @@ public struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomSt
         transport: (any HTTPTransport)? = nil
     ) {
         self.service = service
-        self.roleName = roleName.flatMap { $0.isEmpty ? nil : $0 }
+        self.roleName = CredentialsText.nonEmpty(roleName)
         self.tokenMode = tokenMode
         self.tokenTTL = tokenTTL
         self.client = InstanceMetadataClient(

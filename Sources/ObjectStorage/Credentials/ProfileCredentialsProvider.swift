@@ -78,17 +78,6 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
         }
     }
 
-    /// Which part of a profile a default chain asks for: the AWS SDKs try a profile's `role_arn` before the
-    /// environment's web identity, and its keys after.
-    package enum Part: Sendable {
-        /// Everything the profile says.
-        case all
-        /// Only an assumed role (`role_arn`); anything else is `notFound`.
-        case assumedRole
-        /// Anything but an assumed role, which is `notFound`.
-        case exceptAssumedRole
-    }
-
     /// Which file format to read, and where.
     package let source: Source
     /// The profile to read; `nil` picks it from the environment or the file, then `default`.
@@ -100,25 +89,15 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
     /// - Parameters:
     ///   - source: Which file format to read, and where.
     ///   - profile: The profile to read; `nil` picks it from the environment or the file.
-    ///   - part: Which part of the profile to act on.
     ///   - environment: The variables to read instead of the process environment (for tests), `HOME` included.
-    package init(_ source: Source, profile: String? = nil, part: Part = .all, environment: [String: String]? = nil) {
-        let profile = profile.flatMap { $0.isEmpty ? nil : $0 }
+    package init(_ source: Source, profile: String? = nil, environment: [String: String]? = nil) {
+        let profile = CredentialsText.nonEmpty(profile)
         self.source = source
         self.profile = profile
         let name = "profile(\(source.file.name)\(profile.map { ", \($0)" } ?? ""))"
         self.resolved = ResolvedCredentialsProvider(name, environment: environment) {
             let variables = environment ?? ProcessInfo.processInfo.environment
-            let resolved = try CredentialProfiles.resolve(source.file, profile: profile, environment: variables)
-            let isRole = if case .assumeRole = resolved { true } else { false }
-            switch (part, isRole) {
-            case (.assumedRole, false):
-                throw CredentialsError.notFound("the profile has no role_arn")
-            case (.exceptAssumedRole, true):
-                throw CredentialsError.notFound("the profile's role_arn was tried first")
-            default:
-                return resolved
-            }
+            return try CredentialProfiles.resolve(source.file, profile: profile, environment: variables)
         }
     }
 
@@ -133,9 +112,9 @@ public struct ProfileCredentialsProvider: CredentialsProvider, CustomStringConve
         try await self.resolved.credentials(logger: logger)
     }
 
-    /// The provider the profile leads to now, for `objstore whoami`.
+    /// The provider the profile leads to now.
     package func currentProvider() throws -> any CredentialsProvider {
-        try self.resolved.provider()
+        try self.resolved.currentProvider()
     }
 
     /// `profile(aws, name)`.
@@ -161,3 +140,5 @@ extension CredentialsProvider where Self == ProfileCredentialsProvider {
         ProfileCredentialsProvider(source, profile: name, environment: environment)
     }
 }
+
+extension ProfileCredentialsProvider: DelegatingCredentialsProvider {}

@@ -13,7 +13,7 @@ import Synchronization
 /// A provider that reads where credentials come from (a profile, a set of variables) at every call, and keeps one
 /// provider per distinct answer: edits to the files are seen at the next call, while an STS role, a process or a
 /// metadata service is asked only when its cached credentials are due for a refresh.
-package struct ResolvedCredentialsProvider: CredentialsProvider, CustomStringConvertible {
+package struct ResolvedCredentialsProvider: DelegatingCredentialsProvider, CustomStringConvertible {
     /// The providers built so far, by source; at most ``maximumCached`` (then the oldest answers are dropped).
     private final class Cache: Sendable {
         let providers = Mutex<[CredentialSource: any CredentialsProvider]>([:])
@@ -44,7 +44,7 @@ package struct ResolvedCredentialsProvider: CredentialsProvider, CustomStringCon
     }
 
     /// The provider for the current source.
-    package func provider() throws -> any CredentialsProvider {
+    package func currentProvider() throws -> any CredentialsProvider {
         let source = try self.resolve()
         return self.cache.providers.withLock { providers in
             if let provider = providers[source] { return provider }
@@ -61,7 +61,7 @@ package struct ResolvedCredentialsProvider: CredentialsProvider, CustomStringCon
     /// - Returns: The source's credentials.
     /// - Throws: The resolution's error (`notFound` when nothing is configured), or the provider's.
     package func credentials(logger: Logger) async throws -> Credentials {
-        try await self.provider().credentials(logger: logger)
+        try await self.currentProvider().credentials(logger: logger)
     }
 
     package var description: String {

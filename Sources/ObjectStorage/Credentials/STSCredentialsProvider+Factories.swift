@@ -53,14 +53,15 @@ extension CredentialsProvider where Self == RefreshingCredentialsProvider {
         region: String? = nil,
         endpoint: String? = nil
     ) -> RefreshingCredentialsProvider {
-        let role = RoleRequest(
-            service: Self.service(vendor: vendor, region: region, endpoint: endpoint),
-            roleARN: roleARN,
+        let role = Self.roleRequest(
+            roleARN,
             sessionName: sessionName,
             externalID: externalID,
-            durationSeconds: duration.map(Self.seconds),
+            duration: duration,
             policy: policy,
-            origin: "the app"
+            vendor: vendor,
+            region: region,
+            endpoint: endpoint
         )
         return .refreshing(STSCredentialsProvider(role: role, proof: .credentials(source)))
     }
@@ -105,25 +106,42 @@ extension CredentialsProvider where Self == RefreshingCredentialsProvider {
         region: String? = nil,
         endpoint: String? = nil
     ) -> RefreshingCredentialsProvider {
-        let role = RoleRequest(
-            service: Self.service(vendor: vendor, region: region, endpoint: endpoint),
-            roleARN: roleARN,
+        let role = Self.roleRequest(
+            roleARN,
             sessionName: sessionName,
-            durationSeconds: duration.map(Self.seconds),
+            externalID: nil,
+            duration: duration,
             policy: policy,
-            origin: "the app"
+            vendor: vendor,
+            region: region,
+            endpoint: endpoint
         )
         return .refreshing(STSCredentialsProvider(role: role, proof: .tokenFile(tokenFile, providerARN: providerARN)))
     }
 
-    private static func service(vendor: StorageVendor, region: String?, endpoint: String?) -> STSService {
+    /// The role request both factories send, its STS chosen from the vendor, the region, the endpoint and the
+    /// process environment.
+    private static func roleRequest(
+        _ roleARN: String,
+        sessionName: String?,
+        externalID: String?,
+        duration: Duration?,
+        policy: String?,
+        vendor: StorageVendor,
+        region: String?,
+        endpoint: String?
+    ) -> RoleRequest {
         let environment = ProcessInfo.processInfo.environment
-        return vendor == .oss
-            ? .alibabaCloud(region: region, endpoint: endpoint, environment: environment)
-            : .aws(region: region, endpoint: endpoint, environment: environment)
-    }
-
-    private static func seconds(_ duration: Duration) -> Int {
-        Int(clamping: duration.components.seconds)
+        return RoleRequest(
+            service: vendor == .oss
+                ? .alibabaCloud(region: region, endpoint: endpoint, environment: environment)
+                : .aws(region: region, endpoint: endpoint, environment: environment),
+            roleARN: roleARN,
+            sessionName: sessionName,
+            externalID: externalID,
+            durationSeconds: duration.map { Int(clamping: $0.components.seconds) },
+            policy: policy,
+            origin: "the app"
+        )
     }
 }

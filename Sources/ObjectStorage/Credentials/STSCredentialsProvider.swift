@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import Logging
+package import Logging
 import NIOCore
 import NIOHTTP1
 package import ObjectStorageSigning
@@ -33,7 +33,7 @@ package import Foundation
 /// and message, or the HTTP status); they never contain the token, a secret or a signature. An STS that cannot be
 /// reached fails within the connect timeout (5 s) and an STS that does not answer within the request timeout
 /// (10 s).
-public struct STSCredentialsProvider: CredentialsProvider, CustomStringConvertible {
+package struct STSCredentialsProvider: CredentialsProvider, CustomStringConvertible {
     /// How the request proves who asks.
     package enum Proof: Sendable {
         /// `AssumeRole`, signed with the source's credentials.
@@ -91,7 +91,7 @@ public struct STSCredentialsProvider: CredentialsProvider, CustomStringConvertib
     /// - Throws: `CredentialsError`: the source provider's error; `unreadableFile` / `incomplete` for a token file
     ///   that cannot be read or is empty; `refreshFailed` when STS cannot be reached or refuses (its code and
     ///   message quoted); `incomplete` / `expired` for an answer without usable credentials.
-    public func credentials(logger: Logger) async throws -> Credentials {
+    package func credentials(logger: Logger) async throws -> Credentials {
         try await self.grant(logger: logger).credentials
     }
 
@@ -209,7 +209,7 @@ public struct STSCredentialsProvider: CredentialsProvider, CustomStringConvertib
     }
 
     /// `assumeRole(ROLE, endpoint: HOST)` or `webIdentity(ROLE, endpoint: HOST)`.
-    public var description: String {
+    package var description: String {
         let kind = if case .credentials = self.proof { "assumeRole" } else { "webIdentity" }
         return "\(kind)(\(self.role.roleARN), endpoint: \(self.host))"
     }

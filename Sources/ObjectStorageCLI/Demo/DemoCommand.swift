@@ -110,7 +110,7 @@ struct DemoCommand: AsyncParsableCommand, Sendable {
         )
         if embedded {
             let flags = [
-                ("--region", remote.service.region != nil), ("--profile", remote.profile != nil),
+                ("--region", remote.service.region != nil), ("--profile", remote.credentials.profile != nil),
                 ("--no-sign-request", remote.noSignRequest), ("--bucket", bucket != nil),
             ]
             if let flag = flags.first(where: \.1)?.0 {

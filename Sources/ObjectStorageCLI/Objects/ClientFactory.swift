@@ -40,7 +40,9 @@ struct ClientFactory {
         let endpoint = choice.endpoint
         var configuration: ObjectStorageClient.Configuration
         if options.noSignRequest {
-            guard options.profile == nil else { throw .usage("--profile cannot be combined with --no-sign-request") }
+            guard options.credentials.profile == nil else {
+                throw .usage("--profile cannot be combined with --no-sign-request")
+            }
             configuration = .init(
                 vendor: vendor,
                 endpoint: endpoint,
@@ -111,14 +113,8 @@ struct ClientFactory {
             .choose(endpoint: options.service.endpoint, region: options.service.region).0
     }
 
-    /// The vendor's default chain, or only the named profile with `--profile` (as the AWS CLI lets `--profile` win
-    /// over environment keys).
+    /// The vendor's default chain, or only the named profile with `--profile`.
     func credentialsProvider(for vendor: StorageVendor) throws(CLIError) -> ChainCredentialsProvider {
-        guard let profile = options.profile else { return .standard(vendor, environment: environment) }
-        guard !profile.isEmpty else { throw .usage("--profile: the profile name is empty") }
-        if vendor == .obs {
-            throw .usage("--profile: obs has no profile files; set OBS_ACCESS_KEY_ID and OBS_SECRET_ACCESS_KEY")
-        }
-        return .standard(vendor, profile: profile, environment: environment)
+        try options.credentials.chain(for: vendor, environment: environment)
     }
 }

@@ -13,13 +13,7 @@ import Logging
 struct RemoteOptions: ParsableArguments, Sendable {
     @OptionGroup var service: ServiceOptions
 
-    @Option(
-        help: """
-            The credentials profile (AWS_PROFILE for s3, ALIBABA_CLOUD_PROFILE for oss); when given, \
-            credentials come from that profile only, not from the environment.
-            """
-    )
-    var profile: String?
+    @OptionGroup var credentials: CredentialsOptions
 
     @Flag(help: "Send unsigned (anonymous) requests: public buckets, servers without authentication.")
     var noSignRequest = false

@@ -8,6 +8,8 @@
 
 import ArgumentParser
 import Foundation
+import Logging
+import ObjectStorage
 import ObjectStorageSigning
 
 /// The flags `presign` and `sign` share.
@@ -34,6 +36,8 @@ struct SigningOptions: ParsableArguments {
 struct SigningTargetOptions: ParsableArguments {
     @OptionGroup var service: ServiceOptions
 
+    @OptionGroup var credentials: CredentialsOptions
+
     @Option(help: "Signing time: UNIX seconds, ISO 8601 or an HTTP date (default: now).")
     var date: String?
 }
@@ -43,7 +47,8 @@ struct SigningContext {
     var request: SigningRequest
     var signer: RequestSigner
     var date: Date
-    var vendor: StorageVendor
+    /// The chain the credentials come from: the vendor's default, or `--profile`'s.
+    var credentials: ChainCredentialsProvider
 
     private static let allowedMethods: Set<String> = ["GET", "HEAD", "PUT", "POST", "DELETE"]
 
@@ -102,7 +107,7 @@ struct SigningContext {
             additionalHeaders: additionalHeaders
         )
         date = try target.date.map(Self.parseDate) ?? Date()
-        vendor = location.vendor
+        credentials = try target.credentials.chain(for: location.vendor, environment: environment)
     }
 
     /// Loads the vendor's credentials (see ``CommandCredentials``) and signs with them: what `sign`, `presign` and
@@ -114,9 +119,9 @@ struct SigningContext {
     func signing<Signed>(
         _ sign: (Credentials) throws(SigningError) -> Signed
     ) async throws(CLIError) -> Signed {
-        let credentials = try await CommandCredentials.load(for: vendor)
+        let found = try await CommandCredentials.resolve(self.credentials, logger: Logger(label: "objstore"))
         do {
-            return try sign(credentials)
+            return try sign(found.credentials)
         } catch {
             throw .invalidInput(CLIError.sentence(error.message))
         }

@@ -27,20 +27,10 @@ struct CommandCredentials {
     {
         do {
             let (credentials, found) = try await chain.resolve(logger: logger)
-            var source = ChainCredentialsProvider.name(of: found)
-            var provider = found
-            let inner: (any CredentialsProvider)? =
-                if let profile = found as? ProfileCredentialsProvider {
-                    try? profile.currentProvider()
-                } else if let resolved = found as? ResolvedCredentialsProvider {
-                    try? resolved.provider()
-                } else {
-                    nil
-                }
-            if let inner {
-                source += ": " + ChainCredentialsProvider.name(of: inner)
-                provider = inner
-            }
+            // The innermost provider signs from now on, so a role is refreshed without reading the files again.
+            let delegation = ChainCredentialsProvider.delegation(of: found)
+            let source = delegation.map(ChainCredentialsProvider.name(of:)).joined(separator: ": ")
+            var provider = delegation.last ?? found
             if credentials.expiration == nil {
                 provider = StaticCredentialsProvider(credentials)
             }
@@ -48,10 +38,5 @@ struct CommandCredentials {
         } catch {
             throw CLIError.loadingCredentials(error)
         }
-    }
-
-    /// Loads the vendor's default chain's credentials (for the signing commands).
-    static func load(for vendor: StorageVendor) async throws(CLIError) -> Credentials {
-        try await Self.resolve(.standard(vendor), logger: Logger(label: "objstore")).credentials
     }
 }

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 /// Small text helpers for the credentials providers (kept in a namespace so they cannot clash).
-enum CredentialsText {
+package enum CredentialsText {
     /// `text` without leading and trailing whitespace and newlines.
-    static func trimmed(_ text: some StringProtocol) -> String {
+    package static func trimmed(_ text: some StringProtocol) -> String {
         guard let start = text.firstIndex(where: { !$0.isWhitespace }),
             let end = text.lastIndex(where: { !$0.isWhitespace })
         else {
@@ -19,7 +19,7 @@ enum CredentialsText {
     }
 
     /// `value` if it is not empty after trimming, else `nil`.
-    static func nonEmpty(_ value: (some StringProtocol)?) -> String? {
+    package static func nonEmpty(_ value: (some StringProtocol)?) -> String? {
         guard let value else { return nil }
         let trimmed = Self.trimmed(value)
         return trimmed.isEmpty ? nil : trimmed

@@ -121,13 +121,13 @@ actor RefreshingCredentialsCache {
                 )
             }
             let lifetime = expiration.timeIntervalSince(fetchedAt)
-            let window = min(
-                max(
-                    self.configuration.refreshBeforeExpiry.timeInterval,
-                    self.configuration.refreshLifetimeFraction * lifetime
-                ),
-                lifetime / 2
+            let baseWindow = max(
+                self.configuration.refreshBeforeExpiry.timeInterval,
+                self.configuration.refreshLifetimeFraction * lifetime
             )
+            let jitter = max(0, self.configuration.refreshJitter)
+            let jittered = baseWindow * (1 + Double.random(in: 0...jitter, using: &self.randomNumberGenerator))
+            let window = min(jittered, lifetime / 2)
             entry.refreshAt = min(expiration.addingTimeInterval(-window), validUntil)
             entry.validUntil = validUntil
         }

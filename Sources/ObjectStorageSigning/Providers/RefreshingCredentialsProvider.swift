@@ -43,6 +43,10 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
         /// The refresh window is capped at half the lifetime, so short-lived credentials are not
         /// refreshed on every call.
         package var refreshLifetimeFraction: Double
+        /// The refresh window is widened by a random share of itself, up to this fraction (default 0.5), so that
+        /// processes that fetched credentials together do not all refresh together. The window stays capped at
+        /// half the lifetime.
+        package var refreshJitter: Double
         /// Credentials count as expired this long before their expiration (default 10 seconds), to
         /// leave time for a signed request to reach the server and to absorb clock skew.
         package var expiryMargin: Duration
@@ -57,18 +61,21 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
         /// - Parameters:
         ///   - refreshBeforeExpiry: Refresh once the remaining lifetime falls below this duration.
         ///   - refreshLifetimeFraction: Refresh once the remaining lifetime falls below this fraction of it.
+        ///   - refreshJitter: Widen the refresh window by a random share of itself, up to this fraction.
         ///   - expiryMargin: Credentials count as expired this long before their expiration.
         ///   - initialBackoff: The backoff after the first failed refresh.
         ///   - maximumBackoff: The longest backoff between failed refreshes.
         package init(
             refreshBeforeExpiry: Duration = .seconds(300),
             refreshLifetimeFraction: Double = 0.2,
+            refreshJitter: Double = 0.5,
             expiryMargin: Duration = .seconds(10),
             initialBackoff: Duration = .seconds(1),
             maximumBackoff: Duration = .seconds(120)
         ) {
             self.refreshBeforeExpiry = refreshBeforeExpiry
             self.refreshLifetimeFraction = refreshLifetimeFraction
+            self.refreshJitter = refreshJitter
             self.expiryMargin = expiryMargin
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
@@ -84,7 +91,8 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
     ///   - provider: The provider to cache, typically one that returns expiring credentials.
     ///   - configuration: When to refresh and how to back off.
     ///   - now: The current time (inject a fixed clock in tests).
-    ///   - randomNumberGenerator: The source of backoff jitter (inject a seeded generator in tests).
+    ///   - randomNumberGenerator: The source of the refresh's and the backoff's jitter (inject a seeded generator
+    ///     in tests).
     package init(
         _ provider: any CredentialsProvider,
         configuration: Configuration = Configuration(),
@@ -119,7 +127,8 @@ public struct RefreshingCredentialsProvider: CredentialsProvider, CustomStringCo
 
 extension CredentialsProvider where Self == RefreshingCredentialsProvider {
     /// A cache over `provider` that refreshes expiring credentials five minutes (or a fifth of their lifetime,
-    /// whichever is longer, at most half of it) before they expire, and backs off from 1 second to 2 minutes,
+    /// whichever is longer), plus a random share of up to half that again, before they expire (at most half the
+    /// lifetime before), and backs off from 1 second to 2 minutes,
     /// with jitter, after a failed refresh.
     ///
     /// - Parameter provider: The provider to cache.
