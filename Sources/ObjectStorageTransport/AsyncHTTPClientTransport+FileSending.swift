@@ -93,7 +93,7 @@ extension AsyncHTTPClientTransport {
             )
             return TransportResponse(status: head.status, headers: head.headers, body: .stream(body))
         } catch {
-            let translated = TransportError.translating(error, context: context)
+            let translated = self.explained(TransportError.translating(error, context: context))
             logger.debug("request failed", metadata: ["error.code": "\(translated.code)"])
             throw translated
         }

@@ -137,10 +137,24 @@ package struct AsyncHTTPClientTransport: HTTPTransport {
                     .checkingLength(method: request.method, status: response.status, headers: response.headers)
             )
         } catch {
-            let translated = TransportError.translating(error, context: context)
+            let translated = self.explained(TransportError.translating(error, context: context))
             logger.debug("request failed", metadata: ["error.code": "\(translated.code)"])
             throw translated
         }
+    }
+
+    /// `error`, its message completed with this transport's settings where they explain it: a full pool names its
+    /// size and the wait.
+    func explained(_ error: TransportError) -> TransportError {
+        guard error.code == .connectionPoolExhausted else { return error }
+        var explained = error
+        let size = max(1, self.configuration.maximumConnectionsPerHost)
+        explained.message =
+            "no connection to \(error.host ?? "the host") became free within the connect timeout "
+            + "(\(self.configuration.connectTimeout)): all \(size) connection(s) of the pool "
+            + "(HTTPConfiguration.maximumConnectionsPerHost) are busy with requests in flight or with response bodies "
+            + "not yet read to the end"
+        return explained
     }
 
     /// When a response head must have arrived.

@@ -47,7 +47,9 @@ public struct HTTPConfiguration: Sendable {
     /// none.
     public var readIdleTimeout: Duration?
     /// The most concurrent HTTP/1.1 connections per host. Default 64, enough for many concurrent streams
-    /// (a streamed download holds its connection for as long as the application reads it).
+    /// (a streamed download holds its connection for as long as the application reads it). A request that finds
+    /// them all busy waits for one for at most ``connectTimeout``, then fails with
+    /// ``TransportError/Code/connectionPoolExhausted``.
     public var maximumConnectionsPerHost: Int
     /// How long an idle pooled connection is kept. Default 60 s.
     public var idleConnectionTimeout: Duration

@@ -76,9 +76,10 @@ extension TransportError {
         switch error {
         case .cancelled:
             return (.cancelled, "the request was cancelled")
-        case .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout,
-            .getConnectionFromPoolTimeout:
+        case .connectTimeout, .tlsHandshakeTimeout, .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
             return (.connectTimeout, "connecting timed out (\(error.shortDescription))")
+        case .getConnectionFromPoolTimeout:
+            return (.connectionPoolExhausted, "no connection of the pool became free within the connect timeout")
         case .readTimeout:
             return (.readTimeout, "no data received within the read-idle timeout")
         case .writeTimeout:

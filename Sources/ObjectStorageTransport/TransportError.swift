@@ -27,6 +27,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case hostNotFound
             case proxyAuthenticationRequired
             case connectTimeout
+            case connectionPoolExhausted
             case readTimeout
             case writeTimeout
             case deadlineExceeded
@@ -61,6 +62,13 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         public static let proxyAuthenticationRequired = Code(.proxyAuthenticationRequired)
         /// The connection (TCP and TLS handshake) was not established within the connect timeout.
         public static let connectTimeout = Code(.connectTimeout)
+        /// No connection of the pool became free within the connect timeout: all
+        /// ``HTTPConfiguration/maximumConnectionsPerHost`` connections to the host were busy, with requests in
+        /// flight or with response bodies the application has not read to the end (a streamed download holds its
+        /// connection until its body ends or is dropped). The message names the host, the pool's size and the
+        /// wait. Not transient, so not retried: asking again waits for the same full pool; read or drop the bodies
+        /// you hold, or raise ``HTTPConfiguration/maximumConnectionsPerHost``.
+        public static let connectionPoolExhausted = Code(.connectionPoolExhausted)
         /// No byte arrived for longer than the read-idle timeout.
         public static let readTimeout = Code(.readTimeout)
         /// No byte could be written for longer than the write timeout.

@@ -156,8 +156,8 @@ struct ConnectFailureTests {
         Case(
             name: "AHC getConnectionFromPoolTimeout",
             error: HTTPClientError.getConnectionFromPoolTimeout,
-            code: .connectTimeout,
-            retried: true
+            code: .connectionPoolExhausted,
+            retried: false
         ),
         Case(name: "AHC readTimeout", error: HTTPClientError.readTimeout, code: .readTimeout, retried: true),
         Case(name: "AHC writeTimeout", error: HTTPClientError.writeTimeout, code: .writeTimeout, retried: true),

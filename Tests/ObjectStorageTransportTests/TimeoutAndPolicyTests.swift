@@ -214,4 +214,44 @@ struct TimeoutAndPolicyTests {
         #expect(!capture.text.contains("SECRET"))
         try await server.stop()
     }
+
+    @Test func aFullPoolIsReportedAsOneAndNotRetried() async throws {
+        let server = try await TestHTTPServer.start()
+        var configuration = HTTPConfiguration()
+        configuration.maximumConnectionsPerHost = 1
+        configuration.connectTimeout = .milliseconds(500)
+        try await withAsyncHTTPClientTransport(configuration: configuration) { transport in
+            // A 64 MiB body read no further than its head holds the pool's one connection.
+            let held = try await transport.execute(
+                TransportRequest(url: server.url("/large/67108864")),
+                timeout: .seconds(30),
+                logger: logger
+            )
+            let started = ContinuousClock.now
+            let error = await #expect(throws: TransportError.self) {
+                _ = try await transport.execute(
+                    TransportRequest(url: server.url("/echo")),
+                    timeout: .seconds(30),
+                    logger: logger
+                )
+            }
+            #expect(error?.code == .connectionPoolExhausted)
+            #expect(error?.code.isTransient == false)
+            #expect(error?.message.contains("all 1 connection(s) of the pool") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("maximumConnectionsPerHost") == true)
+            #expect(ContinuousClock.now - started < .seconds(10))
+            // Reading the held body to its end frees the connection for the next request.
+            var received = 0
+            for try await chunk in held.body { received += chunk.readableBytes }
+            #expect(received == 67_108_864)
+            let next = try await transport.execute(
+                TransportRequest(url: server.url("/echo")),
+                timeout: .seconds(30),
+                logger: logger
+            )
+            #expect(next.status == .ok)
+        }
+        try await server.stop()
+    }
+
 }

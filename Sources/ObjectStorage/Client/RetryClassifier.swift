@@ -15,7 +15,7 @@ import ObjectStorageTransport
 /// |---|---|
 /// | A cancelled task | never |
 /// | ``/ObjectStorageTransport/TransportError``: a transient connection failure (refused, reset, closed, timed out), a body below the minimum transfer rate, a per-attempt deadline | retry |
-/// | Other transport errors (a name that does not resolve, TLS, a redirect, a malformed answer) | no |
+/// | Other transport errors (a name that does not resolve, TLS, a redirect, a malformed answer, a full connection pool) | no |
 /// | ``ServiceError`` 408, 429, 5xx, `InternalError`, `SlowDown`, `ServiceUnavailable`, `RequestTimeout` | retry, after `Retry-After` when given |
 /// | ``ServiceError`` `RequestTimeTooSkewed` once the signing clock was corrected from the answer | retry at once |
 /// | ``ServiceError`` `BadDigest` (the body was damaged on the way), when the policy resends damaged bodies | retry |
