@@ -43,7 +43,9 @@ extension AsyncHTTPClientTransport {
         let delegate = ConsumingDelegate(
             consumer: consumer,
             pacing: BodyPacing(transport: self.bandwidth),
-            meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) }
+            meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) },
+            // The consumer is the SDK's own (a file writer): only the server's silence is timed.
+            watch: BodyIdleWatch.make(readIdle: self.configuration.readIdleTimeout, unread: nil)
         )
         logger.trace("sending request", metadata: ["http.body.length": "-"])
         do {
@@ -61,6 +63,7 @@ extension AsyncHTTPClientTransport {
                 eventLoop: .delegate(on: eventLoop),
                 logger: logger
             )
+            delegate.watch?.attach(task)
             let headDeadline = eventLoop.scheduleTask(deadline: deadline) {
                 if !delegate.hasHead { task.fail(reason: HTTPClientError.deadlineExceeded) }
             }
@@ -133,10 +136,13 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     private let consumer: Consumer
     private let pacing: BodyPacing
     private let state = Mutex(State())
+    /// Times the server's silence.
+    let watch: BodyIdleWatch?
 
-    init(consumer: Consumer, pacing: BodyPacing, meter: StallMeter?) {
+    init(consumer: Consumer, pacing: BodyPacing, meter: StallMeter?, watch: BodyIdleWatch?) {
         self.consumer = consumer
         self.pacing = pacing
+        self.watch = watch
         self.state.withLock { $0.meter = meter }
     }
 
@@ -153,7 +159,12 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
         self.state.withLock { state in state.head.map { ($0, state.accepted ? nil : state.collected) } }
     }
 
+    func didSendRequest(task: HTTPClient.Task<Void>) {
+        self.watch?.requestSent()
+    }
+
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.watch?.received()
         if let refused = TransportError.redirectRefused(head.status, headers: head.headers) {
             self.state.withLock { $0.head = head }
             return task.eventLoop.makeFailedFuture(refused)
@@ -176,6 +187,7 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        self.watch?.received()
         let checked = self.state.withLock { state -> Result<Bool, TransportError> in
             let now = NIODeadline.now()
             do throws(TransportError) {
@@ -235,9 +247,13 @@ private final class ConsumingDelegate<Consumer: ResponseBodyConsumer>: HTTPClien
         }
     }
 
-    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {}
+    func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+        self.watch?.finished()
+    }
 
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {}
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        self.watch?.finished()
+    }
 }
 
 /// Counts requests in flight per event loop, to send the next one where the fewest run.

@@ -26,40 +26,57 @@ extension AsyncHTTPClientTransport {
         return region
     }
 
-    /// Sends a request whose body is a file region with `sendfile`, through AsyncHTTPClient's delegate
-    /// interface (its only one that takes `FileRegion` writes), and returns when the response head arrives.
-    func execute(
+    /// Sends a request without a body, or one whose body is a file region sent with `sendfile`, through
+    /// AsyncHTTPClient's delegate interface (its only one that takes `FileRegion` writes, and the one that lets the
+    /// transport tell the wait for the server from the wait for the consumer, see ``BodyIdleWatch``), and returns
+    /// when the response head arrives.
+    func executeThroughDelegate(
         _ request: TransportRequest,
-        sending region: FileRegionBody,
+        sending region: FileRegionBody?,
         deadline: NIODeadline,
+        pacing: BodyPacing,
         logger: Logger
     ) async throws -> TransportResponse {
         let (context, logger) = self.scope(request, logger: logger)
-        logger.trace("sending request", metadata: ["http.body.length": "\(region.length)", "http.body.sendfile": "1"])
+        logger.trace(
+            "sending request",
+            metadata: region.map { ["http.body.length": "\($0.length)", "http.body.sendfile": "1"] } ?? [:]
+        )
         do {
             try Task.checkCancellation()
             let eventLoop = self.httpClient.eventLoopGroup.any()
-            let sender = try await NIOThreadPool.singleton.runIfActive {
-                try FileRegionSender(
-                    region: region,
-                    eventLoop: eventLoop,
-                    meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .request) }
-                )
+            let sender: FileRegionSender?
+            if let region {
+                sender = try await NIOThreadPool.singleton.runIfActive {
+                    try FileRegionSender(
+                        region: region,
+                        eventLoop: eventLoop,
+                        meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .request) }
+                    )
+                }
+            } else {
+                sender = nil
             }
             let headDeadline = HeadDeadline(deadline)
-            let (delegate, responseBody) = StreamingResponseDelegate.make(transit: headDeadline) { part in
-                sender.partSent(part)
-            }
+            let watch = BodyIdleWatch.make(
+                readIdle: self.configuration.readIdleTimeout,
+                unread: self.configuration.unreadBodyTimeout
+            )
+            let (delegate, responseBody) = StreamingResponseDelegate.make(
+                transit: headDeadline,
+                watch: watch,
+                onPartSent: sender.map(Self.partSentHandler)
+            )
             let clientRequest: HTTPClient.Request
             do {
                 clientRequest = try HTTPClient.Request(
                     url: request.url,
                     method: request.method,
                     headers: request.headers,
-                    body: sender.body
+                    body: sender?.body
                 )
             } catch {
-                sender.abandon()
+                sender?.abandon()
                 throw error
             }
             let task = self.httpClient.execute(
@@ -68,7 +85,8 @@ extension AsyncHTTPClientTransport {
                 eventLoop: .delegate(on: eventLoop),
                 logger: logger
             )
-            sender.attach(task)
+            sender?.attach(task)
+            watch?.attach(task)
             task.futureResult.whenFailure { error in delegate.failed(error) }
             let expiry = Task {
                 try await headDeadline.wait()
@@ -78,7 +96,7 @@ extension AsyncHTTPClientTransport {
             let head = try await withTaskCancellationHandler {
                 try await delegate.head()
             } onCancel: {
-                sender.cancel()
+                sender?.cancel()
                 task.cancel()
             }
             logger.debug("received response head", metadata: ["http.status": "\(head.status.code)"])
@@ -89,14 +107,27 @@ extension AsyncHTTPClientTransport {
             let body = TranslatingSequence(
                 base: responseBody,
                 context: context,
-                meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) }
+                meter: self.configuration.minimumTransferRate.map { StallMeter(rate: $0, direction: .response) },
+                pacing: pacing
             )
-            return TransportResponse(status: head.status, headers: head.headers, body: .stream(body))
+            return TransportResponse(
+                status: head.status,
+                headers: head.headers,
+                body: TransportResponse.Body.stream(body)
+                    .checkingLength(method: request.method, status: head.status, headers: head.headers)
+            )
         } catch {
             let translated = self.explained(TransportError.translating(error, context: context))
             logger.debug("request failed", metadata: ["error.code": "\(translated.code)"])
             throw translated
         }
+    }
+}
+
+extension AsyncHTTPClientTransport {
+    /// What the delegate calls with each request body part written: `sender` counts it.
+    fileprivate static func partSentHandler(_ sender: FileRegionSender) -> @Sendable (IOData) -> Void {
+        { part in sender.partSent(part) }
     }
 }
 
@@ -108,11 +139,13 @@ private struct TranslatingSequence: AsyncSequence, Sendable {
     let base: StreamingResponseDelegate.Producer
     let context: RequestContext
     let meter: StallMeter?
+    let pacing: BodyPacing
 
     struct AsyncIterator: AsyncIteratorProtocol {
         var base: StreamingResponseDelegate.Producer.AsyncIterator
         let context: RequestContext
         var meter: StallMeter?
+        let pacing: BodyPacing
 
         mutating func next() async throws -> ByteBuffer? {
             do {
@@ -123,6 +156,8 @@ private struct TranslatingSequence: AsyncSequence, Sendable {
                         bytes: chunk.readableBytes,
                         waited: (NIODeadline.now() - waitStart).nanoseconds
                     )
+                    // Holding the chunk back holds the connection back (back-pressure); not counted as a stall.
+                    try await self.pacing.wait(for: chunk.readableBytes, .receive)
                 }
                 return chunk
             } catch {
@@ -132,6 +167,11 @@ private struct TranslatingSequence: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: self.base.makeAsyncIterator(), context: self.context, meter: self.meter)
+        AsyncIterator(
+            base: self.base.makeAsyncIterator(),
+            context: self.context,
+            meter: self.meter,
+            pacing: self.pacing
+        )
     }
 }

@@ -94,8 +94,23 @@ package struct AsyncHTTPClientTransport: HTTPTransport {
         logger: Logger
     ) async throws -> TransportResponse {
         let pacing = BodyPacing(transport: self.bandwidth)
+        if request.body == nil {
+            return try await self.executeThroughDelegate(
+                request,
+                sending: nil,
+                deadline: deadline,
+                pacing: pacing,
+                logger: logger
+            )
+        }
         if pacing.isEmpty, let region = self.sendfileRegion(of: request) {
-            return try await self.execute(request, sending: region, deadline: deadline, logger: logger)
+            return try await self.executeThroughDelegate(
+                request,
+                sending: region,
+                deadline: deadline,
+                pacing: pacing,
+                logger: logger
+            )
         }
         let (context, logger) = self.scope(request, logger: logger)
 
@@ -104,11 +119,15 @@ package struct AsyncHTTPClientTransport: HTTPTransport {
         clientRequest.headers = request.headers
         var uploadWatch: UploadStallWatch?
         var headDeadline: HeadDeadline?
+        // The server's silence after the body is sent bounds the wait for the head (AsyncHTTPClient's read timeout
+        // is only a backstop).
+        let readIdle = self.configuration.readIdleTimeout.map { TimeAmount($0) }
         if let body = request.body {
             (clientRequest.body, uploadWatch, headDeadline) = Self.clientBody(
                 body,
                 minimumRate: self.configuration.minimumTransferRate,
                 deadline: deadline,
+                readIdle: readIdle,
                 pacing: pacing
             )
         }
@@ -121,7 +140,8 @@ package struct AsyncHTTPClientTransport: HTTPTransport {
             try Task.checkCancellation()
             let response = try await self.send(
                 clientRequest,
-                deadline: headDeadline.map(Deadline.movingWithBody) ?? .fixed(deadline),
+                deadline: headDeadline.map(Deadline.movingWithBody)
+                    ?? .fixed(readIdle.map { min(deadline, .now() + $0) } ?? deadline),
                 watch: uploadWatch,
                 logger: logger
             )
@@ -209,6 +229,7 @@ package struct AsyncHTTPClientTransport: HTTPTransport {
         _ body: TransportRequest.Body,
         minimumRate: MinimumTransferRate?,
         deadline: NIODeadline,
+        readIdle: TimeAmount? = nil,
         pacing: BodyPacing
     ) -> (HTTPClientRequest.Body, UploadStallWatch?, HeadDeadline?) {
         let length: HTTPClientRequest.Body.Length
@@ -224,15 +245,21 @@ package struct AsyncHTTPClientTransport: HTTPTransport {
             length = bodyLength.map { .known($0) } ?? .unknown
         }
         let watch = minimumRate.map { UploadStallWatch(rate: $0) }
-        let transit = HeadDeadline(deadline)
+        let transit = HeadDeadline(deadline, readIdle: readIdle)
         let paced = StallWatchingBody(base: body, watch: watch, transit: transit, pacing: pacing)
         return (.stream(paced, length: length), watch, transit)
     }
 
     static func clientConfiguration(_ configuration: HTTPConfiguration) -> HTTPClient.Configuration {
+        // The read-idle and unread-body limits are the transport's own (BodyIdleWatch), which tell the server's
+        // silence from the application's back-pressure; AsyncHTTPClient's read timeout, which cannot, is only a
+        // backstop past both, for the answers to requests with a body (their head is bounded by the deadline).
+        let backstop = configuration.readIdleTimeout.map { readIdle in
+            max(readIdle, configuration.unreadBodyTimeout ?? readIdle) + .seconds(5)
+        }
         var timeout = HTTPClient.Configuration.Timeout(
             connect: TimeAmount(configuration.connectTimeout),
-            read: configuration.readIdleTimeout.map { TimeAmount($0) }
+            read: backstop.map { TimeAmount($0) }
         )
         if let readIdleTimeout = configuration.readIdleTimeout {
             timeout.write = TimeAmount(readIdleTimeout)

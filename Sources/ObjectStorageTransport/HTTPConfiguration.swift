@@ -24,10 +24,12 @@ public import NIOSSL
 ///
 /// What each limit bounds. Waiting is bounded; a transfer that keeps moving never fails, however long it takes:
 /// - ``connectTimeout``: establishing one connection (TCP, then TLS).
-/// - ``readIdleTimeout``: silence on the network (no byte read or written) while a request is in flight. It
-///   also bounds a consumer's backpressure: a response body the application stops reading stops the
-///   connection reading, and after this long the connection is closed; the body then throws (it never ends
-///   early as if complete, see ``TransportError/Code/bodyTruncated``). Servers close such connections too.
+/// - ``readIdleTimeout``: silence from the server while the client waits for it with room to read: after the
+///   request is sent, and between the parts of a response body. The application's own back-pressure (a body it
+///   reads slowly, because its own client reads slowly) never counts: only time waiting for the server does.
+/// - ``unreadBodyTimeout``: a response body the application stops reading altogether. A streamed download holds
+///   its pool connection for as long as its body is open; after this long with nothing read, the request is
+///   cancelled and the body throws ``TransportError/Code/bodyUnread``.
 /// - ``minimumTransferRate``: a body that keeps moving, but too little (a server dripping bytes); only time spent
 ///   waiting for the network counts, never the application's own backpressure.
 /// - The wait for an answer is the client's one timeout (`ObjectStorageClient.Configuration.timeout`): it bounds
@@ -42,10 +44,15 @@ public import NIOSSL
 public struct HTTPConfiguration: Sendable {
     /// How long establishing a connection (TCP, then TLS) may take. Default 10 s.
     public var connectTimeout: Duration
-    /// How long the connection may stay silent (nothing read or written) while a request is in flight,
-    /// including while the application holds a response body back without reading it. Default 60 s; `nil` for
-    /// none.
+    /// How long the server may stay silent while the client waits for it with room to read (after sending the
+    /// request, and between response body parts), and how long a request body may wait to be written. The
+    /// application holding a body back never counts. Default 60 s; `nil` for none.
     public var readIdleTimeout: Duration?
+    /// How long a response body may go with nothing read by the application (its buffer full) before the request
+    /// is cancelled to free its connection (``TransportError/Code/bodyUnread``). A reader that reads, however
+    /// slowly, is never cut. Default 10 minutes, long enough for a proxy app whose own client's socket buffers
+    /// take minutes to drain; `nil` for none.
+    public var unreadBodyTimeout: Duration?
     /// The most concurrent HTTP/1.1 connections per host. Default 64, enough for many concurrent streams
     /// (a streamed download holds its connection for as long as the application reads it). A request that finds
     /// them all busy waits for one for at most ``connectTimeout``, then fails with
@@ -65,8 +72,8 @@ public struct HTTPConfiguration: Sendable {
     /// every transfer, part and directory job of every copy of the client shares it (a token bucket per direction
     /// with a tenth of a second's burst). Default `nil`: no limit. At least 1 KiB/s (a lower value is raised to
     /// it). A limited file body is read in chunks rather than sent with `sendfile`. Bytes move in pieces of up to
-    /// 64 KiB, and a connection held back longer than ``readIdleTimeout`` is closed: keep the requests in flight ×
-    /// 64 KiB well below what the limit moves in that time (at 64 KiB/s, 8 parts wait about 8 s).
+    /// 64 KiB, and a request body held back longer than ``readIdleTimeout`` is closed: keep the requests in
+    /// flight × 64 KiB well below what the limit moves in that time (at 64 KiB/s, 8 parts wait about 8 s).
     public var bandwidthLimit: Int64?
     /// Whether a file body sent over plain `http` goes with `sendfile` (the kernel copies the file to the socket)
     /// rather than being read into memory chunk by chunk. Never over `https`; tests turn it off to compare.
@@ -93,6 +100,7 @@ public struct HTTPConfiguration: Sendable {
     ) {
         self.connectTimeout = connectTimeout
         self.readIdleTimeout = readIdleTimeout
+        self.unreadBodyTimeout = .seconds(600)
         self.maximumConnectionsPerHost = maximumConnectionsPerHost
         self.idleConnectionTimeout = .seconds(60)
         self.minimumTransferRate = minimumTransferRate

@@ -22,10 +22,13 @@ final class HeadDeadline: Sendable {
     }
 
     private let deadline: NIODeadline
+    /// The longest wait for the head once the body has been handed over (the read-idle timeout), if any.
+    private let afterBody: TimeAmount?
     private let state = Mutex(State())
 
-    init(_ deadline: NIODeadline) {
+    init(_ deadline: NIODeadline, readIdle: TimeAmount? = nil) {
         self.deadline = deadline
+        self.afterBody = readIdle
     }
 
     /// The request body has started moving (its first piece was asked for); the clock stops.
@@ -42,12 +45,15 @@ final class HeadDeadline: Sendable {
         }
     }
 
-    /// The deadline, moved later by the time the body has been in transit so far.
+    /// The deadline, moved later by the time the body has been in transit so far, and no later than the read-idle
+    /// timeout after the body ended.
     func effective(now: NIODeadline = .now()) -> NIODeadline {
         self.state.withLock { state in
             guard let started = state.bodyStarted else { return self.deadline }
             let transit = (state.bodyEnded ?? now) - started
-            return self.deadline + TimeAmount.nanoseconds(max(0, transit.nanoseconds))
+            let moved = self.deadline + TimeAmount.nanoseconds(max(0, transit.nanoseconds))
+            guard let ended = state.bodyEnded, let afterBody = self.afterBody else { return moved }
+            return min(moved, ended + afterBody)
         }
     }
 

@@ -39,16 +39,20 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
     private let onPartSent: (@Sendable (IOData) -> Void)?
     /// Told when the request body starts and ends moving.
     private let transit: HeadDeadline?
+    /// Times the waits for the server and for the consumer.
+    private let watch: BodyIdleWatch?
 
     /// Creates a delegate and the response body it feeds. The delegate keeps no reference to the body, so a body
     /// the caller drops without iterating it ends, and is drained.
     ///
     /// - Parameters:
     ///   - transit: The head deadline to stop while the request body is in transit.
+    ///   - watch: The read-idle and unread-body limits.
     ///   - onPartSent: Called (on the task's event loop) with each request body part once it is written.
     /// - Returns: The delegate, and the response body's buffers in order.
     static func make(
         transit: HeadDeadline? = nil,
+        watch: BodyIdleWatch? = nil,
         onPartSent: (@Sendable (IOData) -> Void)? = nil
     ) -> (delegate: StreamingResponseDelegate, body: Producer) {
         let demand = Demand()
@@ -61,6 +65,7 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
             demand: demand,
             source: made.source,
             transit: transit,
+            watch: watch,
             onPartSent: onPartSent
         )
         return (delegate, made.sequence)
@@ -70,11 +75,13 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
         demand: Demand,
         source: Producer.Source,
         transit: HeadDeadline?,
+        watch: BodyIdleWatch?,
         onPartSent: (@Sendable (IOData) -> Void)?
     ) {
         self.demand = demand
         self.source = source
         self.transit = transit
+        self.watch = watch
         self.onPartSent = onPartSent
     }
 
@@ -115,14 +122,17 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didSendRequest(task: HTTPClient.Task<Void>) {
         self.transit?.bodyEnded()
+        self.watch?.requestSent()
     }
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        self.watch?.received()
         self.settleHead(.success(head))
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        self.watch?.received()
         if self.demand.isTerminated {
             let drained = self.state.withLock { state in
                 state.drained += buffer.readableBytes
@@ -136,7 +146,9 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
             self.demand.resumed()
             return task.eventLoop.makeSucceededVoidFuture()
         case .stopProducing:
-            return self.demand.pause(on: task.eventLoop)
+            guard let watch = self.watch else { return self.demand.pause(on: task.eventLoop) }
+            watch.paused()
+            return self.demand.pause(on: task.eventLoop).always { _ in watch.resumed() }
         }
     }
 
@@ -145,12 +157,14 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        self.watch?.finished()
         self.settleHead(.failure(HTTPClientError.remoteConnectionClosed))
         self.source.finish()
     }
 
     /// Ends the head wait and the body with `error` (what has not ended yet).
     func failed(_ error: any Error) {
+        self.watch?.finished()
         self.settleHead(.failure(error))
         self.source.finish(error)
         self.demand.resumeAll()

@@ -43,6 +43,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
             case transferStalled
             case malformedResponse
             case bodyTruncated
+            case bodyUnread
         }
 
         private let base: Base
@@ -105,10 +106,13 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         /// malformed status line or header); the message says what was wrong.
         public static let malformedResponse = Code(.malformedResponse)
         /// The response body ended before the length its `Content-Length` announced (for a ranged read, the
-        /// range's length): the connection closed early, for example after the application paused reading for
-        /// longer than ``HTTPConfiguration/readIdleTimeout``. The message says how many bytes
+        /// range's length): the connection closed early (the server closed it, or a proxy). The message says how many bytes
         /// arrived of how many. Transient: a fresh attempt may get the whole body.
         public static let bodyTruncated = Code(.bodyTruncated)
+        /// The application read nothing of a response body for ``HTTPConfiguration/unreadBodyTimeout``: the
+        /// request was cancelled to free its connection for other requests. A consumer that reads, however slowly,
+        /// never gets it. Not transient: the application stopped, not the server.
+        public static let bodyUnread = Code(.bodyUnread)
 
         /// The code's name, e.g. `connectionClosed`.
         public var description: String {

@@ -19,8 +19,10 @@ extension TransportResponse {
     /// ``TransportError/Code/malformedResponse``, a body that ends before its `Content-Length`
     /// ``TransportError/Code/bodyTruncated``: a body never ends early as if it were complete). Only the time
     /// ``AsyncIterator/next()`` spends waiting counts towards a stall, so a reader's own pauses between chunks
-    /// never count as the server's; but a connection cannot wait forever for a reader: a pause longer than the
-    /// read-idle timeout (or the server's own send timeout) loses the connection, and the body then throws.
+    /// never count as the server's. A reader that pauses never loses the connection to the read-idle timeout,
+    /// which times only the server while the reader waits; one that reads nothing for
+    /// ``HTTPConfiguration/unreadBodyTimeout`` gets ``TransportError/Code/bodyUnread`` (the request is cancelled to
+    /// free its connection).
     /// Cancelling the task that iterates cancels the underlying request.
     package struct Body: Sendable {
         enum Storage: Sendable {

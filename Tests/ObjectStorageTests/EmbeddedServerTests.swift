@@ -83,30 +83,68 @@ struct EmbeddedServerTests {
         }
     }
 
-    @Test("a reader that pauses past the read-idle timeout gets an error, never a short object")
-    func pausedReaderGetsAnError() async throws {
+    @Test("a reader that pauses past the read-idle timeout gets the whole object; one that stops is cut, typed")
+    func pausedReaderIsNotCutButAStoppedOneIs() async throws {
         let faults = FaultInjector()
         try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: .scanning) { shared, _ in
             try await shared.createBucket(bucket: "paused")
-            let content = testBytes(16 << 20)
+            let content = testBytes(4 << 20)
             try await shared.putObject(PutObjectRequest(bucket: "paused", key: "k", body: .bytes(content)))
             faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
             var http = HTTPConfiguration()
-            // Long enough for a loaded 2-core machine to start the body; the pause below is three times as long.
-            http.readIdleTimeout = .seconds(3)
+            // The application's pauses below are three times the read-idle timeout: back-pressure, not a silent
+            // server, so they never count against it. Stopping for longer than the unread-body timeout does.
+            http.readIdleTimeout = .seconds(2)
+            http.unreadBodyTimeout = .seconds(8)
             try await withObjectStorageClient(configuration: shared.configuration, http: http) { client in
                 let response = try await client.getObject(GetObjectRequest(bucket: "paused", key: "k"))
-                var chunks = response.body.makeAsyncIterator()
-                var received = try await chunks.next()?.readableBytes ?? 0
-                // The application stops reading for three times the read-idle timeout.
-                try await Task.sleep(for: .seconds(9))
-                await #expect {
-                    while let chunk = try await chunks.next() { received += chunk.readableBytes }
-                } throws: { error in
-                    guard let error = error as? TransportError else { return false }
-                    return [.readTimeout, .bodyTruncated, .connectionClosed].contains(error.code)
+                var received: [UInt8] = []
+                var pauses = 0
+                for try await chunk in response.body {
+                    received += chunk.readableBytesView
+                    if pauses < 2 && received.count > pauses * (1 << 20) + 100_000 {
+                        pauses += 1
+                        try await Task.sleep(for: .seconds(6))
+                    }
                 }
-                #expect(received < content.count)
+                #expect(pauses == 2)
+                #expect(received.count == content.count && received == content)
+
+                let stopped = try await client.getObject(GetObjectRequest(bucket: "paused", key: "k"))
+                var chunks = stopped.body.makeAsyncIterator()
+                var got = try await chunks.next()?.readableBytes ?? 0
+                // The application stops reading past the unread-body timeout.
+                try await Task.sleep(for: .seconds(12))
+                await #expect {
+                    while let chunk = try await chunks.next() { got += chunk.readableBytes }
+                } throws: { error in
+                    (error as? TransportError)?.code == .bodyUnread
+                }
+                #expect(got < content.count)
+            }
+        }
+    }
+
+    @Test("a server silent mid-body while the reader waits is a read timeout, within the read-idle timeout")
+    func silentServerMidBodyIsAReadTimeout() async throws {
+        let faults = FaultInjector()
+        try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: .scanning) { shared, _ in
+            try await shared.createBucket(bucket: "silent")
+            try await shared.putObject(PutObjectRequest(bucket: "silent", key: "k", body: .bytes(testBytes(2 << 20))))
+            faults.add(FaultRule(operations: [.getObject], fault: .delayBetweenChunks(.seconds(8))))
+            var http = HTTPConfiguration()
+            http.readIdleTimeout = .seconds(1)
+            var configuration = shared.configuration
+            configuration.retry = .none
+            try await withObjectStorageClient(configuration: configuration, http: http) { client in
+                let started = ContinuousClock.now
+                await #expect {
+                    let response = try await client.getObject(GetObjectRequest(bucket: "silent", key: "k"))
+                    for try await _ in response.body {}
+                } throws: { error in
+                    (error as? TransportError)?.code == .readTimeout
+                }
+                #expect(ContinuousClock.now - started < .seconds(6))
             }
         }
     }
