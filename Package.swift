@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "ObjectStorage", targets: ["ObjectStorage"]),
         .library(name: "ObjectStorageLocalServer", targets: ["ObjectStorageLocalServer"]),
+        // Its own product, so that an app without Hummingbird never builds it.
+        .library(name: "ObjectStorageHummingbird", targets: ["ObjectStorageHummingbird"]),
         .executable(name: "objstore", targets: ["ObjectStorageCLI"]),
     ],
     dependencies: [
@@ -108,6 +110,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "ObjectStorageHummingbird",
+            dependencies: [
+                "ObjectStorage",
+                "ObjectStorageSigning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .executableTarget(
             name: "ObjectStorageCLI",
             dependencies: [
@@ -193,6 +203,16 @@ let package = Package(
             ],
             path: "Samples/BrowserUpload"
         ),
+        .executableTarget(
+            name: "ServeFilesSample",
+            dependencies: [
+                "SampleSupport", "ObjectStorage", "ObjectStorageHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Samples/ServeFiles"
+        ),
 
         // MARK: Tests
         .target(
@@ -248,6 +268,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ObjectStorageHummingbirdTests",
+            dependencies: [
+                "ObjectStorage",
+                "ObjectStorageHummingbird",
+                "ObjectStorageLocalServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

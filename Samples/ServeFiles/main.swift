@@ -1,0 +1,105 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the swift-object-storage open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// # Serving files from a bucket
+//
+// A Hummingbird app that serves `GET` and `HEAD /files/KEY` from the bucket with `BucketFileServer`: ranges (a
+// video element seeking, a resumed download), `If-None-Match` / `If-Modified-Since` (304), `If-Range`, a 416 for a
+// range outside the object, the body streamed from the bucket as the client reads it. Keys are below the sample's
+// prefix; the sample first uploads two demo objects there, `hello.txt` and `demo.bin` (300 KiB).
+//
+// The app runs in a `ServiceGroup` that shuts down gracefully on SIGTERM or SIGINT: it stops accepting connections,
+// gives requests in flight 2 seconds to finish, then cancels them (a download in flight cancels its bucket GET) and
+// exits. An app run with `runService()` alone keeps serving a slow download after SIGTERM.
+//
+// ```sh
+// swift run ServeFilesSample --port 0        # prints `listening on http://127.0.0.1:PORT` first
+// curl -r 10-19 http://127.0.0.1:PORT/files/hello.txt
+// curl -I http://127.0.0.1:PORT/files/demo.bin
+// ```
+
+import Foundation
+import Hummingbird
+import ObjectStorage
+import ObjectStorageHummingbird
+import SampleSupport
+import ServiceLifecycle
+import UnixSignals
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+/// The value of `--NAME VALUE` on the command line, if given.
+func option(_ name: String) -> String? {
+    guard let flag = arguments.firstIndex(of: "--\(name)"), flag + 1 < arguments.count else { return nil }
+    return arguments[flag + 1]
+}
+let port = option("port").flatMap { Int($0) }.flatMap { (0...65535).contains($0) ? $0 : nil } ?? 8080
+
+try await SampleStorage.run("ServeFiles", announce: false) { storage in
+    // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them.
+    let client = ObjectStorageClient(configuration: try .environment(storage.vendor))
+    let demo = try await uploadDemoObjects(client, bucket: storage.bucket, prefix: storage.prefix)
+
+    // The whole app: one route, for GET and HEAD. The server reads the key from the path after /files/, refuses one
+    // that could leave the prefix (`..`, control characters) and never lets it reach another bucket.
+    let files = BucketFileServer(client: client, bucket: storage.bucket, keyPrefix: storage.prefix)
+    let router = Router()
+    for method in [HTTPRequest.Method.get, .head] {
+        router.on("files/**", method: method) { request, context in
+            try await files.response(to: request, pathPrefix: "/files/", logger: context.logger)
+        }
+    }
+
+    var logger = Logger(label: "ServeFilesSample")
+    logger.logLevel = .warning
+    let app = Application(
+        router: router,
+        configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        onServerRunning: { channel in
+            let actualPort = channel.localAddress?.port ?? port
+            // The first line, which scripts read: the real port when asked for port 0.
+            printLine("listening on http://127.0.0.1:\(actualPort)")
+            printLine("Serving /files/KEY from the \(storage), keys under \(storage.prefix); Ctrl-C stops.")
+            for key in demo { printLine("  http://127.0.0.1:\(actualPort)/files/\(key)") }
+        },
+        logger: logger
+    )
+    // SIGTERM or SIGINT: stop accepting, let requests in flight finish for 2 s, then cancel them.
+    var configuration = ServiceGroupConfiguration(
+        services: [app],
+        gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger
+    )
+    configuration.maximumGracefulShutdownDuration = .seconds(2)
+    configuration.maximumCancellationDuration = .seconds(5)
+    try await ServiceGroup(configuration: configuration).run()
+    printLine("Stopped.")
+}
+
+/// Uploads the demo objects below `prefix`: a text file and a 300 KiB binary file.
+///
+/// - Returns: Their keys below the prefix.
+func uploadDemoObjects(_ client: ObjectStorageClient, bucket: String, prefix: String) async throws -> [String] {
+    var text = PutObjectRequest(
+        bucket: bucket,
+        key: prefix + "hello.txt",
+        body: .bytes(ByteBuffer(string: "Hello from the bucket! Ask for bytes 10-19 with a Range header.\n"))
+    )
+    text.attributes.contentType = "text/plain; charset=utf-8"
+    try await client.putObject(text)
+    // Bytes 0, 1, ... 255, 0, 1...: any range of it is easy to check.
+    let pattern = (0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0) }
+    var binary = PutObjectRequest(bucket: bucket, key: prefix + "demo.bin", body: .bytes(ByteBuffer(bytes: pattern)))
+    binary.attributes.contentType = "application/octet-stream"
+    try await client.putObject(binary)
+    return ["hello.txt", "demo.bin"]
+}
+
+/// Prints a line at once, even when standard output is a pipe (`print` would hold it in a buffer).
+@Sendable func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
