@@ -154,6 +154,12 @@ let package = Package(
             dependencies: ["ObjectStorageSigning", "CObjectStorageCRC"],
             path: "Benchmarks/CryptoBenchmarks"
         ),
+        // Scripts/bench-reader: the seekable reader's patterns against a server, one run per invocation.
+        .executableTarget(
+            name: "ReaderBenchmarks",
+            dependencies: ["ObjectStorage"],
+            path: "Benchmarks/ReaderBenchmarks"
+        ),
         // MARK: Samples (one screen each; Scripts/samples runs them against the embedded server)
         .target(
             name: "SampleSupport",
