@@ -75,9 +75,9 @@ public struct BucketFileServer: Sendable {
     ///   - key: The object's key below ``keyPrefix``, already percent-decoded (e.g. a route parameter).
     ///   - logger: The logger for the bucket requests (the client's when `nil`).
     /// - Returns: The response: 200, 206, 304, 400, 404, 405 or 416, its body streamed from the bucket.
-    /// - Throws: What ``ObjectStorageClient/getObject(_:logger:)`` or
-    ///   ``ObjectStorageClient/headObject(bucket:key:versionID:ifMatch:ifNoneMatch:logger:)`` throw for any other
-    ///   failure (``ServiceError``, a transport error, `CancellationError`).
+    /// - Throws: What `ObjectStorageClient.getObject(_:logger:)` or
+    ///   `ObjectStorageClient.headObject(bucket:key:versionID:ifMatch:ifNoneMatch:logger:)` throw for any other
+    ///   failure (`ServiceError`, a transport error, `CancellationError`).
     public func response(to request: Request, key: String, logger: Logger? = nil) async throws -> Response {
         guard let bucketKey = ObjectKeyPolicy.bucketKey(for: key, prefix: self.keyPrefix) else {
             return Response(status: .badRequest)
