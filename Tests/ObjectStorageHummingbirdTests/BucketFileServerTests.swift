@@ -8,6 +8,8 @@
 
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
+import Logging
 import ObjectStorage
 import ObjectStorageHummingbird
 import ObjectStorageLocalServer
@@ -23,7 +25,7 @@ struct BucketFileServerTests {
 
     @Test("GET serves the whole object with its headers; HEAD the same headers without a body", arguments: vendors)
     func wholeObject(vendor: StorageVendor) async throws {
-        try await Self.withFileServer(vendor: vendor) { base in
+        try await Self.withFileServer(vendor: vendor) { base, _ in
             let whole = try await Curl.run(base + "/files/dir/data.bin")
             #expect(whole.status == 200)
             #expect(whole.body == Self.content)
@@ -46,7 +48,7 @@ struct BucketFileServerTests {
 
     @Test("A single range is 206 with its bytes and Content-Range", arguments: vendors)
     func singleRanges(vendor: StorageVendor) async throws {
-        try await Self.withFileServer(vendor: vendor) { base in
+        try await Self.withFileServer(vendor: vendor) { base, _ in
             let cases: [(range: String, first: Int, last: Int)] = [
                 ("bytes=10-19", 10, 19), ("bytes=-5", 995, 999), ("bytes=100-", 100, 999),
                 // A last byte past the end is clamped (OSS answers it with the whole object: a second, pinned GET).
@@ -65,7 +67,7 @@ struct BucketFileServerTests {
 
     @Test("Several ranges and malformed ranges are ignored: 200, the whole object", arguments: vendors)
     func ignoredRanges(vendor: StorageVendor) async throws {
-        try await Self.withFileServer(vendor: vendor) { base in
+        try await Self.withFileServer(vendor: vendor) { base, _ in
             for range in ["bytes=0-1,5-6", "bytes=abc", "bytes=5-2", "items=0-5", "bytes=-", "bytes=1-2-3"] {
                 let response = try await Curl.run(base + "/files/dir/data.bin", headers: ["Range: \(range)"])
                 #expect(response.status == 200, "\(range)")
@@ -77,7 +79,7 @@ struct BucketFileServerTests {
 
     @Test("A range outside the object is 416 with Content-Range: bytes */SIZE", arguments: vendors)
     func unsatisfiableRanges(vendor: StorageVendor) async throws {
-        try await Self.withFileServer(vendor: vendor) { base in
+        try await Self.withFileServer(vendor: vendor) { base, _ in
             for range in ["bytes=1000-", "bytes=5000-6000"] {
                 let response = try await Curl.run(base + "/files/dir/data.bin", headers: ["Range: \(range)"])
                 #expect(response.status == 416, "\(range)")
@@ -88,7 +90,7 @@ struct BucketFileServerTests {
 
     @Test("If-None-Match and If-Modified-Since answer 304; If-Range keeps or voids the range", arguments: vendors)
     func conditions(vendor: StorageVendor) async throws {
-        try await Self.withFileServer(vendor: vendor) { base in
+        try await Self.withFileServer(vendor: vendor) { base, _ in
             let url = base + "/files/dir/data.bin"
             let whole = try await Curl.run(url)
             let etag = try #require(whole[header: "ETag"])
@@ -133,7 +135,7 @@ struct BucketFileServerTests {
 
     @Test("A key that could leave the prefix is 400 and never reaches the bucket; a missing key is 404")
     func keys() async throws {
-        try await Self.withFileServer(vendor: .s3) { base in
+        try await Self.withFileServer(vendor: .s3) { base, _ in
             // The object outside the prefix exists: only the refusal keeps it from being served.
             for path in [
                 "/files/../secret.txt", "/files/dir/../../secret.txt", "/files/%2E%2E/secret.txt",
@@ -158,11 +160,50 @@ struct BucketFileServerTests {
     /// Runs `body` with the base URL of a live app serving `/files/KEY` from bucket `files`, prefix `site/`, which
     /// holds `site/dir/data.bin` (``content``), `site/dir/a b.txt` and, outside the prefix,
     /// `secret.txt`.
+    @Test("A client that disconnects mid-body cancels the bucket GET: the server stops sending")
+    func disconnectCancelsTheBucketGET() async throws {
+        var logHandler = InMemoryLogHandler()
+        logHandler.logLevel = .info
+        let handler = logHandler
+        let serverLogger = Logger(label: "files-server") { _ in handler }
+        let faults = FaultInjector()
+        let size = 8 << 20
+        try await Self.withFileServer(vendor: .s3, faults: faults, serverLogger: serverLogger) { base, client in
+            let big = PutObjectRequest(
+                bucket: "files",
+                key: "site/big.bin",
+                body: .bytes(ByteBuffer(repeating: 7, count: size))
+            )
+            try await client.putObject(big)
+            faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
+            // curl gives up after a second, closing the connection with most of the 8 s body still to come.
+            await #expect(throws: CurlError.self) { _ = try await Curl.run(base + "/files/big.bin", maxTime: 1) }
+            func getLines() -> [(outcome: String, sent: String)] {
+                handler.entries.compactMap { entry in
+                    let metadata = entry.metadata
+                    guard "\(metadata["operation"] ?? "")" == "GetObject" else {
+                        return nil
+                    }
+                    return ("\(metadata["outcome"] ?? "")", "\(metadata["sent"] ?? "")")
+                }
+            }
+            for _ in 0..<50 where !getLines().contains(where: { $0.outcome != "complete" }) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let lines = getLines()
+            let cut = lines.first { $0.outcome != "complete" }
+            #expect(cut != nil, "server lines: \(lines)")
+            #expect((cut.flatMap { Int($0.sent) } ?? size) < size)
+        }
+    }
+
     static func withFileServer(
         vendor: StorageVendor,
-        _ body: @Sendable @escaping (_ base: String) async throws -> Void
+        faults: FaultInjector = FaultInjector(),
+        serverLogger: Logger? = nil,
+        _ body: @Sendable @escaping (_ base: String, _ client: ObjectStorageClient) async throws -> Void
     ) async throws {
-        try await LocalObjectServer.withRunning(vendor: vendor) { client, _ in
+        try await LocalObjectServer.withRunning(vendor: vendor, faults: faults, logger: serverLogger) { client, _ in
             try await client.createBucket(bucket: "files")
             var data = PutObjectRequest(
                 bucket: "files",
@@ -184,9 +225,9 @@ struct BucketFileServerTests {
                 }
             }
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            try await app.test(.live) { client in
-                let port = try #require(client.port)
-                try await body("http://127.0.0.1:\(port)")
+            try await app.test(.live) { http in
+                let port = try #require(http.port)
+                try await body("http://127.0.0.1:\(port)", client)
             }
         }
     }

@@ -29,14 +29,20 @@ enum Curl {
     ///   - url: The URL.
     ///   - method: `GET` or `HEAD`.
     ///   - headers: Request headers, `Name: value`.
+    ///   - maxTime: The most seconds the transfer may take (curl fails with status 28 past it).
     /// - Returns: The response.
-    static func run(_ url: String, method: String = "GET", headers: [String] = []) async throws -> CurlResponse {
+    static func run(
+        _ url: String,
+        method: String = "GET",
+        headers: [String] = [],
+        maxTime: Int = 30
+    ) async throws -> CurlResponse {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let headerFile = directory.appendingPathComponent("headers").path
         let bodyFile = directory.appendingPathComponent("body").path
-        var arguments = ["-sS", "--path-as-is", "--max-time", "30", "-D", headerFile, "-o", bodyFile]
+        var arguments = ["-sS", "--path-as-is", "--max-time", "\(maxTime)", "-D", headerFile, "-o", bodyFile]
         arguments += method == "HEAD" ? ["-I"] : ["-X", method]
         for header in headers { arguments += ["-H", header] }
         arguments.append(url)

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import InMemoryLogging
+import Logging
 import NIOCore
 import ObjectStorage
 import ObjectStorageLocalServer
@@ -189,4 +191,46 @@ struct ObjectReaderTests {
             }
         }
     }
+
+    @Test("cancelling a read cancels its GET: the server stops sending")
+    func cancellingAReadCancelsItsGET() async throws {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .info
+        let serverLogger = Logger.scanning(label: "reader-server", alsoTo: handler)
+        let faults = FaultInjector()
+        let size = 8 << 20
+        try await LocalObjectServer.withRunning(vendor: .s3, faults: faults, logger: serverLogger) { client, _ in
+            try await client.createBucket(bucket: "reader")
+            _ = try await client.putObject(
+                PutObjectRequest(bucket: "reader", key: "big", body: .bytes(testBytes(size)))
+            )
+            let reader = try await client.openObject(bucket: "reader", key: "big", options: .init(endCacheSize: 0))
+            faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
+            let read = Task { try await reader.read(at: 0, count: size) }
+            try await Task.sleep(for: .seconds(1))
+            let cancelled = ContinuousClock.now
+            read.cancel()
+            let outcome = await read.result
+            #expect(ContinuousClock.now - cancelled < .seconds(3))
+            #expect(throws: CancellationError.self) { try outcome.get() }
+            // The server's GET of the range ends short of it, well before the 8 s the whole range takes.
+            func getLines() -> [(outcome: String, sent: String)] {
+                handler.entries.compactMap { entry in
+                    let metadata = entry.metadata
+                    guard "\(metadata["operation"] ?? "")" == "GetObject" else {
+                        return nil
+                    }
+                    return ("\(metadata["outcome"] ?? "")", "\(metadata["sent"] ?? "")")
+                }
+            }
+            for _ in 0..<50 where !getLines().contains(where: { $0.outcome != "complete" }) {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let lines = getLines()
+            let cut = lines.first { $0.outcome != "complete" }
+            #expect(cut != nil, "server lines: \(lines)")
+            #expect((cut.flatMap { Int($0.sent) } ?? size) < size)
+        }
+    }
+
 }
