@@ -11,7 +11,9 @@
 // A Hummingbird app that serves `GET` and `HEAD /files/KEY` from the bucket with `BucketFileServer`: ranges (a
 // video element seeking, a resumed download), `If-None-Match` / `If-Modified-Since` (304), `If-Range`, a 416 for a
 // range outside the object, the body streamed from the bucket as the client reads it. Keys are below the sample's
-// prefix; the sample first uploads two demo objects there, `hello.txt` and `demo.bin` (300 KiB).
+// prefix; the sample first uploads three demo objects there, `hello.txt`, `demo.bin` (300 KiB) and `tone.wav` (a
+// 20-minute tone, 9.6 MB), and `GET /` is a page whose media player plays the tone: seeking in it sends range
+// requests. `--log-requests` prints each request, its `Range` and the status on standard error.
 //
 // The app runs in a `ServiceGroup` that shuts down gracefully on SIGTERM or SIGINT: it stops accepting connections,
 // gives requests in flight 2 seconds to finish, then cancels them (a download in flight cancels its bucket GET) and
@@ -38,6 +40,7 @@ func option(_ name: String) -> String? {
     return arguments[flag + 1]
 }
 let port = option("port").flatMap { Int($0) }.flatMap { (0...65535).contains($0) ? $0 : nil } ?? 8080
+let logsRequests = arguments.contains("--log-requests")
 
 try await SampleStorage.run("ServeFiles", announce: false) { storage in
     // The client: vendor, endpoint, region and keys from the environment, read as objstore reads them.
@@ -48,6 +51,8 @@ try await SampleStorage.run("ServeFiles", announce: false) { storage in
     // that could leave the prefix (`..`, control characters) and never lets it reach another bucket.
     let files = BucketFileServer(client: client, bucket: storage.bucket, keyPrefix: storage.prefix)
     let router = Router()
+    if logsRequests { router.add(middleware: RequestLog()) }
+    router.get("/") { _, _ in PlayerPage.response }
     for method in [HTTPRequest.Method.get, .head] {
         router.on("files/**", method: method) { request, context in
             try await files.response(to: request, pathPrefix: "/files/", logger: context.logger)
@@ -78,25 +83,6 @@ try await SampleStorage.run("ServeFiles", announce: false) { storage in
     configuration.maximumCancellationDuration = .seconds(5)
     try await ServiceGroup(configuration: configuration).run()
     printLine("Stopped.")
-}
-
-/// Uploads the demo objects below `prefix`: a text file and a 300 KiB binary file.
-///
-/// - Returns: Their keys below the prefix.
-func uploadDemoObjects(_ client: ObjectStorageClient, bucket: String, prefix: String) async throws -> [String] {
-    var text = PutObjectRequest(
-        bucket: bucket,
-        key: prefix + "hello.txt",
-        body: .bytes(ByteBuffer(string: "Hello from the bucket! Ask for bytes 10-19 with a Range header.\n"))
-    )
-    text.attributes.contentType = "text/plain; charset=utf-8"
-    try await client.putObject(text)
-    // Bytes 0, 1, ... 255, 0, 1...: any range of it is easy to check.
-    let pattern = (0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0) }
-    var binary = PutObjectRequest(bucket: bucket, key: prefix + "demo.bin", body: .bytes(ByteBuffer(bytes: pattern)))
-    binary.attributes.contentType = "application/octet-stream"
-    try await client.putObject(binary)
-    return ["hello.txt", "demo.bin"]
 }
 
 /// Prints a line at once, even when standard output is a pipe (`print` would hold it in a buffer).
