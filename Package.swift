@@ -225,6 +225,7 @@ let package = Package(
             name: "ObjectStorageTestSupport",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -279,6 +280,7 @@ let package = Package(
         .testTarget(
             name: "ObjectStorageHummingbirdTests",
             dependencies: [
+                "ObjectStorageTestSupport",
                 "ObjectStorage",
                 "ObjectStorageHummingbird",
                 "ObjectStorageLocalServer",

@@ -13,6 +13,7 @@ import Logging
 import ObjectStorage
 import ObjectStorageHummingbird
 import ObjectStorageLocalServer
+import ObjectStorageTestSupport
 import Testing
 
 /// `BucketFileServer` in a live Hummingbird app on 127.0.0.1, backed by the local server speaking S3 (which answers
@@ -178,25 +179,11 @@ struct BucketFileServerTests {
             faults.add(FaultRule(operations: [.getObject], fault: .bandwidthLimit(bytesPerSecond: 1 << 20)))
             // curl gives up after a second, closing the connection with most of the 8 s body still to come.
             await #expect(throws: CurlError.self) { _ = try await Curl.run(base + "/files/big.bin", maxTime: 1) }
-            func getLines() -> [(outcome: String, sent: String)] {
-                handler.entries.compactMap { entry in
-                    let metadata = entry.metadata
-                    guard "\(metadata["operation"] ?? "")" == "GetObject" else {
-                        return nil
-                    }
-                    return ("\(metadata["outcome"] ?? "")", "\(metadata["sent"] ?? "")")
-                }
-            }
-            // The server logs the GET when it ends: cut short, or complete after the 8 s the whole object takes
-            // (a machine running the whole suite may be slow to cancel, but not that slow).
-            for _ in 0..<300
-            where !getLines().contains(where: { $0.outcome != "complete" || Int($0.sent) == size }) {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let lines = getLines()
+            // The server logs the GET when it ends: cut short, or complete after the 8 s the whole object takes.
+            let lines = try await ServerRequestLog.waitForGetObjectToEnd(in: handler, size: size)
             let cut = lines.first { $0.outcome != "complete" }
             #expect(cut != nil, "server lines: \(lines)")
-            #expect((cut.flatMap { Int($0.sent) } ?? size) < size)
+            #expect((cut?.sent ?? size) < size)
         }
     }
 

@@ -242,26 +242,11 @@ struct ObjectReaderTests {
             let outcome = await read.result
             #expect(ContinuousClock.now - cancelled < .seconds(3))
             #expect(throws: CancellationError.self) { try outcome.get() }
-            // The server's GET of the range ends short of it, well before the 8 s the whole range takes.
-            func getLines() -> [(outcome: String, sent: String)] {
-                handler.entries.compactMap { entry in
-                    let metadata = entry.metadata
-                    guard "\(metadata["operation"] ?? "")" == "GetObject" else {
-                        return nil
-                    }
-                    return ("\(metadata["outcome"] ?? "")", "\(metadata["sent"] ?? "")")
-                }
-            }
-            // The server logs the GET when it ends: cut short, or complete after the 8 s the whole object takes
-            // (a machine running the whole suite may be slow to cancel, but not that slow).
-            for _ in 0..<300
-            where !getLines().contains(where: { $0.outcome != "complete" || Int($0.sent) == size }) {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let lines = getLines()
+            // The server logs the GET when it ends: cut short, or complete after the 8 s the whole range takes.
+            let lines = try await ServerRequestLog.waitForGetObjectToEnd(in: handler, size: size)
             let cut = lines.first { $0.outcome != "complete" }
             #expect(cut != nil, "server lines: \(lines)")
-            #expect((cut.flatMap { Int($0.sent) } ?? size) < size)
+            #expect((cut?.sent ?? size) < size)
         }
     }
 
