@@ -15,21 +15,29 @@ import Synchronization
 /// response head, then the body as an async sequence with backpressure (the next body part is read from the
 /// connection only once the consumer has room for it).
 ///
-/// A body the caller drops unread is drained (up to ``drainLimit`` bytes), so the connection can serve another
-/// request; beyond that the request is cancelled.
+/// A body the caller drops unread is drained when what is left of it is known and small (at most ``drainLimit``
+/// bytes) and arrives quickly (within ``drainTime``), so the connection can serve another request; otherwise the
+/// request is cancelled at once, which closes the connection rather than keep it busy on a large or slow body.
 final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
     typealias Response = Void
     typealias Producer = NIOThrowingAsyncSequenceProducer<
         ByteBuffer, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, Demand
     >
 
-    /// The most bytes of an abandoned body read (and dropped) to keep the connection.
-    static var drainLimit: Int { 1 << 20 }
+    /// The most bytes an abandoned body may have left for it to be read (and dropped) to keep the connection.
+    static var drainLimit: Int64 { 1 << 20 }
+    /// The longest an abandoned body is drained before the request is cancelled.
+    static var drainTime: TimeAmount { .seconds(1) }
 
     private struct State {
         var headContinuation: CheckedContinuation<HTTPResponseHead, any Error>?
         var head: Result<HTTPResponseHead, any Error>?
-        var drained = 0
+        /// The body's announced length (`Content-Length`), if any.
+        var length: Int64?
+        /// The body bytes received so far.
+        var received: Int64 = 0
+        /// When draining ends: set at the first part received after the consumer left.
+        var drainDeadline: NIODeadline?
     }
 
     private let state = Mutex(State())
@@ -127,20 +135,30 @@ final class StreamingResponseDelegate: HTTPClientResponseDelegate, Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         self.watch?.received()
+        let length = head.headers.first(name: "content-length").flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        self.state.withLock { $0.length = length }
         self.settleHead(.success(head))
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         self.watch?.received()
+        let received = Int64(buffer.readableBytes)
         if self.demand.isTerminated {
-            let drained = self.state.withLock { state in
-                state.drained += buffer.readableBytes
-                return state.drained
+            let drains = self.state.withLock { state in
+                let now = NIODeadline.now()
+                if state.drainDeadline == nil {
+                    state.drainDeadline = now + Self.drainTime
+                    let left = state.length.map { $0 - state.received } ?? .max
+                    if left > Self.drainLimit { return false }
+                }
+                state.received += received
+                return now <= state.drainDeadline ?? now
             }
-            if drained > Self.drainLimit { task.cancel() }
+            if !drains { task.cancel() }
             return task.eventLoop.makeSucceededVoidFuture()
         }
+        self.state.withLock { $0.received += received }
         switch self.source.yield(buffer) {
         case .produceMore, .dropped:
             self.demand.resumed()

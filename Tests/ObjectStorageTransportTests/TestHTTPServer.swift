@@ -24,11 +24,15 @@ import Synchronization
 /// - `/stall-body`: stops reading from the connection after the request head, and never answers.
 /// - `/large/<bytes>`: streams that many bytes (byte `i` is `i % 251`), writing each chunk only after the
 ///   previous one was accepted by the socket.
+/// - `/paced/<bytes>`: the same bytes, 16 KiB every 20 ms (about 800 KB/s, a slow link); ``sentBytes(_:)`` says
+///   how many the socket accepted before the client closed the connection.
 final class TestHTTPServer: Sendable {
     let channel: any Channel
     let port: Int
     private let hits: Mutex<[String: Int]>
     private let bodies: Mutex<[String: [ByteBuffer]]>
+    private let sent: Mutex<[String: Int]>
+    private let accepted: Mutex<Int>
     /// The path (without query) of each request, as its end arrives: to wait for a request to reach the server.
     let arrivals: AsyncStream<String>
     private let arrived: AsyncStream<String>.Continuation
@@ -38,6 +42,8 @@ final class TestHTTPServer: Sendable {
         self.port = channel.localAddress?.port ?? 0
         self.hits = Mutex([:])
         self.bodies = Mutex([:])
+        self.sent = Mutex([:])
+        self.accepted = Mutex(0)
         (self.arrivals, self.arrived) = AsyncStream.makeStream()
     }
 
@@ -47,7 +53,8 @@ final class TestHTTPServer: Sendable {
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                counter.connectionAccepted()
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(ScriptedHandler(counter: counter))
                 }
@@ -73,6 +80,22 @@ final class TestHTTPServer: Sendable {
         self.bodies.withLock { $0[path] ?? [] }
     }
 
+    /// How many response body bytes of `path` the socket accepted (`/paced/` only).
+    func sentBytes(_ path: String) -> Int {
+        self.sent.withLock { $0[path] ?? 0 }
+    }
+
+    /// How many connections the server has accepted.
+    var connectionCount: Int { self.accepted.withLock { $0 } }
+
+    func recordSent(_ count: Int, path: String) {
+        self.sent.withLock { $0[path, default: 0] += count }
+    }
+
+    func recordConnection() {
+        self.accepted.withLock { $0 += 1 }
+    }
+
     func recordBody(_ body: ByteBuffer, path: String) {
         self.bodies.withLock { $0[path, default: []].append(body) }
     }
@@ -93,6 +116,14 @@ final class TestHTTPServer: Sendable {
 
 private final class HitCounter: Sendable {
     let server = Mutex<TestHTTPServer?>(nil)
+
+    func connectionAccepted() {
+        self.server.withLock { $0?.recordConnection() }
+    }
+
+    func sent(_ count: Int, path: String) {
+        self.server.withLock { $0?.recordSent(count, path: path) }
+    }
 
     func record(_ path: String, body: ByteBuffer) -> Int {
         self.server.withLock { server in
@@ -168,6 +199,14 @@ private final class ScriptedHandler: ChannelInboundHandler {
             )
             context.write(self.wrapOutboundOut(.head(responseHead)), promise: nil)
             self.writeLarge(offset: 0, total: total, context: context)
+        } else if path.hasPrefix("/paced/"), let total = Int(path.dropFirst("/paced/".count)) {
+            let responseHead = HTTPResponseHead(
+                version: head.version,
+                status: .ok,
+                headers: ["content-length": "\(total)"]
+            )
+            context.writeAndFlush(self.wrapOutboundOut(.head(responseHead)), promise: nil)
+            self.writePaced(offset: 0, total: total, path: path, context: context)
         } else {
             self.send(status: .notFound, headers: [:], body: ByteBuffer(), context: context)
         }
@@ -185,6 +224,24 @@ private final class ScriptedHandler: ChannelInboundHandler {
         context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(chunk)))).whenSuccess {
             let (handler, context) = loopBound.value
             handler.writeLarge(offset: offset + count, total: total, context: context)
+        }
+    }
+
+    private func writePaced(offset: Int, total: Int, path: String, context: ChannelHandlerContext) {
+        guard offset < total else {
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        let count = min(16 * 1024, total - offset)
+        let chunk = ByteBuffer(bytes: (offset..<offset + count).map { UInt8($0 % 251) })
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(chunk)))).whenSuccess {
+            let (handler, context) = loopBound.value
+            handler.counter.sent(count, path: path)
+            context.eventLoop.scheduleTask(in: .milliseconds(20)) {
+                let (handler, context) = loopBound.value
+                handler.writePaced(offset: offset + count, total: total, path: path, context: context)
+            }
         }
     }
 
