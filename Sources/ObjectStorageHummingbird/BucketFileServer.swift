@@ -45,6 +45,11 @@ public import ObjectStorage
 /// - Keys are untrusted: an empty key, a leading `/`, an empty, `.` or `..` segment, a control character
 ///   (U+0000–U+001F, U+007F) or a key past 1024 bytes is answered with 400 and never reaches the bucket. The
 ///   ``keyPrefix`` is always prepended, and the bucket is fixed.
+/// - A bucket connection pool with every connection held by a body in flight (the client waited its connect
+///   timeout for one, `TransportError.Code.connectionPoolExhausted`) is answered with 503 and `Retry-After: 1`.
+///   Size the pool (`HTTPConfiguration.maximumConnectionsPerHost`) above the number of downloads served at once:
+///   each holds a connection until its client has read it, or until `HTTPConfiguration.unreadBodyTimeout` when its
+///   client stops reading.
 ///
 /// Other failures of the bucket (a 403, a 5xx after the client's retries, a connection failure) are thrown as the
 /// client threw them; Hummingbird answers them with 500, without their text.
@@ -74,7 +79,7 @@ public struct BucketFileServer: Sendable {
     ///   - request: The client's request: its method, `Range` and conditional headers are read.
     ///   - key: The object's key below ``keyPrefix``, already percent-decoded (e.g. a route parameter).
     ///   - logger: The logger for the bucket requests (the client's when `nil`).
-    /// - Returns: The response: 200, 206, 304, 400, 404, 405 or 416, its body streamed from the bucket.
+    /// - Returns: The response: 200, 206, 304, 400, 404, 405, 416 or 503, its body streamed from the bucket.
     /// - Throws: What `ObjectStorageClient.getObject(_:logger:)` or
     ///   `ObjectStorageClient.headObject(bucket:key:versionID:ifMatch:ifNoneMatch:logger:)` throw for any other
     ///   failure (`ServiceError`, a transport error, `CancellationError`).
@@ -84,10 +89,16 @@ public struct BucketFileServer: Sendable {
         }
         let conditions = FileRequestConditions(headers: request.headers)
         let read = ObjectRead(client: self.client, bucket: self.bucket, key: bucketKey, logger: logger)
-        switch request.method {
-        case .get: return try await read.get(conditions)
-        case .head: return try await read.head(conditions)
-        default: return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+        do {
+            switch request.method {
+            case .get: return try await read.get(conditions)
+            case .head: return try await read.head(conditions)
+            default: return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD"])
+            }
+        } catch let error as TransportError where error.code == .connectionPoolExhausted {
+            // Every connection to the bucket is held by a body in flight: the client is told to come back, rather
+            // than given a 500 for a fault of its own.
+            return Response(status: .serviceUnavailable, headers: [.retryAfter: "1"])
         }
     }
 
