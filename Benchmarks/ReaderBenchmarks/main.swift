@@ -14,6 +14,8 @@
 //   ReaderBenchmarks parquet-naive ENDPOINT BUCKET KEY  the same reads, each an open-ended GET cut short
 //   ReaderBenchmarks sequential ENDPOINT BUCKET KEY     the whole object through chunks(from: 0)
 //   ReaderBenchmarks random ENDPOINT BUCKET KEY N C     N reads of 64 KiB at random offsets, C at a time
+//   ReaderBenchmarks resumable ENDPOINT BUCKET KEY DIR  resumableDownload to DIR/download.bin (tmpfs: the rate
+//                                                       without a disk), deleted afterwards
 
 import Foundation
 import ObjectStorage
@@ -72,6 +74,14 @@ struct ReaderBenchmarks {
                     bytes += Int64(chunk.readableBytes)
                 }
                 requests = reader.requestCount
+            case "resumable":
+                guard arguments.count >= 5 else { throw CancellationError() }
+                let destination = arguments[4] + "/download.bin"
+                defer { try? FileManager.default.removeItem(atPath: destination) }
+                let result = try await client.resumableDownload(bucket: bucket, key: key, to: destination)
+                bytes = result.bytesTransferred
+                let part = TransferOptions().partSize
+                requests = Int((result.objectSize + part - 1) / part)  // a GET per part
             case "random":
                 guard arguments.count >= 6, let reads = Int(arguments[4]), let concurrency = Int(arguments[5]) else {
                     throw CancellationError()
