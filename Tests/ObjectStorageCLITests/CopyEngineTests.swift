@@ -89,8 +89,33 @@ struct CopyEngineTests {
         #expect(FileManager.default.contents(atPath: target) == payload)
     }
 
+    @Test("--checksum-mode off skips the CRC-64 check, and the summary says so; full (the default) checks it")
+    func checksumModeIsChosenAndReported() async throws {
+        let server = try await ObjectsLocalServer.start()
+        defer { server.stop() }
+        let cli = ObjectsCLI(server: server, dialect: .oss)
+        let scratch = try ObjectsScratch()
+        let source = scratch.path("c.bin")
+        try Self.payload.write(to: URL(fileURLWithPath: source))
+        try await cli.succeed(["mb", "oss://bkt"])
+        let expectations = [("off", "; not verified: verification is turned off"), ("full", "; verified: CRC-64")]
+        for (mode, summary) in expectations {
+            let upload = try await cli.run(["cp", source, "oss://bkt/c-\(mode).bin", "--checksum-mode", mode])
+            #expect(upload.status == 0, "\(upload.standardError)")
+            let target = scratch.path("down-\(mode).bin")
+            let download = try await cli.run([
+                "cp", "oss://bkt/c-\(mode).bin", target, "--part-size", "1M", "--checksum-mode", mode,
+            ])
+            #expect(download.status == 0, "\(download.standardError)")
+            let figures = reportedTransfer(download.standardOutput)?.figures ?? download.standardOutput
+            #expect(figures.hasSuffix(summary), "\(mode): \(figures)")
+            #expect(FileManager.default.contents(atPath: target) == Self.payload)
+        }
+    }
+
     @Test(arguments: [
         ["--part-size", "banana"], ["--part-size", "0"], ["--part-size", "12Q"], ["--concurrency", "0"],
+        ["--checksum-mode", "md5"],
     ])
     func rejectsInvalidTransferOptions(_ options: [String]) async throws {
         let scratch = try ObjectsScratch()

@@ -66,7 +66,7 @@ struct UploadFileResumeTests {
     /// was created for S3's full-object CRC-64/NVME.
     static func parameters(of request: UploadFileCall, vendor: StorageVendor) -> UploadCheckpoint.ObjectParameters {
         var parameters = UploadCheckpoint.ObjectParameters(contentType: "application/octet-stream")
-        if vendor == .s3 && request.options.verifyIntegrity {
+        if vendor == .s3 && request.options.integrityCheck != .off {
             parameters.additionalHeaders["x-amz-checksum-algorithm"] = "CRC64NVME"
         }
         return parameters

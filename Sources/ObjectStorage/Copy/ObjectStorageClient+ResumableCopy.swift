@@ -38,7 +38,7 @@ extension ObjectStorageClient {
     ///   (read with HeadObject for a multipart copy, which carries nothing by itself). The ACL, storage class and
     ///   encryption in `attributes` apply either way; a multipart copy otherwise keeps the source's storage class
     ///   and encryption algorithm, but not its ACL.
-    /// - OSS: with ``TransferOptions/verifyIntegrity``, a multipart copy's CRC-64 is compared with the source's.
+    /// - OSS: unless ``TransferOptions/integrityCheck`` is `.off`, a multipart copy's CRC-64 is compared with the source's.
     ///
     /// Given a `source` client (another endpoint, vendor or account):
     ///
@@ -51,7 +51,7 @@ extension ObjectStorageClient {
     /// - A source replaced during the copy fails its GETs with `PreconditionFailed` and the copy starts over from
     ///   the new source (at most ``TransferOptions/restartsOnChange`` times); it is looked up again before
     ///   completing. The checkpoint records the source's endpoint, so a checkpoint of another source is discarded.
-    /// - End to end, with ``TransferOptions/verifyIntegrity``: each part's ETag is compared with the MD5 of the
+    /// - End to end, unless ``TransferOptions/integrityCheck`` is `.off`: each part's ETag is compared with the MD5 of the
     ///   bytes sent (unless the destination encrypts with KMS or a customer's key, or the part carried its
     ///   `Content-MD5`), OSS's CRC-64 of each part with the bytes', and the CRC-64 of the bytes read with the
     ///   source's (OSS and OBS report one) and the destination's (OSS); the result says what was compared.

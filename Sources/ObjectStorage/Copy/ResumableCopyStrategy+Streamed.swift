@@ -118,7 +118,7 @@ extension ResumableCopyStrategy {
                         "GetObject of the copy source returned \(sent.count) bytes for a range of \(size)"
                     )
                 }
-                if request.options.verifyIntegrity, ETagDigest.encryption(in: response.headers) == nil,
+                if request.options.verifiesIntegrity, ETagDigest.encryption(in: response.headers) == nil,
                     let stored = ETagDigest.md5(part.etag), stored != sent.md5
                 {
                     throw ObjectStorageError.integrityMismatch(
@@ -137,7 +137,7 @@ extension ResumableCopyStrategy {
     /// source's, when its service reports one, and the destination's.
     func completeStreamed(_ finished: UploadCheckpoint, sourceCRC64: UInt64?) async throws -> TransferCompletion {
         let combined = finished.combinedCRC64()
-        if request.options.verifyIntegrity, let combined {
+        if request.options.verifiesIntegrity, let combined {
             try Self.check(combined, against: sourceCRC64, side: "the copy source")
         }
         var completion = try await client.completeUpload(
@@ -146,10 +146,10 @@ extension ResumableCopyStrategy {
             store: store,
             expectedCRC64: combined,
             condition: request.options.writeCondition,
-            verify: request.options.verifyIntegrity,
+            verify: request.options.verifiesIntegrity,
             logger: logger
         )
-        if case .none = completion.verification, request.options.verifyIntegrity, sourceCRC64 != nil,
+        if case .none = completion.verification, request.options.verifiesIntegrity, sourceCRC64 != nil,
             let combined
         {
             completion.verification = .crc64(combined)
@@ -170,7 +170,7 @@ extension ResumableCopyStrategy {
         let bytes = try await read(0..<size, pinnedTo: etag)
         let digest = PartDigest.of(bytes)
         let sourceCRC64 = head.crc64
-        if request.options.verifyIntegrity {
+        if request.options.verifiesIntegrity {
             try Self.check(digest.crc64, against: sourceCRC64, side: "the copy source")
         }
         var put = PutObjectRequest(
@@ -182,10 +182,10 @@ extension ResumableCopyStrategy {
         put.contentMD5 = digest.md5Base64
         put.condition = request.options.writeCondition
         let written = try await client.putObject(put, logger: logger)
-        if request.options.verifyIntegrity { try Self.check(digest.crc64, against: written.crc64, side: "PutObject") }
+        if request.options.verifiesIntegrity { try Self.check(digest.crc64, against: written.crc64, side: "PutObject") }
         reporter.add(size)
         reporter.finish()
-        let checked = request.options.verifyIntegrity && (sourceCRC64 != nil || written.crc64 != nil)
+        let checked = request.options.verifiesIntegrity && (sourceCRC64 != nil || written.crc64 != nil)
         return TransferResult(
             singleRequest: written,
             size: size,

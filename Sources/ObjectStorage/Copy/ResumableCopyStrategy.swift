@@ -309,7 +309,7 @@ struct ResumableCopyStrategy: TransferStrategy {
                 store: store,
                 expectedCRC64: sourceCRC64,
                 condition: request.options.writeCondition,
-                verify: request.options.verifyIntegrity,
+                verify: request.options.verifiesIntegrity,
                 logger: logger
             )
         }

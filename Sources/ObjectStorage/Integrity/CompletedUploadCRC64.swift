@@ -13,7 +13,7 @@ extension TransferResult.Verification {
     /// - Parameters:
     ///   - reported: The service's CRC-64 of the object, if it reports one.
     ///   - expected: The parts' combined CRC-64, if known; computed only when there is a reported one to compare.
-    ///   - verify: Whether ``TransferOptions/verifyIntegrity`` is on.
+    ///   - verify: Whether ``TransferOptions/integrityCheck`` is not `.off`.
     /// - Returns: ``crc64(_:)`` when the two match; ``none(reason:)`` when there is nothing to compare.
     /// - Throws: ``ObjectStorageError/Code/integrityMismatch`` when they differ.
     static func completedUpload(

@@ -205,7 +205,7 @@ extension ObjectStorageClient {
     ///   - checksum: The object's checksum and each part's (``SentChecksum``), sent with the completion for the
     ///     service to check; `nil` to send none.
     ///   - condition: The completion's ``WriteCondition``, `nil` for none.
-    ///   - verify: Whether to compare (``TransferOptions/verifyIntegrity``).
+    ///   - verify: Whether to compare (``TransferOptions/integrityCheck`` is not `.off`).
     ///   - logger: The transfer's logger.
     /// - Returns: The completion, with what was verified.
     /// - Throws: ``ServiceError``, transport errors, ``ObjectStorageError/Code/integrityMismatch``.

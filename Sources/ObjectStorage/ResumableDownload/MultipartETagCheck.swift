@@ -39,6 +39,9 @@ struct MultipartETagCheck: Sendable {
     /// and the service did not contradict); the MD5 of each is collected in ``streamed``.
     let streamedPartSize: Int64?
     let streamed: PartMD5s?
+    /// Whether the file may be read back for the parts whose MD5 was not taken as they arrived
+    /// (``TransferOptions/IntegrityCheck/full``).
+    let readsBack: Bool
 
     /// The part sizes of aws cli and boto3 (8 MiB), rclone (5 MiB), s3cmd (15 MiB), minio-go and mc (16 MiB), and
     /// the larger ones that tools pick for big objects, tried when the service does not report the part size.
@@ -47,8 +50,9 @@ struct MultipartETagCheck: Sendable {
     /// At most this many part sizes are tried (each one not streamed costs a read of the whole file).
     static let maximumCandidates = 3
 
-    init(etag: MultipartETag, objectSize: Int64, reportedPartSize: Int64?, layout: PartLayout) {
+    init(etag: MultipartETag, objectSize: Int64, reportedPartSize: Int64?, layout: PartLayout, readsBack: Bool) {
         self.etag = etag
+        self.readsBack = readsBack
         self.objectSize = objectSize
         self.reportedPartSize = reportedPartSize
         // Two part sizes cut the object at the same places when they are equal, or when both hold all of it.
@@ -63,6 +67,7 @@ struct MultipartETagCheck: Sendable {
     /// The part sizes to try, most likely first: the reported one alone, or the download's own and the common
     /// ones that the ETag admits.
     var candidates: [Int64] {
+        guard self.readsBack else { return [self.streamedPartSize].compactMap { $0 } }
         if let reported = self.reportedPartSize { return [reported] }
         var sizes: [Int64] = []
         for size in [self.streamedPartSize].compactMap({ $0 }) + Self.commonPartSizes
@@ -97,6 +102,9 @@ struct MultipartETagCheck: Sendable {
                     digests.append(md5)
                     continue
                 }
+                guard self.readsBack else {
+                    return .none(reason: "parts fetched by an earlier run have no MD5, which only a second read checks")
+                }
                 let first = Int64(index) * partSize
                 readBack += 1
                 digests.append(try file.md5(of: first..<min(first + partSize, self.objectSize)))
@@ -105,12 +113,18 @@ struct MultipartETagCheck: Sendable {
             if computed == self.etag { return .multipartETag(computed.text, partSize: partSize) }
             last = computed.text
         }
-        if self.reportedPartSize != nil {
+        if self.reportedPartSize != nil, !candidates.isEmpty {
             throw .integrityMismatch(
                 checksum: "multipart ETag",
                 expected: self.etag.text,
                 actual: last,
                 operation: "ResumableDownload"
+            )
+        }
+        guard self.readsBack else {
+            return .none(
+                reason: "the download's parts are not known to be the object's, and only a second read of the file "
+                    + "checks other part sizes"
             )
         }
         let tried = candidates.map { $0 % (1 << 20) == 0 ? "\($0 >> 20) MiB" : "\($0) bytes" }.joined(separator: ", ")
@@ -130,11 +144,17 @@ extension ResumableDownloadStrategy {
         range: Range<Int64>
     ) async -> MultipartETagCheck? {
         let object = probe.object
-        guard self.options.verifyIntegrity, object.crc64 == nil, object.size > 0, range == 0..<object.size,
+        guard self.options.verifiesIntegrity, object.crc64 == nil, object.size > 0, range == 0..<object.size,
             let etag = MultipartETag(object.etag), ETagDigest.encryption(in: probe.headers) == nil
         else { return nil }
         let reported = etag.partCount > 1 ? await self.reportedPartSize(of: etag, object: object) : object.size
-        return MultipartETagCheck(etag: etag, objectSize: object.size, reportedPartSize: reported, layout: layout)
+        return MultipartETagCheck(
+            etag: etag,
+            objectSize: object.size,
+            reportedPartSize: reported,
+            layout: layout,
+            readsBack: self.options.integrityCheck == .full
+        )
     }
 
     /// The length of part 1 from a `?partNumber=1` HEAD, if the answer names the ETag's part count and the length

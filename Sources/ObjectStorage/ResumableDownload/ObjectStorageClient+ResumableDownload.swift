@@ -17,7 +17,7 @@ extension ObjectStorageClient {
     /// The object is probed (HEAD) for its size, ETag, Last-Modified, version id and CRC-64, then
     /// fetched in parts of ``TransferOptions/partSize``, at most ``TransferOptions/concurrency`` at
     /// once, each with `If-Match` and the version id, into a preallocated `<destination>.part` file. At
-    /// the end the bytes are verified (with ``TransferOptions/verifyIntegrity``: OSS CRC-64, or the MD5
+    /// the end the bytes are verified (unless ``TransferOptions/integrityCheck`` is `.off`: OSS CRC-64, or the MD5
     /// of a single-part ETag), synced and renamed over the destination. The destination is never
     /// touched before that rename, so a failure leaves an older file intact.
     ///

@@ -20,7 +20,8 @@ struct ResumableDownloadOptions: Sendable, Hashable {
     var concurrency: Int { self.transfer.concurrency }
     var enableCheckpoint: Bool { self.transfer.enableCheckpoint }
     var checkpointFilePath: String? { self.transfer.checkpointFilePath }
-    var verifyIntegrity: Bool { self.transfer.verifyIntegrity }
+    var verifiesIntegrity: Bool { self.transfer.verifiesIntegrity }
+    var integrityCheck: TransferOptions.IntegrityCheck { self.transfer.integrityCheck }
     var restartsOnChange: Int { self.transfer.restartsOnChange }
 
     /// The most parts a transfer is cut into; ``partSize`` is raised to respect it.

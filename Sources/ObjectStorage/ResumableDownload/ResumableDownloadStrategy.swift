@@ -291,7 +291,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
         probe: ResumableDownloadSource.Probe,
         multipart: MultipartETagCheck?
     ) throws -> TransferResult.Verification {
-        guard self.options.verifyIntegrity else { return .none(reason: "verification is turned off") }
+        guard self.options.verifiesIntegrity else { return .none(reason: "verification is turned off") }
         let object = checkpoint.object
         guard checkpoint.transferRange == 0..<object.size else {
             return .none(reason: "the service's checksum covers the whole object, not a byte range")
@@ -316,6 +316,9 @@ struct ResumableDownloadStrategy: TransferStrategy {
         guard let md5 = ETagDigest.md5(object.etag) else {
             return .none(reason: "the ETag is not an MD5 (another server's format, or a weak ETag)")
         }
+        guard self.options.integrityCheck == .full else {
+            return .none(reason: "the ETag is the MD5 of the whole object, which only a second read of the file checks")
+        }
         let computed = ByteEncoding.hex(try file.md5(of: 0..<checkpoint.expectedTempFileSize))
         guard computed == md5 else {
             throw ObjectStorageError.integrityMismatch(
@@ -331,7 +334,7 @@ struct ResumableDownloadStrategy: TransferStrategy {
     /// Whether ``verify(_:file:probe:multipart:)`` will read the whole file back (the MD5 of a single-part ETag):
     /// its parts are then written through the page cache, which still holds them for that pass.
     private func readsBack(_ checkpoint: DownloadCheckpoint, probe: ResumableDownloadSource.Probe) -> Bool {
-        self.options.verifyIntegrity && checkpoint.object.crc64 == nil
+        self.options.integrityCheck == .full && checkpoint.object.crc64 == nil
             && checkpoint.transferRange == 0..<checkpoint.object.size
             && ETagDigest.md5(checkpoint.object.etag) != nil && ETagDigest.encryption(in: probe.headers) == nil
     }

@@ -60,11 +60,12 @@ public struct TransferOptions: Sendable, Hashable {
     /// The checkpoint file; `nil` for the default beside the local file (`<file>.ucp` for an upload,
     /// `<destination>.dcp` for a download). Its directory must exist.
     public var checkpointFilePath: String?
-    /// Checks the whole transfer end to end where the service offers a checksum (on by default): OSS's
-    /// CRC-64 of the whole object, combined from the parts' and compared with the service's; for a
-    /// download without one, the MD5 of a single-part, unencrypted object's ETag. Each part's own CRC-64
-    /// is always checked on OSS. ``TransferResult/verification`` says what was checked.
-    public var verifyIntegrity = true
+    /// How much the transfer checks end to end (``IntegrityCheck/full`` by default): the service's whole-object
+    /// CRC-64, combined from the parts'; for a download without one, the MD5 of an unencrypted object's ETag,
+    /// single-part or multipart. ``TransferResult/verification`` says what was checked.
+    public var integrityCheck = IntegrityCheck.full
+    /// Whether the transfer checks anything end to end (``integrityCheck`` is not ``IntegrityCheck/off``).
+    var verifiesIntegrity: Bool { self.integrityCheck != .off }
     /// Uploads: sends `Content-MD5` with every part (or with the single PUT), so the service rejects a
     /// part damaged in transit. Each checked byte is read from disk twice; a copy streamed between endpoints
     /// reads each part whole before sending it, instead of streaming it through. Off by default; downloads

@@ -28,12 +28,12 @@ extension ObjectStorageClient {
     ///   are kept for the next call; with it off, the multipart upload is aborted on the server.
     ///   Cancelling the calling task pauses (throws `CancellationError`);
     ///   ``abandonUploadFile(from:options:logger:)`` discards a paused upload.
-    /// - OSS: each part's CRC-64 is checked, and with ``TransferOptions/verifyIntegrity`` the whole
+    /// - OSS: each part's CRC-64 is checked, and unless ``TransferOptions/integrityCheck`` is `.off` the whole
     ///   object's, combined from the parts, is compared with the service's after completion.
-    /// - S3, with ``TransferOptions/verifyIntegrity``: each part and the completion carry S3's full-object
+    /// - S3, unless ``TransferOptions/integrityCheck`` is `.off`: each part and the completion carry S3's full-object
     ///   CRC-64/NVME (`x-amz-checksum-crc64nvme`) for the service to check; ``TransferResult/verification`` is
     ///   `.crc64NVME` when the service reports the value back.
-    /// - OBS, with ``TransferOptions/verifyIntegrity``: each part, the completion and a single PUT carry OBS's
+    /// - OBS, unless ``TransferOptions/integrityCheck`` is `.off`: each part, the completion and a single PUT carry OBS's
     ///   CRC-64/XZ (`x-obs-checksum-crc64ecma`) for the service to check and keep; ``TransferResult/verification``
     ///   is `.crc64` when the service reports the value back.
     ///

@@ -21,5 +21,5 @@ struct UploadFileRequest: Sendable {
     var partSize: Int64 { self.options.partSize }
     var concurrency: Int { self.options.concurrency }
     var forceMultipart: Bool { self.options.forceMultipart }
-    var enableCRC64Check: Bool { self.options.verifyIntegrity }
+    var enableCRC64Check: Bool { self.options.verifiesIntegrity }
 }

@@ -91,7 +91,7 @@ struct UploadFileStrategy: TransferStrategy {
     }
 
     /// The checksum the upload sends for the service to check and keep (``SentChecksum``), with
-    /// ``TransferOptions/verifyIntegrity``: S3's CRC-64/NVME or OBS's CRC-64/XZ; `nil` for OSS, which reports its
+    /// ``TransferOptions/integrityCheck``: S3's CRC-64/NVME or OBS's CRC-64/XZ; `nil` for OSS, which reports its
     /// own. Each part's is sent with it, and the object's with the completion (a single PUT's with the PUT).
     static func sentChecksum(client: ObjectStorageClient, request: UploadFileRequest) -> SentChecksum.Kind? {
         request.enableCRC64Check ? SentChecksum.Kind.of(client.configuration.vendor) : nil

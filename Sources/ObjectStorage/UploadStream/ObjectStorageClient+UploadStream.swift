@@ -27,7 +27,7 @@ extension ObjectStorageClient {
     ///   are left to be billed) and the error rethrown; cancellation throws `CancellationError`.
     /// - A stream cannot be resumed: ``TransferOptions/enableCheckpoint`` is refused. ``TransferOptions/enableMD5Check``
     ///   sends each part's `Content-MD5`; on OSS each part's CRC-64 is checked and, with
-    ///   ``TransferOptions/verifyIntegrity``, the whole object's, combined from the parts. The bandwidth limit
+    ///   ``TransferOptions/integrityCheck``, the whole object's, combined from the parts. The bandwidth limit
     ///   applies as for any transfer.
     /// - Progress moves as parts are acknowledged; ``TransferProgress/isTotalKnown`` is `false` until the final
     ///   report, and ``TransferProgress/totalBytes`` is meanwhile the bytes read from the stream.

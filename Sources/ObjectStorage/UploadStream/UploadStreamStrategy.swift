@@ -188,7 +188,7 @@ struct UploadStreamStrategy: Sendable {
         let verification = try TransferResult.Verification.completedUpload(
             reported: completed.crc64,
             expected: Self.combinedCRC64(parts),
-            verify: options.verifyIntegrity
+            verify: options.verifiesIntegrity
         )
         reporter.finish(totalBytes: size)
         return TransferResult(

@@ -48,6 +48,15 @@ struct TransferFlags: ParsableArguments, Sendable {
     )
     var noClobber = false
 
+    @Option(
+        help: """
+            How a transfer is checked end to end: full (the default: every check the service allows, reading a \
+            download back once where nothing else proves it), streamed (only checks made as the bytes arrive, \
+            never a second read), off. The summary says what was verified.
+            """
+    )
+    var checksumMode: ChecksumMode = .full
+
     @Flag(help: "Upload only: send each part's Content-MD5 so the service verifies it.")
     var md5 = false
 
@@ -86,6 +95,7 @@ struct TransferFlags: ParsableArguments, Sendable {
         if let partSize { options.partSize = partSize.bytes }
         if let concurrency { options.concurrency = concurrency }
         options.enableMD5Check = md5
+        options.integrityCheck = checksumMode.integrityCheck
         if noClobber { options.writeCondition = .ifAbsent }
         return options
     }
@@ -117,6 +127,7 @@ struct TransferFlags: ParsableArguments, Sendable {
         if limitRate != nil { return "--limit-rate" }
         if checkpointFile != nil { return "--checkpoint-file" }
         if noClobber { return "--no-clobber" }
+        if checksumMode != .full { return "--checksum-mode" }
         return uploadOnlyFlags.first
     }
 
@@ -206,4 +217,17 @@ struct TagSet: ExpressibleByArgument, Sendable, Hashable {
 
 extension Character {
     fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}
+
+/// `--checksum-mode`: the CLI's names for ``TransferOptions/IntegrityCheck``.
+enum ChecksumMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case full, streamed, off
+
+    var integrityCheck: TransferOptions.IntegrityCheck {
+        switch self {
+        case .full: return .full
+        case .streamed: return .streamed
+        case .off: return .off
+        }
+    }
 }
