@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run a local object-storage server that speaks OSS, OBS and S3 and verifies their signatures.",
         discussion: """
-            Prints exactly one line, `listening on http://HOST:PORT`, on standard output when ready, then on \
+            Prints exactly one line, `listening on http://HOST:PORT` (`https` with --tls-certificate), on \
+            standard output when ready, then on \
             standard error one `export` line per dialect (S3, OSS, OBS) that points objstore at the server: \
             endpoint, region and key pair (a secret configured with --access-key-id appears as the shell \
             expansion that reads it, never in the clear). Stops cleanly on SIGINT or SIGTERM.
@@ -109,6 +110,18 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var faults: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS only, with the certificate chain in this PEM file (needs --tls-key); clients must trust "
+                + "its issuer.",
+            valueName: "file"
+        )
+    )
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(help: "The seed of probabilistic fault triggers (when=p:P).")
     var faultSeed: UInt64 = 0x5EED
 
@@ -158,6 +171,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--anonymous cannot be combined with --access-key-id")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together: give both or neither.")
+        }
         for spec in faults { _ = try ServeFaultSpec.parse(spec) }
         if let lifecycleDay, lifecycleDay.seconds < 1 {
             throw ValidationError("--lifecycle-day must be at least 1s")
@@ -203,10 +219,16 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.defaultVendor = StorageVendor(scheme: defaultDialect) ?? .s3
         configuration.domain = domain
         if let restoreDelay { configuration.restoreDelay = .seconds(Int64(restoreDelay.seconds)) }
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = (
+                try Self.readPEM(tlsCertificate, "--tls-certificate"), try Self.readPEM(tlsKey, "--tls-key")
+            )
+        }
         let injector = FaultInjector(seed: faultSeed)
         for spec in faults { injector.add(try ServeFaultSpec.parse(spec)) }
         let server = LocalObjectServer(configuration: configuration, faults: injector, logger: logger)
         let host = self.host
+        let scheme = configuration.scheme
         let regions = (StorageVendor.s3, StorageVendor.oss, StorageVendor.obs)
         let serverConfiguration = configuration
         let accessKeyID = credentials.accessKeyID
@@ -228,9 +250,9 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 group.addTask {
                     let port = try await server.waitUntilRunning()
-                    FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                    FileHandle.standardOutput.write(Data("listening on \(scheme)://\(host):\(port)\n".utf8))
                     let exports = ServeExports(
-                        endpoint: ServeExports.endpoint(host: host, port: port),
+                        endpoint: ServeExports.endpoint(host: host, port: port, scheme: scheme),
                         regions: [regions.0, regions.1, regions.2].map { ($0, serverConfiguration.region(for: $0)) },
                         accessKeyID: accessKeyID,
                         secret: exportedSecret
@@ -252,6 +274,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw error
         }
         dataDirectory.removeIfTemporary()
+    }
+
+    /// The bytes of a PEM file named by `option`.
+    static func readPEM(_ path: String, _ option: String) throws(CLIError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidInput("\(option): cannot read '\(path)'.")
+        }
+        return [UInt8](data)
     }
 
     /// `path` made absolute against the working directory, so that a printed `cat PATH` works from anywhere.

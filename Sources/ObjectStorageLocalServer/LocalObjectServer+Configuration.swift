@@ -73,6 +73,13 @@ extension LocalObjectServer {
         /// How long a restore of an archived object takes (RestoreObject): the object stays unreadable, and HEAD
         /// says the restore is in progress, until then. The services take minutes to days; none by default.
         public var restoreDelay = Duration.zero
+        /// The server's certificate chain and private key, both PEM: the server then speaks HTTPS only (TLS 1.2 or
+        /// 1.3). `nil`, the default, serves plain HTTP. A client must trust the chain's issuer
+        /// (`HTTPConfiguration.TLS.trustRoots`).
+        package var tls: (certificateChainPEM: [UInt8], privateKeyPEM: [UInt8])?
+
+        /// `https` with ``tls``, else `http`.
+        package var scheme: String { self.tls == nil ? "http" : "https" }
 
         /// Creates a configuration.
         ///

@@ -100,7 +100,7 @@ extension LocalObjectServer {
         let credentials = Self.developmentCredentials
         var clientConfiguration = ObjectStorageClient.Configuration(
             vendor: vendor,
-            endpoint: Endpoint(scheme: "http", host: configuration.host, port: port),
+            endpoint: Endpoint(scheme: configuration.scheme, host: configuration.host, port: port),
             region: configuration.region(for: vendor),
             credentials: .static(accessKeyID: credentials.accessKeyID, secretAccessKey: credentials.secretAccessKey)
         )

@@ -10,6 +10,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 public import ServiceLifecycle
 import Synchronization
 
@@ -69,9 +70,9 @@ public final class LocalObjectServer: Service, Sendable {
     /// The bound port, once the server is listening.
     package var port: Int? { state.withLock { $0.port } }
 
-    /// `http://HOST:PORT`, once the server is listening.
+    /// `http://HOST:PORT` (`https` with ``Configuration/tls``), once the server is listening.
     public var endpoint: String? {
-        port.map { "http://\(configuration.host):\($0)" }
+        port.map { "\(configuration.scheme)://\(configuration.host):\($0)" }
     }
 
     /// Listens and serves until the task is cancelled or a graceful shutdown is triggered.
@@ -101,10 +102,21 @@ public final class LocalObjectServer: Service, Sendable {
                 idleTimeout: Self.timeAmount(configuration.idleTimeout)
             )
             let minimumBodyRate = configuration.minimumRequestBodyRate
+            let tls = try configuration.tls.map { tls in
+                try NIOSSLContext(
+                    configuration: .makeServerConfiguration(
+                        certificateChain: try NIOSSLCertificate.fromPEMBytes(tls.certificateChainPEM).map {
+                            .certificate($0)
+                        },
+                        privateKey: .privateKey(try NIOSSLPrivateKey(bytes: tls.privateKeyPEM, format: .pem))
+                    )
+                )
+            }
             let builder = HTTPServerBuilder { responder in
                 PacedHTTP1Channel(
                     base: HTTP1Channel(responder: responder, configuration: channelConfiguration),
-                    minimumBodyRate: minimumBodyRate
+                    minimumBodyRate: minimumBodyRate,
+                    tls: tls
                 )
             }
             let server = try builder.buildServer(

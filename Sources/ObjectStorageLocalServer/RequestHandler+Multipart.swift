@@ -152,7 +152,7 @@ extension RequestHandler {
         xml.open("CompleteMultipartUploadResult", namespace: context.dialect.xmlNamespace)
         xml.element(
             "Location",
-            "http://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, style: .path))"
+            "\(configuration.scheme)://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, style: .path))"
         )
         xml.element("Bucket", bucket)
         xml.element("Key", key)

@@ -137,7 +137,7 @@ extension RequestHandler {
             context: context
         )
         let versionID = try store.commit(bucket, metadata: metadata, blob: blob)
-        var reply = Self.postReply(
+        var reply = self.postReply(
             form: form,
             context: context,
             bucket: bucket,
@@ -220,7 +220,7 @@ extension RequestHandler {
 
     /// The answer to a stored upload: a 303 to `success_action_redirect`, or `success_action_status` (200, 201
     /// with a `PostResponse` document, or 204, the default).
-    static func postReply(
+    func postReply(
         form: PostForm,
         context: Context,
         bucket: String,
@@ -229,7 +229,8 @@ extension RequestHandler {
         crc64: UInt64
     ) -> Reply {
         let formatted = context.dialect.formatETag(etag)
-        let location = "http://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, style: .path))"
+        let location =
+            "\(configuration.scheme)://\(context.request.host)/\(bucket)/\(PercentEncoding.encode(key, style: .path))"
         var headers = [("ETag", formatted), ("Location", location)]
         if context.dialect.kind == .oss { headers.append(("x-oss-hash-crc64ecma", String(crc64))) }
         if let redirect = form.value("success_action_redirect") ?? form.value("redirect"), !redirect.isEmpty {

@@ -28,7 +28,8 @@ struct ServeAnnouncementTests {
         static func start(
             _ arguments: [String],
             environment: [String: String] = [:],
-            directory: URL? = nil
+            directory: URL? = nil,
+            scheme: String = "http"
         ) async throws -> AnnouncingServer {
             let binary = try #require(CLIProcess.binary, "objstore is not built")
             let process = try ChildProcess(
@@ -40,7 +41,7 @@ struct ServeAnnouncementTests {
             let output = try #require(process.standardOutput)
             let error = try #require(process.standardError)
             let listening = try await onOwnThread { CLIProcess.read(output, until: "\n") }
-            #expect(listening.hasPrefix("listening on http://127.0.0.1:"), "\(listening)")
+            #expect(listening.hasPrefix("listening on \(scheme)://127.0.0.1:"), "\(listening)")
             let announcement = try await onOwnThread {
                 var text = ""
                 while !(text.contains("OBS_SECRET_ACCESS_KEY=") && text.hasSuffix("\n")) {
@@ -241,5 +242,57 @@ struct ServeAnnouncementTests {
         #expect(try await Self.pasted(line, ["mb", "obs://kept"]).status == 0)
         #expect(server.stop() == 0)
         #expect(try !FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    @Test("--tls-certificate and --tls-key serve HTTPS only, and the export lines say https")
+    func servesHTTPS() async throws {
+        guard TLSTestPKI.isEnabled, FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { return }
+        let pki = try await TLSTestPKI.shared()
+        let scratch = try ObjectsScratch()
+        let certificate = scratch.path("server.pem")
+        let key = scratch.path("server.key")
+        try Data(pki.serverCertificatePEM).write(to: URL(fileURLWithPath: certificate))
+        try Data(pki.serverKeyPEM).write(to: URL(fileURLWithPath: key))
+        let server = try await AnnouncingServer.start(
+            ["--tls-certificate", certificate, "--tls-key", key],
+            scheme: "https"
+        )
+        let line = try server.exportLine(setting: "AWS_ENDPOINT_URL")
+        // `export AWS_ENDPOINT_URL='https://127.0.0.1:PORT' AWS_REGION=...`
+        let assignment = line.split(separator: " ").dropFirst().first ?? ""
+        let endpoint = assignment.dropFirst("AWS_ENDPOINT_URL=".count).trimmingCharacters(in: ["'"])
+        #expect(endpoint.hasPrefix("https://127.0.0.1:"), "\(line)")
+        try await pki.withCAFile { caFile in
+            // Over TLS, trusting the test CA: the server answers an unsigned request as S3 does.
+            let secure = try await CLIProcess.run(
+                executable: URL(fileURLWithPath: "/usr/bin/curl"),
+                arguments: ["-sS", "--cacert", caFile, "-o", "/dev/null", "-w", "%{http_code}", endpoint + "/"],
+                environment: ProcessInfo.processInfo.environment,
+                timeLimit: .seconds(20)
+            )
+            #expect(secure.status == 0, "\(secure.standardError)")
+            #expect(secure.standardOutput == "403")
+        }
+        // Plain HTTP to the same port gets no HTTP answer.
+        let plain = try await CLIProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/curl"),
+            arguments: [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", "http" + endpoint.dropFirst(5) + "/",
+            ],
+            environment: ProcessInfo.processInfo.environment,
+            timeLimit: .seconds(20)
+        )
+        #expect(plain.standardOutput == "000", "\(plain.standardOutput)")
+        #expect(server.stop() == 0)
+    }
+
+    @Test("--tls-certificate without --tls-key is refused with a sentence")
+    func certificateNeedsKey() async throws {
+        let result = try await CLIProcess.run(
+            ["serve", "--port", "0", "--tls-certificate", "/nonexistent.pem"],
+            environment: CLIProcess.isolatedEnvironment([:])
+        )
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--tls-certificate and --tls-key go together"), "\(result.standardError)")
     }
 }

@@ -41,12 +41,13 @@ struct ServeExports {
     ///   - host: `--host`.
     ///   - port: The bound port.
     /// - Returns: `http://HOST:PORT`.
-    static func endpoint(host: String, port: Int) -> String {
+    static func endpoint(host: String, port: Int, scheme: String = "http") -> String {
         switch host {
-        case "0.0.0.0", "": return "http://127.0.0.1:\(port)"
-        case "::", "[::]": return "http://[::1]:\(port)"
+        case "0.0.0.0", "": return "\(scheme)://127.0.0.1:\(port)"
+        case "::", "[::]": return "\(scheme)://[::1]:\(port)"
         default:
-            return host.contains(":") && !host.hasPrefix("[") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+            return host.contains(":") && !host.hasPrefix("[")
+                ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
         }
     }
 
