@@ -56,7 +56,12 @@ extension ObjectStorageClient {
         let logger = self.operationLogger(operation, logger)
         let fixedBody =
             prepare == nil
-            ? try PreparedBody(operation.body, configuration: self.configuration, checksCRC: checksUploadCRC) : nil
+            ? try PreparedBody(
+                operation.body,
+                configuration: self.configuration,
+                checksCRC: checksUploadCRC,
+                signsPayload: PreparedBody.signsPayload(of: operation, endpoint: self.configuration.endpoint)
+            ) : nil
         var policy = self.configuration.retry
         if !retries || !(fixedBody?.isReplayable ?? true) { policy.maxAttempts = 1 }
         do {
@@ -73,7 +78,8 @@ extension ObjectStorageClient {
                         body = try PreparedBody(
                             request.body,
                             configuration: self.configuration,
-                            checksCRC: checksUploadCRC
+                            checksCRC: checksUploadCRC,
+                            signsPayload: PreparedBody.signsPayload(of: request, endpoint: self.configuration.endpoint)
                         )
                     } else {
                         body = try fixedBody ?? PreparedBody(nil, configuration: self.configuration)

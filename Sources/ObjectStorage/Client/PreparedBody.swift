@@ -17,13 +17,26 @@ struct PreparedBody: Sendable {
     let sha256: PayloadHash?
     let tracksCRC: Bool
 
-    init(_ body: UploadBody?, configuration: ObjectStorageClient.Configuration, checksCRC: Bool = true) throws {
+    /// - Parameters:
+    ///   - body: The body, if any.
+    ///   - configuration: The client's configuration.
+    ///   - checksCRC: Whether OSS's CRC-64 of the body is compared with what the service reports.
+    ///   - signsPayload: Whether an in-memory body's SHA-256 is signed (SigV4); see
+    ///     ``signsPayload(of:endpoint:)``. Other bodies are always sent as `UNSIGNED-PAYLOAD`.
+    init(
+        _ body: UploadBody?,
+        configuration: ObjectStorageClient.Configuration,
+        checksCRC: Bool = true,
+        signsPayload: Bool = true
+    ) throws {
         let resolved = try body?.resolved()
         self.body = resolved
         self.tracksCRC = checksCRC && configuration.isOSS && resolved != nil
         if let bytes = resolved?.inMemoryBytes {
             self.inMemoryCRC = self.tracksCRC ? CRC64.checksum(bytes.readableBytesView) : nil
-            self.sha256 = configuration.signatureVersion == .sigV4 ? .sha256(of: bytes.readableBytesView) : nil
+            self.sha256 =
+                configuration.signatureVersion == .sigV4
+                ? (signsPayload ? .sha256(of: bytes.readableBytesView) : .unsigned) : nil
         } else {
             self.inMemoryCRC = nil
             self.sha256 = resolved == nil && configuration.signatureVersion == .sigV4 ? .emptySHA256 : nil
@@ -31,6 +44,19 @@ struct PreparedBody: Sendable {
     }
 
     var isReplayable: Bool { self.body?.isReplayable ?? true }
+
+    /// Whether a SigV4 request's in-memory body is sent with its SHA-256 signed: always over plain HTTP, where the
+    /// signature is what keeps the bytes from being changed on the way; over HTTPS only when the request carries no
+    /// checksum the service checks (`Content-MD5`, or ``OperationRequest/sentChecksum``), as botocore decides. TLS
+    /// then guards the bytes on the way and the checksum guards them end to end, and the SHA-256 (a read of the
+    /// whole body, three times a CRC-64's cost) is not computed.
+    static func signsPayload(of operation: OperationRequest, endpoint: Endpoint) -> Bool {
+        guard endpoint.scheme == "https" else { return true }
+        let checked =
+            operation.sentChecksum != nil
+            || operation.headers.contains { asciiCaseInsensitiveEquals($0.name, "Content-MD5") }
+        return !checked
+    }
 
     func payloadHash(for version: SignatureVersion) -> PayloadHash {
         version == .sigV4 ? (self.sha256 ?? .unsigned) : .unsigned

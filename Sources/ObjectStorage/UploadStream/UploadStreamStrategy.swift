@@ -14,6 +14,11 @@ import ObjectStorageSigning
 /// that ends within the first part goes up as one PUT; a longer one as a multipart upload whose parts are cut from
 /// the stream in order and sent `concurrency` at a time. The reader waits while `concurrency` parts are in memory
 /// (assembled or in flight), so memory stays within `concurrency × partSize` plus one chunk of the stream.
+///
+/// With ``TransferOptions/integrityCheck`` on, each part (or the single PUT) carries the vendor's checksum
+/// (``SentChecksum``: S3's CRC-64/NVME, OBS's CRC-64), computed from the part in memory, for the service to check;
+/// the completion carries the object's, combined from the parts'. Over HTTPS that checksum stands in for the
+/// SigV4 payload hash (``PreparedBody/signsPayload(of:endpoint:)``).
 struct UploadStreamStrategy: Sendable {
     let client: ObjectStorageClient
     let bucket: String
@@ -26,11 +31,16 @@ struct UploadStreamStrategy: Sendable {
     let maximumPartCount: Int
     let reporter: TransferProgressReporter
     let logger: Logger
+    /// The checksum each request carries for the service to check; `nil` for OSS (which reports its own CRC-64)
+    /// and with the integrity check off.
+    let sentChecksum: SentChecksum.Kind?
 
     /// One acknowledged part.
     struct SentPart: Sendable {
         var part: CompletedPart
         var size: Int64
+        /// The part's CRC-64 by ``sentChecksum``'s polynomial, as sent.
+        var sentCRC: UInt64?
     }
 
     init(
@@ -63,6 +73,7 @@ struct UploadStreamStrategy: Sendable {
         self.maximumPartCount = maximumPartCount
         self.reporter = TransferProgressReporter(unknownTotalWith: progress)
         self.logger = logger
+        self.sentChecksum = options.verifiesIntegrity ? SentChecksum.Kind.of(client.configuration.vendor) : nil
     }
 
     /// Uploads the stream.
@@ -85,7 +96,7 @@ struct UploadStreamStrategy: Sendable {
             bucket: bucket,
             key: key,
             attributes: attributes,
-            fullObjectCRC64NVME: false,
+            fullObjectCRC64NVME: sentChecksum == .s3CRC64NVME,
             condition: options.writeCondition,
             logger: logger
         )
@@ -106,6 +117,7 @@ struct UploadStreamStrategy: Sendable {
         var put = PutObjectRequest(bucket: bucket, key: key, body: .bytes(body), attributes: attributes)
         put.computesContentMD5 = options.enableMD5Check
         put.condition = options.writeCondition
+        put.checksum = checksum(of: body)
         let response = try await client.putObject(put, logger: logger)
         let size = Int64(body.readableBytes)
         reporter.add(size)
@@ -113,8 +125,8 @@ struct UploadStreamStrategy: Sendable {
         return TransferResult(
             singleRequest: response,
             size: size,
-            // The client checked the bytes it sent against the CRC-64 the service reported for the PUT.
-            verification: response.crc64.map { .crc64($0) } ?? .none(reason: "the service reports no CRC-64"),
+            // OSS's CRC-64 the client checked against the bytes sent, or the checksum sent that the service checked.
+            verification: UploadFileStrategy.verification(of: response, sent: put.checksum),
             contentMD5Verified: options.enableMD5Check
         )
     }
@@ -156,40 +168,59 @@ struct UploadStreamStrategy: Sendable {
         }
     }
 
-    /// Sends one part, with its `Content-MD5` when asked (OSS checks its CRC-64 against the bytes sent).
+    /// The checksum `bytes` carry for the service to check, if the upload sends one.
+    private func checksum(of bytes: ByteBuffer) -> SentChecksum? {
+        sentChecksum.map { kind in
+            SentChecksum(kind: kind, value: CRC64.checksum(bytes.readableBytesView, polynomial: kind.polynomial))
+        }
+    }
+
+    /// Sends one part, with its `Content-MD5` when asked and its checksum (OSS checks its CRC-64 against the bytes
+    /// sent).
     private func send(_ part: ByteBuffer, number: Int, uploadID: String) async throws -> SentPart {
         let md5 = options.enableMD5Check ? ByteEncoding.base64(Hashing.MD5.hash(part.readableBytesView)) : nil
-        let completed = try await client.uploadPart(
+        let checksum = checksum(of: part)
+        let operation = try client.uploadPartOperation(
             bucket: bucket,
             key: key,
             uploadID: uploadID,
             partNumber: number,
             body: .bytes(part),
             contentMD5: md5,
-            logger: logger
+            checksum: checksum
         )
+        let completed = try await client.send(operation, logger: logger) {
+            try ObjectStorageClient.completedPart(number, from: $0)
+        }
         let size = Int64(part.readableBytes)
         reporter.add(size)
-        return SentPart(part: completed, size: size)
+        return SentPart(part: completed, size: size, sentCRC: checksum?.value)
     }
 
     /// Completes the upload and compares the object's CRC-64, when the service reports one, with the parts'.
     private func complete(_ parts: [SentPart], uploadID: String) async throws -> TransferResult {
         try Task.checkCancellation()
-        let completed = try await client.completeMultipartUpload(
+        let checksum = Self.objectChecksum(parts, kind: sentChecksum)
+        let (completed, reportedChecksum) = try await client.completeMultipartUpload(
             bucket: bucket,
             key: key,
             uploadID: uploadID,
             parts: parts.map(\.part),
+            checksum: checksum,
             condition: options.writeCondition,
             logger: logger
         )
         let size = parts.reduce(0) { $0 + $1.size }
-        let verification = try TransferResult.Verification.completedUpload(
+        var verification = try TransferResult.Verification.completedUpload(
             reported: completed.crc64,
             expected: Self.combinedCRC64(parts),
             verify: options.verifiesIntegrity
         )
+        if options.verifiesIntegrity, let sent = checksum?.object, let reportedChecksum {
+            // The service checked the parts against the values sent; the object's it reports must be theirs.
+            try sent.check(reported: reportedChecksum, operation: "CompleteMultipartUpload")
+            verification = sent.kind.verification(sent.value)
+        }
         reporter.finish(totalBytes: size)
         return TransferResult(
             filePath: "",
@@ -209,6 +240,23 @@ struct UploadStreamStrategy: Sendable {
             verification: verification,
             contentMD5Verified: options.enableMD5Check
         )
+    }
+
+    /// The object's checksum combined from the checksums the parts were sent with, and each part's; `nil` when the
+    /// upload sends none.
+    static func objectChecksum(
+        _ parts: [SentPart],
+        kind: SentChecksum.Kind?
+    ) -> (object: SentChecksum, parts: [Int: UInt64])? {
+        guard let kind else { return nil }
+        var combined: UInt64 = 0
+        var each: [Int: UInt64] = [:]
+        for sent in parts {
+            guard let crc = sent.sentCRC else { return nil }
+            combined = CRC64.combine(combined, crc, lengthOfSecond: UInt64(sent.size), polynomial: kind.polynomial)
+            each[sent.part.partNumber] = crc
+        }
+        return (SentChecksum(kind: kind, value: combined), each)
     }
 
     /// The whole object's CRC-64 combined from the parts' in order, or `nil` when a part has none.
