@@ -16,6 +16,9 @@
 //   ReaderBenchmarks random ENDPOINT BUCKET KEY N C     N reads of 64 KiB at random offsets, C at a time
 //   ReaderBenchmarks resumable ENDPOINT BUCKET KEY DIR  resumableDownload to DIR/download.bin (tmpfs: the rate
 //                                                       without a disk), deleted afterwards
+//   ReaderBenchmarks upload-stream ENDPOINT BUCKET KEY MIB  a proxied body of MIB MiB (64 KiB buffers) through
+//                                                       uploadStream (length unknown)
+//   ReaderBenchmarks put-stream ENDPOINT BUCKET KEY MIB  the same body as one streamed PutObject of known length
 
 import Foundation
 import ObjectStorage
@@ -39,7 +42,10 @@ struct ReaderBenchmarks {
         )
         var http = HTTPConfiguration()
         http.maximumConnectionsPerHost = 32
+        // BENCH_CA_FILE: the CA of an HTTPS server with a certificate of its own (Scripts/bench-upload-stream TLS=1).
+        if let caFile = ProcessInfo.processInfo.environment["BENCH_CA_FILE"] { http.tls.trustRoots = .pemFile(caFile) }
         try await withObjectStorageClient(configuration: configuration, http: http) { client in
+            if mode.hasSuffix("-stream") { _ = try? await client.createBucket(bucket: bucket) }
             let start = ContinuousClock.now
             var requests = 0
             var bytes: Int64 = 0
@@ -82,6 +88,16 @@ struct ReaderBenchmarks {
                 bytes = result.bytesTransferred
                 let part = TransferOptions().partSize
                 requests = Int((result.objectSize + part - 1) / part)  // a GET per part
+            case "upload-stream", "put-stream":
+                guard arguments.count >= 5, let mebibytes = Int64(arguments[4]) else { throw CancellationError() }
+                bytes = try await Self.proxiedUpload(
+                    client,
+                    streamed: mode == "put-stream",
+                    bucket: bucket,
+                    key: key,
+                    size: mebibytes << 20
+                )
+                requests = 1
             case "random":
                 guard arguments.count >= 6, let reads = Int(arguments[4]), let concurrency = Int(arguments[5]) else {
                     throw CancellationError()
@@ -109,6 +125,11 @@ struct ReaderBenchmarks {
                 throw CancellationError()
             }
             let seconds = (ContinuousClock.now - start) / .seconds(1)
+            if mode.hasSuffix("-stream") {
+                // Outside the timing: the service stored every byte (it checked each part's checksum or signature).
+                let stored = try await client.headObject(bucket: bucket, key: key).contentLength
+                guard stored == bytes else { throw ProxiedBody.ShortObject(stored: stored, sent: bytes) }
+            }
             print("{\"mode\":\"\(mode)\",\"seconds\":\(seconds),\"requests\":\(requests),\"bytes\":\(bytes)}")
         }
     }
