@@ -70,7 +70,7 @@ public final class LocalObjectServer: Service, Sendable {
     /// The bound port, once the server is listening.
     package var port: Int? { state.withLock { $0.port } }
 
-    /// `http://HOST:PORT` (`https` with ``Configuration/tls``), once the server is listening.
+    /// `http://HOST:PORT` (`https` when the configuration has a TLS certificate), once the server is listening.
     public var endpoint: String? {
         port.map { "\(configuration.scheme)://\(configuration.host):\($0)" }
     }
