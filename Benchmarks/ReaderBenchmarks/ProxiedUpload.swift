@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import ObjectStorage
 
 /// The body of a PUT an app proxies (issue 41): `size` bytes as a sequence of 64 KiB buffers, each a new
@@ -46,6 +47,16 @@ struct ProxiedBody: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(pattern: self.pattern, left: self.size) }
+}
+
+extension ProxiedBody {
+    /// Writes the body to `path` a buffer at a time (the control of `upload-file`: the same bytes, from a file).
+    func write(to path: String) async throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path)
+        else { throw CocoaError(.fileWriteUnknown) }
+        defer { try? file.close() }
+        for try await chunk in self { try file.write(contentsOf: Data(chunk.readableBytesView)) }
+    }
 }
 
 extension ReaderBenchmarks {

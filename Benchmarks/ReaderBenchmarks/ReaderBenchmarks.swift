@@ -19,6 +19,8 @@
 //   ReaderBenchmarks upload-stream ENDPOINT BUCKET KEY MIB  a proxied body of MIB MiB (64 KiB buffers) through
 //                                                       uploadStream (length unknown)
 //   ReaderBenchmarks put-stream ENDPOINT BUCKET KEY MIB  the same body as one streamed PutObject of known length
+//   ReaderBenchmarks upload-file ENDPOINT BUCKET KEY MIB DIR  the same bytes written to DIR first (untimed), then
+//                                                       uploadFile: the multipart upload uploadStream makes, from a file
 
 import Foundation
 import ObjectStorage
@@ -45,7 +47,14 @@ struct ReaderBenchmarks {
         // BENCH_CA_FILE: the CA of an HTTPS server with a certificate of its own (Scripts/bench-upload-stream TLS=1).
         if let caFile = ProcessInfo.processInfo.environment["BENCH_CA_FILE"] { http.tls.trustRoots = .pemFile(caFile) }
         try await withObjectStorageClient(configuration: configuration, http: http) { client in
-            if mode.hasSuffix("-stream") { _ = try? await client.createBucket(bucket: bucket) }
+            let uploads = ["upload-stream", "put-stream", "upload-file"].contains(mode)
+            if uploads { _ = try? await client.createBucket(bucket: bucket) }
+            var staged: String?
+            if mode == "upload-file", arguments.count >= 6, let mebibytes = Int64(arguments[4]) {
+                staged = arguments[5] + "/upload-file.bin"
+                try await ProxiedBody(size: mebibytes << 20).write(to: arguments[5] + "/upload-file.bin")
+            }
+            defer { if let staged { try? FileManager.default.removeItem(atPath: staged) } }
             let start = ContinuousClock.now
             var requests = 0
             var bytes: Int64 = 0
@@ -98,6 +107,10 @@ struct ReaderBenchmarks {
                     size: mebibytes << 20
                 )
                 requests = 1
+            case "upload-file":
+                guard let staged else { throw CancellationError() }
+                bytes = try await client.uploadFile(from: staged, bucket: bucket, key: key).objectSize
+                requests = 1
             case "random":
                 guard arguments.count >= 6, let reads = Int(arguments[4]), let concurrency = Int(arguments[5]) else {
                     throw CancellationError()
@@ -125,7 +138,7 @@ struct ReaderBenchmarks {
                 throw CancellationError()
             }
             let seconds = (ContinuousClock.now - start) / .seconds(1)
-            if mode.hasSuffix("-stream") {
+            if uploads {
                 // Outside the timing: the service stored every byte (it checked each part's checksum or signature).
                 let stored = try await client.headObject(bucket: bucket, key: key).contentLength
                 guard stored == bytes else { throw ProxiedBody.ShortObject(stored: stored, sent: bytes) }
