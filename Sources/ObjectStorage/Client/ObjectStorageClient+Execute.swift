@@ -56,12 +56,7 @@ extension ObjectStorageClient {
         let logger = self.operationLogger(operation, logger)
         let fixedBody =
             prepare == nil
-            ? try PreparedBody(
-                operation.body,
-                configuration: self.configuration,
-                checksCRC: checksUploadCRC,
-                signsPayload: PreparedBody.signsPayload(of: operation, endpoint: self.configuration.endpoint)
-            ) : nil
+            ? try PreparedBody(for: operation, configuration: self.configuration, checksCRC: checksUploadCRC) : nil
         var policy = self.configuration.retry
         if !retries || !(fixedBody?.isReplayable ?? true) { policy.maxAttempts = 1 }
         do {
@@ -76,13 +71,12 @@ extension ObjectStorageClient {
                     if let prepare {
                         try await prepare(&request, attempt)
                         body = try PreparedBody(
-                            request.body,
+                            for: request,
                             configuration: self.configuration,
-                            checksCRC: checksUploadCRC,
-                            signsPayload: PreparedBody.signsPayload(of: request, endpoint: self.configuration.endpoint)
+                            checksCRC: checksUploadCRC
                         )
                     } else {
-                        body = try fixedBody ?? PreparedBody(nil, configuration: self.configuration)
+                        body = try fixedBody ?? PreparedBody(for: nil, configuration: self.configuration)
                     }
                     let response = try await self.attempt(request, body: body, attempt: attempt, logger: logger)
                     return try await read(response)

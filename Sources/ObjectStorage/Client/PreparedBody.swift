@@ -18,25 +18,23 @@ struct PreparedBody: Sendable {
     let tracksCRC: Bool
 
     /// - Parameters:
-    ///   - body: The body, if any.
+    ///   - operation: The request whose body this is; `nil` for no body.
     ///   - configuration: The client's configuration.
     ///   - checksCRC: Whether OSS's CRC-64 of the body is compared with what the service reports.
-    ///   - signsPayload: Whether an in-memory body's SHA-256 is signed (SigV4); see
-    ///     ``signsPayload(of:endpoint:)``. Other bodies are always sent as `UNSIGNED-PAYLOAD`.
     init(
-        _ body: UploadBody?,
+        for operation: OperationRequest?,
         configuration: ObjectStorageClient.Configuration,
-        checksCRC: Bool = true,
-        signsPayload: Bool = true
+        checksCRC: Bool = true
     ) throws {
-        let resolved = try body?.resolved()
+        let resolved = try operation?.body?.resolved()
         self.body = resolved
         self.tracksCRC = checksCRC && configuration.isOSS && resolved != nil
         if let bytes = resolved?.inMemoryBytes {
             self.inMemoryCRC = self.tracksCRC ? CRC64.checksum(bytes.readableBytesView) : nil
             self.sha256 =
                 configuration.signatureVersion == .sigV4
-                ? (signsPayload ? .sha256(of: bytes.readableBytesView) : .unsigned) : nil
+                ? (Self.signsPayload(of: operation, endpoint: configuration.endpoint)
+                    ? .sha256(of: bytes.readableBytesView) : .unsigned) : nil
         } else {
             self.inMemoryCRC = nil
             self.sha256 = resolved == nil && configuration.signatureVersion == .sigV4 ? .emptySHA256 : nil
@@ -50,8 +48,8 @@ struct PreparedBody: Sendable {
     /// checksum the service checks (`Content-MD5`, or ``OperationRequest/sentChecksum``), as botocore decides. TLS
     /// then guards the bytes on the way and the checksum guards them end to end, and the SHA-256 (a read of the
     /// whole body, three times a CRC-64's cost) is not computed.
-    static func signsPayload(of operation: OperationRequest, endpoint: Endpoint) -> Bool {
-        guard endpoint.scheme == "https" else { return true }
+    static func signsPayload(of operation: OperationRequest?, endpoint: Endpoint) -> Bool {
+        guard endpoint.scheme == "https", let operation else { return true }
         let checked =
             operation.sentChecksum != nil
             || operation.headers.contains { asciiCaseInsensitiveEquals($0.name, "Content-MD5") }
