@@ -71,8 +71,8 @@ struct AlibabaSTSCredentialsTests {
         let home = try CredentialFilesDirectory()
         defer { home.remove() }
         let tokenFile = try home.write("rrsa/token", Self.tokenA)
-        // 13 s: the refreshing cache counts them expired 10 s early, so it refreshes about 3 s after the grant.
-        fake.setGrants([AlibabaSTSTestServer.grant(1, expiresIn: 13), AlibabaSTSTestServer.grant(2)])
+        // 13 s from the answer: the refreshing cache counts them expired 10 s early, so it refreshes 2–3 s later.
+        fake.setGrants([AlibabaSTSTestServer.grant(1, expiringAfterAnswer: 13), AlibabaSTSTestServer.grant(2)])
         fake.expectToken(Self.tokenA)
         var environment = Self.environment(home: home.path)
         environment["ALIBABA_CLOUD_ROLE_ARN"] = AlibabaSTSTestServer.roleARN

@@ -46,6 +46,9 @@ final class AlibabaSTSTestServer: Sendable {
         var securityToken: String
         /// Whole seconds, as STS writes it (`2015-04-09T11:52:19Z`).
         var expiration: Date
+        /// When set, the fake writes an expiration this many seconds after it answers instead of ``expiration``, so
+        /// that a short lifetime does not shrink on a loaded machine between making the grant and serving it.
+        var lifetimeFromAnswer: TimeInterval?
     }
 
     /// Which encoding the `Signature` of an AssumeRole was computed with.
@@ -83,8 +86,19 @@ final class AlibabaSTSTestServer: Sendable {
             accessKeyID: "STS.NUv\(number)AlibabaTestKey",
             secret: "alists-issued-secret-\(number)-9b3c",
             securityToken: "alists-security-token-\(number)-CAIS+/=x",
-            expiration: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + seconds).rounded(.down))
+            expiration: Self.wholeSeconds(from: Date(), plus: seconds)
         )
+    }
+
+    /// The `n`th grant, expiring `seconds` after the fake serves it.
+    static func grant(_ number: Int, expiringAfterAnswer seconds: TimeInterval) -> Grant {
+        var grant = Self.grant(number, expiresIn: seconds)
+        grant.lifetimeFromAnswer = seconds
+        return grant
+    }
+
+    private static func wholeSeconds(from date: Date, plus seconds: TimeInterval) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 + seconds).rounded(.down))
     }
 
     private struct State {
@@ -179,9 +193,12 @@ final class AlibabaSTSTestServer: Sendable {
             let behaviour = self.state.withLock { $0.behaviour }
             switch behaviour {
             case .succeed:
-                let grant = self.state.withLock { state in
+                var grant = self.state.withLock { state in
                     defer { state.granted += 1 }
                     return state.grants[min(state.granted, state.grants.count - 1)]
+                }
+                if let lifetime = grant.lifetimeFromAnswer {
+                    grant.expiration = Self.wholeSeconds(from: Date(), plus: lifetime)
                 }
                 seen.status = 200
                 reply = Self.json("200 OK", Self.grantDocument(grant, parameters: parameters))
