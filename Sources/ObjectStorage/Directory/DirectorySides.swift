@@ -41,12 +41,12 @@ struct LocalSide: AsyncIteratorProtocol {
     }
 }
 
-/// A directory job's remote side: the objects under a prefix, page by page, in key order, named by their key minus
-/// the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out. Either the
+/// A directory job's remote side: the objects under a prefix, page by page (the next requested while this one is
+/// compared), in key order, named by their key minus the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out. Either the
 /// current objects, or each key's version current at an instant (a version listing).
 struct ListingSide: AsyncIteratorProtocol {
     enum Source {
-        case objects(PaginatedSequence<ListObjectsResponse>.AsyncIterator)
+        case objects(ReadAheadPages<ListObjectsResponse>.Iterator)
         case versions(KeyVersionsIterator, at: Date)
         /// While a page is read (so that the iterator in hand is the only copy), and after the last.
         case reading
@@ -63,7 +63,7 @@ struct ListingSide: AsyncIteratorProtocol {
         prefix: String,
         isFiltered: @escaping @Sendable (String) -> Bool
     ) {
-        self.source = .objects(listing.makeAsyncIterator())
+        self.source = .objects(listing.readingAhead().makeAsyncIterator())
         self.prefix = prefix
         self.isFiltered = isFiltered
     }

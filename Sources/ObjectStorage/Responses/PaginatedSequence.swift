@@ -22,7 +22,7 @@ public struct PaginatedSequence<Page: Sendable>: AsyncSequence, Sendable {
     let fetch: @Sendable (_ token: String?) async throws -> (Page, next: String?)
 
     /// The iterator.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    public struct AsyncIterator: AsyncIteratorProtocol, Sendable {
         let fetch: @Sendable (_ token: String?) async throws -> (Page, next: String?)
         var token: String?
         var finished = false

@@ -75,7 +75,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                     bucket: location.bucket,
                     prefix: location.key,
                     delimiter: recursive ? nil : "/"
-                ) {
+                ).readingAhead() {
                     for prefix in page.commonPrefixes {
                         try emit(prefix: prefix)
                     }
@@ -89,7 +89,7 @@ struct ListCommand: AsyncParsableCommand, Sendable {
                 bucket: location.bucket,
                 prefix: location.key,
                 delimiter: recursive ? nil : "/"
-            ) {
+            ).readingAhead() {
                 for prefix in page.commonPrefixes {
                     try emit(prefix: prefix)
                 }
