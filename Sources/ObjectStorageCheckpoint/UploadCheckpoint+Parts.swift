@@ -90,12 +90,7 @@ extension UploadCheckpoint {
     /// - Returns: The combined CRC64, or `nil`.
     package func combinedCRC64() -> UInt64? {
         guard isComplete else { return nil }
-        var combined: UInt64 = 0
-        for part in parts {
-            guard let crc = part.crc64 else { return nil }
-            combined = CRC64.combine(combined, crc, lengthOfSecond: UInt64(part.size), polynomial: partCRC64Polynomial)
-        }
-        return combined
+        return CRC64.combine(parts.lazy.map { ($0.crc64, $0.size) }, polynomial: partCRC64Polynomial)
     }
 
     /// The polynomial of the parts' CRCs: S3's CRC-64/NVME for an upload created for S3's full-object checksum

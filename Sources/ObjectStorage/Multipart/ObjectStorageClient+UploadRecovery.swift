@@ -237,16 +237,13 @@ extension ObjectStorageClient {
             return recovered
         }
         if let checkpointPath { try? store.remove(at: checkpointPath) }
-        var verification = try TransferResult.Verification.completedUpload(
+        let verification = try TransferResult.Verification.completedUpload(
             reported: completed.crc64,
             expected: expectedCRC64,
+            sent: checksum?.object,
+            reportedChecksum: reportedChecksum,
             verify: verify
         )
-        if verify, let sent = checksum?.object, let reported = reportedChecksum {
-            // The service checked the bytes against the value sent; the value reported must be that one.
-            try sent.check(reported: reported, operation: "CompleteMultipartUpload")
-            verification = sent.kind.verification(sent.value)
-        }
         var etag = completed.etag
         if etag == nil { etag = await objectMade(by: finished, logger: logger)?.head.etag }
         return TransferCompletion(

@@ -211,16 +211,13 @@ struct UploadStreamStrategy: Sendable {
             logger: logger
         )
         let size = parts.reduce(0) { $0 + $1.size }
-        var verification = try TransferResult.Verification.completedUpload(
+        let verification = try TransferResult.Verification.completedUpload(
             reported: completed.crc64,
-            expected: Self.combinedCRC64(parts),
+            expected: CRC64.combine(parts.lazy.map { ($0.part.crc64, $0.size) }),
+            sent: checksum?.object,
+            reportedChecksum: reportedChecksum,
             verify: options.verifiesIntegrity
         )
-        if options.verifiesIntegrity, let sent = checksum?.object, let reportedChecksum {
-            // The service checked the parts against the values sent; the object's it reports must be theirs.
-            try sent.check(reported: reportedChecksum, operation: "CompleteMultipartUpload")
-            verification = sent.kind.verification(sent.value)
-        }
         reporter.finish(totalBytes: size)
         return TransferResult(
             filePath: "",
@@ -248,25 +245,11 @@ struct UploadStreamStrategy: Sendable {
         _ parts: [SentPart],
         kind: SentChecksum.Kind?
     ) -> (object: SentChecksum, parts: [Int: UInt64])? {
-        guard let kind else { return nil }
-        var combined: UInt64 = 0
-        var each: [Int: UInt64] = [:]
-        for sent in parts {
-            guard let crc = sent.sentCRC else { return nil }
-            combined = CRC64.combine(combined, crc, lengthOfSecond: UInt64(sent.size), polynomial: kind.polynomial)
-            each[sent.part.partNumber] = crc
-        }
-        return (SentChecksum(kind: kind, value: combined), each)
-    }
-
-    /// The whole object's CRC-64 combined from the parts' in order, or `nil` when a part has none.
-    static func combinedCRC64(_ parts: [SentPart]) -> UInt64? {
-        var combined: UInt64 = 0
-        for sent in parts {
-            guard let crc = sent.part.crc64 else { return nil }
-            combined = CRC64.combine(combined, crc, lengthOfSecond: UInt64(sent.size))
-        }
-        return combined
+        guard let kind,
+            let combined = CRC64.combine(parts.lazy.map { ($0.sentCRC, $0.size) }, polynomial: kind.polynomial)
+        else { return nil }
+        let each = parts.compactMap { sent in sent.sentCRC.map { (sent.part.partNumber, $0) } }
+        return (SentChecksum(kind: kind, value: combined), Dictionary(each, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The error for a stream longer than `maximumPartCount` parts, thrown before the part past the last is sent.

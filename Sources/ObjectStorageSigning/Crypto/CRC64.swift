@@ -92,6 +92,24 @@ package struct CRC64: Hashable, Sendable {
         COSCRC64_combine(polynomial.c, first, second, lengthOfSecond)
     }
 
+    /// The checksum of pieces laid end to end, from each piece's checksum and length.
+    ///
+    /// - Parameters:
+    ///   - pieces: Each piece's checksum (`nil` when unknown) and length in bytes, in order.
+    ///   - polynomial: Which CRC-64.
+    /// - Returns: The checksum of the whole, or `nil` when a piece's is unknown.
+    package static func combine(
+        _ pieces: some Sequence<(crc: UInt64?, length: Int64)>,
+        polynomial: Polynomial = .xz
+    ) -> UInt64? {
+        var combined: UInt64 = 0
+        for piece in pieces {
+            guard let crc = piece.crc else { return nil }
+            combined = Self.combine(combined, crc, lengthOfSecond: UInt64(piece.length), polynomial: polynomial)
+        }
+        return combined
+    }
+
     /// Whether this machine uses the carry-less-multiply implementation.
     package static var isAccelerated: Bool { COSCRC64_is_accelerated() != 0 }
 }
