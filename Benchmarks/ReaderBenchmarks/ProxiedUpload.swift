@@ -77,6 +77,20 @@ extension ReaderBenchmarks {
             _ = try await client.putObject(request)
             return size
         }
-        return try await client.uploadStream(body, bucket: bucket, key: key).objectSize
+        return try await client.uploadStream(body, bucket: bucket, key: key, options: Self.uploadOptions).objectSize
+    }
+
+    /// The transfer options of the multipart modes: the defaults, or the part size in MiB and the parts in flight
+    /// that `BENCH_PART_MIB` and `BENCH_CONCURRENCY` name.
+    static var uploadOptions: TransferOptions {
+        let environment = ProcessInfo.processInfo.environment
+        var options = TransferOptions()
+        if let mebibytes = environment["BENCH_PART_MIB"].flatMap(Int64.init), mebibytes > 0 {
+            options.partSize = mebibytes << 20
+        }
+        if let concurrency = environment["BENCH_CONCURRENCY"].flatMap(Int.init), concurrency > 0 {
+            options.concurrency = concurrency
+        }
+        return options
     }
 }

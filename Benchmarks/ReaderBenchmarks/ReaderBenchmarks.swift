@@ -109,7 +109,8 @@ struct ReaderBenchmarks {
                 requests = 1
             case "upload-file":
                 guard let staged else { throw CancellationError() }
-                bytes = try await client.uploadFile(from: staged, bucket: bucket, key: key).objectSize
+                bytes = try await client.uploadFile(from: staged, bucket: bucket, key: key, options: Self.uploadOptions)
+                    .objectSize
                 requests = 1
             case "random":
                 guard arguments.count >= 6, let reads = Int(arguments[4]), let concurrency = Int(arguments[5]) else {
