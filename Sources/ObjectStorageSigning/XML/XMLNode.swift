@@ -118,7 +118,7 @@ private struct XMLTreeParser {
         self.index += 1  // <
         let qualifiedName = self.readName()
         guard !qualifiedName.isEmpty else { throw Self.error("an element without a name") }
-        var node = XMLNode(name: Self.localName(qualifiedName), text: "", children: [])
+        var node = XMLNode(name: self.localName(qualifiedName), text: "", children: [])
         // Attributes: read and ignored.
         while true {
             self.skipWhitespace()
@@ -147,13 +147,15 @@ private struct XMLTreeParser {
         }
         var text: [UInt8] = []
         while true {
-            guard let byte = self.peek() else { throw Self.error("unterminated element <\(qualifiedName)>") }
+            guard let byte = self.peek() else {
+                throw Self.error("unterminated element <\(self.string(qualifiedName))>")
+            }
             if byte == UInt8(ascii: "<") {
                 if self.hasPrefix("</") {
                     self.index += 2
                     let closing = self.readName()
-                    guard closing == qualifiedName else {
-                        throw Self.error("</\(closing)> closes <\(qualifiedName)>")
+                    guard self.bytes[closing].elementsEqual(self.bytes[qualifiedName]) else {
+                        throw Self.error("</\(self.string(closing))> closes <\(self.string(qualifiedName))>")
                     }
                     self.skipWhitespace()
                     guard self.peek() == UInt8(ascii: ">") else { throw Self.error("malformed end tag") }
@@ -175,8 +177,10 @@ private struct XMLTreeParser {
             } else if byte == UInt8(ascii: "&") {
                 try self.readReference(into: &text)
             } else {
-                text.append(byte)
-                self.index += 1
+                // A run of character data, up to the next markup or reference, appended at once.
+                let start = self.index
+                while let next = self.peek(), next != UInt8(ascii: "<"), next != UInt8(ascii: "&") { self.index += 1 }
+                text.append(contentsOf: self.bytes[start..<self.index])
             }
         }
     }
@@ -207,7 +211,8 @@ private struct XMLTreeParser {
         }
     }
 
-    private mutating func readName() -> String {
+    /// Reads a name and returns where its bytes are (empty when none is there).
+    private mutating func readName() -> Range<Int> {
         let start = self.index
         while let byte = self.peek(),
             !(byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
@@ -216,12 +221,18 @@ private struct XMLTreeParser {
         {
             self.index += 1
         }
-        return String(decoding: self.bytes[start..<self.index], as: UTF8.self)
+        return start..<self.index
     }
 
-    private static func localName(_ name: String) -> String {
-        guard let colon = name.lastIndex(of: ":") else { return name }
-        return String(name[name.index(after: colon)...])
+    /// The name at `range` without its namespace prefix (what follows the last `:`).
+    private func localName(_ range: Range<Int>) -> String {
+        let name = self.bytes[range]
+        let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
+        return String(decoding: local, as: UTF8.self)
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        String(decoding: self.bytes[range], as: UTF8.self)
     }
 
     private func peek() -> UInt8? {
