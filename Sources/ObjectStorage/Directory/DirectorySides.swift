@@ -42,8 +42,9 @@ struct LocalSide: AsyncIteratorProtocol {
 }
 
 /// A directory job's remote side: the objects under a prefix, page by page (the next requested while this one is
-/// compared), in key order, named by their key minus the prefix, minus directory markers (keys ending in `/`) and the names the job's patterns leave out. Either the
-/// current objects, or each key's version current at an instant (a version listing).
+/// compared), in key order, named by their key minus the prefix, minus directory markers (keys ending in `/`) and
+/// the names the job's patterns leave out. Either the current objects, or each key's version current at an instant
+/// (a version listing).
 struct ListingSide: AsyncIteratorProtocol {
     enum Source {
         case objects(ReadAheadPages<ListObjectsResponse>.Iterator)
