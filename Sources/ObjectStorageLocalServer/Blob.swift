@@ -14,8 +14,9 @@ enum Blob: Sendable {
     /// Immutable files read one after another: one file, or the parts of a multipart object (completing an
     /// upload does not copy them). Removed when the version they hold is replaced (open readers keep them alive).
     case files([BlobFile])
-    /// Bytes in memory.
-    case memory(ByteBuffer)
+    /// Buffers in memory read one after another: one buffer, or the parts of a multipart object (completing an
+    /// upload does not copy them either).
+    case memory([ByteBuffer])
 
     /// One file of `size` bytes.
     static func file(_ path: String, size: Int64) -> Blob { .files([BlobFile(path: path, size: size)]) }

@@ -24,42 +24,50 @@ final class BlobReader: Sendable {
     /// The most files a blob has opened at once.
     static let eagerlyOpenedFiles = 256
 
+    /// One file or buffer of the blob, and where its bytes start in the blob.
     private struct Segment: Sendable {
-        var file: BlobFile
+        enum Content: Sendable {
+            /// The file, open with whether it was opened for direct I/O (reads must then be aligned), or not open
+            /// (`nil`) when it is opened for each read.
+            case file(BlobFile, opened: (descriptor: Int32, direct: Bool)?)
+            case memory(ByteBuffer)
+        }
+
+        var content: Content
         var start: Int64
-        /// The open file and whether it was opened for direct I/O (reads must then be aligned), or `nil` when the
-        /// file is opened for each read.
-        var opened: (descriptor: Int32, direct: Bool)?
+        var size: Int64
+
+        var end: Int64 { start + size }
     }
 
-    private enum Source: Sendable {
-        case files([Segment])
-        case memory(ByteBuffer)
-    }
-
-    private let source: Source
+    private let segments: [Segment]
 
     /// Opens the files of `blob` (all at once, up to ``eagerlyOpenedFiles``), so the version read is the version
     /// described.
     init(_ blob: Blob) throws {
+        var segments: [Segment] = []
+        var start: Int64 = 0
         switch blob {
         case .files(let files):
             let eager = files.count <= Self.eagerlyOpenedFiles
-            var segments: [Segment] = []
-            var start: Int64 = 0
             do {
                 for file in files {
-                    segments.append(Segment(file: file, start: start, opened: eager ? try Self.open(file) : nil))
+                    let opened = eager ? try Self.open(file) : nil
+                    segments.append(Segment(content: .file(file, opened: opened), start: start, size: file.size))
                     start += file.size
                 }
             } catch {
-                for segment in segments { segment.opened.map { FileIO.closeFile($0.descriptor) } }
+                Self.close(segments)
                 throw error
             }
-            source = .files(segments)
-        case .memory(let buffer):
-            source = .memory(buffer)
+        case .memory(let buffers):
+            for buffer in buffers {
+                let size = Int64(buffer.readableBytes)
+                segments.append(Segment(content: .memory(buffer), start: start, size: size))
+                start += size
+            }
         }
+        self.segments = segments
     }
 
     /// Opens `file`, for direct I/O if it is large enough and the file system allows it.
@@ -70,46 +78,43 @@ final class BlobReader: Sendable {
         return (try FileIO.openForReading(file.path), false)
     }
 
+    private static func close(_ segments: [Segment]) {
+        for segment in segments {
+            if case .file(_, let opened?) = segment.content { FileIO.closeFile(opened.descriptor) }
+        }
+    }
+
     /// The segment holding byte `offset` (the first that ends after it: empty files hold none), found by binary
     /// search, so that a GET of a 10,000-part object does not scan the list for each read.
-    private static func segment(holding offset: Int64, in segments: [Segment]) -> Segment? {
+    private func segment(holding offset: Int64) -> Segment? {
         var low = 0
         var high = segments.count
         while low < high {
             let middle = low + (high - low) / 2
-            if segments[middle].start + segments[middle].file.size > offset { high = middle } else { low = middle + 1 }
+            if segments[middle].end > offset { high = middle } else { low = middle + 1 }
         }
         return low < segments.count ? segments[low] : nil
     }
 
     /// How many bytes ``read(offset:count:allocator:)`` returns for `offset` and `count`: `count`, or less at the
-    /// end of the file that holds `offset` (0 at the end of the blob).
+    /// end of the file or buffer that holds `offset` (0 at the end of the blob).
     func readLength(at offset: Int64, upTo count: Int) -> Int {
-        switch source {
-        case .memory(let buffer):
-            return max(0, min(count, buffer.readableBytes - Int(offset)))
-        case .files(let segments):
-            guard let segment = Self.segment(holding: offset, in: segments) else { return 0 }
-            return Int(min(Int64(count), segment.start + segment.file.size - offset))
-        }
+        guard let segment = segment(holding: offset) else { return 0 }
+        return Int(min(Int64(count), segment.end - offset))
     }
 
-    /// Reads up to `count` bytes at `offset`, stopping at the end of the file that holds `offset`; empty only at
-    /// the end of the blob (or of a file cut short).
+    /// Reads up to `count` bytes at `offset`, stopping at the end of the file or buffer that holds `offset`; empty
+    /// only at the end of the blob (or of a file cut short).
     func read(offset: Int64, count: Int, allocator: ByteBufferAllocator) throws -> ByteBuffer {
-        switch source {
+        guard count > 0, let segment = segment(holding: offset) else { return ByteBuffer() }
+        let position = offset - segment.start
+        let wanted = Int(min(Int64(count), segment.size - position))
+        switch segment.content {
         case .memory(let buffer):
-            let start = Int(offset)
-            let length = max(0, min(count, buffer.readableBytes - start))
-            return buffer.getSlice(at: buffer.readerIndex + start, length: length) ?? ByteBuffer()
-        case .files(let segments):
-            guard count > 0, let segment = Self.segment(holding: offset, in: segments) else {
-                return ByteBuffer()
-            }
-            let position = offset - segment.start
-            let wanted = Int(min(Int64(count), segment.file.size - position))
-            let (descriptor, direct) = try segment.opened ?? Self.open(segment.file)
-            defer { if segment.opened == nil { FileIO.closeFile(descriptor) } }
+            return buffer.getSlice(at: buffer.readerIndex + Int(position), length: wanted) ?? ByteBuffer()
+        case .file(let file, let opened):
+            let (descriptor, direct) = try opened ?? Self.open(file)
+            defer { if opened == nil { FileIO.closeFile(descriptor) } }
             if direct { return try readAligned(descriptor, position: position, count: wanted, allocator) }
             var buffer = allocator.buffer(capacity: wanted)
             try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { pointer in
@@ -150,9 +155,5 @@ final class BlobReader: Sendable {
         return buffer
     }
 
-    deinit {
-        if case .files(let segments) = source {
-            for segment in segments { segment.opened.map { FileIO.closeFile($0.descriptor) } }
-        }
-    }
+    deinit { Self.close(segments) }
 }

@@ -160,7 +160,7 @@ final class BlobWriter {
 
     /// Writes what is queued, closes the file and returns the blob (a file at the temporary path, not yet in place).
     func finish() async throws -> Blob {
-        guard let file else { return .memory(memory) }
+        guard let file else { return .memory([memory]) }
         if direct {
             if filled > 0, let block {
                 // A direct write takes whole pages: pad the tail, then cut the file back to its size.

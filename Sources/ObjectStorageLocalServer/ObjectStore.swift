@@ -780,23 +780,18 @@ final class ObjectStore: Sendable {
         }
     }
 
-    /// The blob of an object made of `parts`: the part files themselves, never a copy (a copy of a large upload
-    /// costs the server many CPU seconds and keeps the client waiting; see docs/BENCHMARKS.md).
+    /// The blob of an object made of `parts`: the part files or buffers themselves, never a copy (a copy of a large
+    /// upload costs the server many CPU seconds and keeps the client waiting; see docs/BENCHMARKS.md).
     func assemble(_ parts: [StoredPart]) -> Blob {
-        guard root != nil else {
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(Int(parts.reduce(0) { $0 + $1.size }))
-            for part in parts {
-                if case .memory(let bytes) = part.blob { buffer.writeImmutableBuffer(bytes) }
+        var files: [BlobFile] = []
+        var buffers: [ByteBuffer] = []
+        for part in parts {
+            switch part.blob {
+            case .files(let partFiles): files += partFiles
+            case .memory(let partBuffers): buffers += partBuffers
             }
-            return .memory(buffer)
         }
-        return .files(
-            parts.flatMap { part -> [BlobFile] in
-                guard case .files(let files) = part.blob else { return [] }
-                return files
-            }
-        )
+        return root == nil ? .memory(buffers) : .files(files)
     }
 
     func removeUploadFiles(_ upload: StoredUpload) {

@@ -13,7 +13,7 @@ import Testing
 
 @testable import ObjectStorageLocalServer
 
-/// Reads that find their file among a blob's files, empty files included, opened eagerly or per read.
+/// Reads that find their file or buffer among a blob's, empty ones included, files opened eagerly or per read.
 @Suite("Blob reader")
 struct BlobReaderTests {
     @Test(
@@ -34,7 +34,19 @@ struct BlobReaderTests {
             files.append(BlobFile(path: path, size: Int64(bytes.count)))
             contents.append(bytes)
         }
-        let reader = try BlobReader(.files(files))
+        try expectEveryOffsetReadsItsSegment(try BlobReader(.files(files)), contents: contents)
+    }
+
+    @Test("Every offset of a blob in memory reads the bytes of the buffer holding it, up to that buffer's end")
+    func everyOffsetReadsFromTheBufferHoldingIt() throws {
+        let contents = (0..<7).map { testBytes([0, 5, 0, 3][$0 % 4], seed: UInt8($0)) }
+        // A buffer whose reader index is not 0 (a slice) reads from its readable bytes.
+        var buffers = contents.map { ByteBuffer(bytes: [0xEE] + $0) }
+        for index in buffers.indices { buffers[index].moveReaderIndex(forwardBy: 1) }
+        try expectEveryOffsetReadsItsSegment(try BlobReader(.memory(buffers)), contents: contents)
+    }
+
+    private func expectEveryOffsetReadsItsSegment(_ reader: BlobReader, contents: [[UInt8]]) throws {
         let whole = contents.flatMap { $0 }
         var fileEnd = 0
         var ends: [Int] = []
