@@ -24,7 +24,7 @@ import Synchronization
 /// - `/stall-body`: stops reading from the connection after the request head, and never answers.
 /// - `/large/<bytes>`: streams that many bytes (byte `i` is `i % 251`), writing each chunk only after the
 ///   previous one was accepted by the socket.
-/// - `/paced/<bytes>`: the same bytes, 16 KiB every 20 ms (about 800 KB/s, a slow link); ``sentBytes(_:)`` says
+/// - `/paced/<bytes>`: the same bytes, 16 KiB every 100 ms (about 160 KB/s, a slow link); ``sentBytes(_:)`` says
 ///   how many the socket accepted before the client closed the connection.
 final class TestHTTPServer: Sendable {
     let channel: any Channel
@@ -238,7 +238,7 @@ private final class ScriptedHandler: ChannelInboundHandler {
         context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(chunk)))).whenSuccess {
             let (handler, context) = loopBound.value
             handler.counter.sent(count, path: path)
-            context.eventLoop.scheduleTask(in: .milliseconds(20)) {
+            context.eventLoop.scheduleTask(in: .milliseconds(100)) {
                 let (handler, context) = loopBound.value
                 handler.writePaced(offset: offset + count, total: total, path: path, context: context)
             }
