@@ -34,13 +34,7 @@ struct ListingTruncationTests {
             )
         }
         defer { Task { try? await server.stop() } }
-        let configuration = ObjectStorageClient.Configuration(
-            vendor: .s3,
-            endpoint: try Endpoint(url: server.url("")),
-            region: "us-east-1",
-            credentials: nil
-        )
-        let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
+        let client = try server.anonymousS3Client()
         var keys: [String] = []
         let error = await #expect(throws: ObjectStorageError.self) {
             for try await page in client.listObjects(bucket: "b") {
@@ -117,14 +111,7 @@ struct ListObjectsV1Tests {
             return .response("200 OK", headers: [("Content-Type", "application/xml")], body: Array(body.utf8))
         }
         defer { Task { try? await server.stop() } }
-        var configuration = ObjectStorageClient.Configuration(
-            vendor: .s3,
-            endpoint: try Endpoint(url: server.url("")),
-            region: "us-east-1",
-            credentials: nil
-        )
-        configuration.usesListObjectsV1 = true
-        let client = ObjectStorageClient(configuration: configuration, logger: .scanning)
+        let client = try server.anonymousS3Client { $0.usesListObjectsV1 = true }
         var keys: [String] = []
         for try await page in client.listObjects(bucket: "b") { keys += page.contents.map(\.key) }
         #expect(keys == ["a", "b", "c"])

@@ -36,16 +36,6 @@ struct ReadAheadPagesTests {
         return .response("200 OK", headers: [("Content-Type", "application/xml")], body: Array(xml.utf8))
     }
 
-    static func client(_ server: RawHTTPServer) throws -> ObjectStorageClient {
-        let configuration = ObjectStorageClient.Configuration(
-            vendor: .s3,
-            endpoint: try Endpoint(url: server.url("")),
-            region: "us-east-1",
-            credentials: nil
-        )
-        return ObjectStorageClient(configuration: configuration, logger: .scanning)
-    }
-
     /// Waits up to 5 s for the server to have seen `count` requests.
     static func waitFor(_ count: Int, on server: RawHTTPServer) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)
@@ -59,7 +49,7 @@ struct ReadAheadPagesTests {
     func theNextPageIsRequestedWhileTheCallerHoldsThisOne() async throws {
         let server = try await RawHTTPServer.start { Self.page($0.target) }
         defer { Task { try? await server.stop() } }
-        let client = try Self.client(server)
+        let client = try server.anonymousS3Client()
 
         var pages = client.listObjects(bucket: "b").readingAhead().makeAsyncIterator()
         let first = try await pages.next()
@@ -80,7 +70,7 @@ struct ReadAheadPagesTests {
     func thePlainListingWaitsForTheCaller() async throws {
         let server = try await RawHTTPServer.start { Self.page($0.target) }
         defer { Task { try? await server.stop() } }
-        let client = try Self.client(server)
+        let client = try server.anonymousS3Client()
 
         var pages = client.listObjects(bucket: "b").makeAsyncIterator()
         _ = try await pages.next()
@@ -95,7 +85,7 @@ struct ReadAheadPagesTests {
             request.target.contains("continuation-token=t2") ? .bytes([]) : Self.page(request.target)
         }
         defer { Task { try? await server.stop() } }
-        let client = try Self.client(server)
+        let client = try server.anonymousS3Client()
         let firstKeys = Mutex<[String]>([])
 
         let listing = Task {
@@ -124,7 +114,7 @@ struct ReadAheadPagesTests {
             return .response("403 Forbidden", headers: [("Content-Type", "application/xml")], body: body)
         }
         defer { Task { try? await server.stop() } }
-        let client = try Self.client(server)
+        let client = try server.anonymousS3Client()
 
         var pages = client.listObjects(bucket: "b").readingAhead().makeAsyncIterator()
         let first = try await pages.next()

@@ -65,6 +65,23 @@ extension ObjectStorageClient {
     }
 }
 
+extension RawHTTPServer {
+    /// An unsigned S3 client of this server (`us-east-1`), after `configure`: for tests whose server scripts the
+    /// replies and checks no signature.
+    func anonymousS3Client(
+        _ configure: (inout ObjectStorageClient.Configuration) -> Void = { _ in }
+    ) throws -> ObjectStorageClient {
+        var configuration = ObjectStorageClient.Configuration(
+            vendor: .s3,
+            endpoint: try Endpoint(url: self.url("")),
+            region: "us-east-1",
+            credentials: nil
+        )
+        configure(&configuration)
+        return ObjectStorageClient(configuration: configuration, logger: .scanning)
+    }
+}
+
 /// Fast retries for tests.
 let testRetry = RetryPolicy.exponentialJitter(maxAttempts: 3, base: .milliseconds(1), cap: .milliseconds(5))
 
