@@ -52,8 +52,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux, .android]))]
         ),
         .target(name: "CObjectStorageCRC"),
-        // The system's `O_DIRECT`, which Swift's Glibc module does not import.
-        .target(name: "CObjectStorageDirectIO"),
+        // What Swift's Glibc module does not import: `O_DIRECT`, `pipe2`, closing descriptors in a spawned child.
+        .target(name: "CObjectStorageSystem"),
 
         // MARK: SDK layers
         .target(
@@ -86,7 +86,7 @@ let package = Package(
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
                 "ObjectStorageCheckpoint",
-                "CObjectStorageDirectIO",
+                "CObjectStorageSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -99,7 +99,7 @@ let package = Package(
                 "ObjectStorage",
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
-                "CObjectStorageDirectIO",
+                "CObjectStorageSystem",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -237,7 +237,7 @@ let package = Package(
             dependencies: [
                 "ObjectStorageTestSupport",
                 "ObjectStorageLocalServer",
-                "CObjectStorageDirectIO",
+                "CObjectStorageSystem",
                 "ObjectStorageSigning",
                 "ObjectStorageTransport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

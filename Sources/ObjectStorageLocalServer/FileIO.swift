@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CObjectStorageDirectIO
+import CObjectStorageSystem
 import NIOCore
 import NIOPosix
 import ObjectStorageSigning
@@ -76,7 +76,7 @@ enum FileIO {
     }
 
     /// `O_DIRECT`, or 0 where the platform has no direct I/O.
-    private static let directIOFlag = COSDirectIO_open_flag()
+    private static let directIOFlag = COSSystem_direct_io_flag()
 
     /// Turns direct I/O off for `fd` (a file system may refuse it only at the first write, and a short write
     /// leaves the rest unaligned); `false` if it was not on.

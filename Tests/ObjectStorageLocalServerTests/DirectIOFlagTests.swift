@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CObjectStorageDirectIO
+import CObjectStorageSystem
 import Foundation
 import Testing
 
@@ -20,13 +20,13 @@ struct DirectIOFlagTests {
     /// architecture (asm-generic and x86 use octal 040000; arm64 and arm use 0200000).
     @Test func isTheKernelsODirect() {
         #if os(Linux) && arch(x86_64)
-        #expect(COSDirectIO_open_flag() == 0o40000)
+        #expect(COSSystem_direct_io_flag() == 0o40000)
         #elseif os(Linux) && (arch(arm64) || arch(arm))
-        #expect(COSDirectIO_open_flag() == 0o200000)
+        #expect(COSSystem_direct_io_flag() == 0o200000)
         #elseif os(Linux)
-        #expect(COSDirectIO_open_flag() != 0)
+        #expect(COSSystem_direct_io_flag() != 0)
         #else
-        #expect(COSDirectIO_open_flag() == 0)
+        #expect(COSSystem_direct_io_flag() == 0)
         #endif
     }
 
@@ -34,7 +34,7 @@ struct DirectIOFlagTests {
     /// directory's file system has direct I/O at all).
     @Test func openKeepsTheFlag() throws {
         #if os(Linux)
-        let flag = COSDirectIO_open_flag()
+        let flag = COSSystem_direct_io_flag()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("direct-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -355,6 +355,26 @@ struct ProcessCredentialsProviderTests {
         #expect(credentials.accessKeyID == "AKIDENV-unset")
     }
 
+    @Test func theProgramInheritsNoDescriptorOfTheApp() async throws {
+        // A descriptor the app left open on `exec`, as code that does not set `O_CLOEXEC` leaves its sockets and files.
+        let descriptor = open("/dev/null", O_RDONLY)
+        try #require(descriptor > 2)
+        defer { close(descriptor) }
+        let directory = try ScriptDirectory()
+        // `[` is built into the shell, so `/dev/fd` lists the script's own descriptors.
+        let script = try directory.script(
+            "descriptor-creds",
+            """
+            if [ -e /dev/fd/\(descriptor) ]; then key=AKIDINHERITED; else key=AKIDCLEAN; fi
+            printf '{"Version": 1, "AccessKeyId": "%s", "SecretAccessKey": "%s"}' "$key" '\(Self.secret)'
+            """
+        )
+
+        let credentials = try await ProcessCredentialsProvider.process(script).credentials(logger: .scanning)
+
+        #expect(credentials.accessKeyID == "AKIDCLEAN", "descriptor \(descriptor) reached the program")
+    }
+
     @Test func aMissingProgramIsNamedWithoutItsArguments() async throws {
         let directory = try ScriptDirectory()
         let (logger, handler) = MetadataTestSupport.logger()

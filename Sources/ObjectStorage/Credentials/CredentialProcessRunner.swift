@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CObjectStorageSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -22,7 +23,8 @@ import Darwin
 /// - The program is found in the `PATH` of the environment it is given (or `/usr/bin:/bin` when that has none),
 ///   unless its name has a `/`.
 /// - Its standard input is `/dev/null`. Its standard output is read up to a limit; its standard error is read (so
-///   the program never blocks on a full pipe) and thrown away.
+///   the program never blocks on a full pipe) and thrown away. It inherits no other descriptor of the app (its
+///   sockets, its open files), where the C library can close them in the child: glibc 2.34 or later, and Darwin.
 /// - It runs in a process group of its own, so that a timeout, the output limit or a cancellation kills (`SIGKILL`)
 ///   the program and whatever it started that stayed in the group; the program is always reaped.
 /// - Once the program has exited, what it wrote is read and the run ends, even when a process it left behind
@@ -211,16 +213,9 @@ enum CredentialProcessRunner {
     }
 
     /// A pipe whose two ends are closed on `exec` (the child gets its end through `dup2`).
-    ///
-    /// `pipe2(O_CLOEXEC)`, which would leave no window, is a GNU extension the Glibc module does not import. A
-    /// program another thread starts between `pipe` and `fcntl` may inherit an end; the run does not depend on an
-    /// end of file once its own program has exited, so that costs only the descriptor in that program. Spawns made
-    /// here pass `POSIX_SPAWN_CLOEXEC_DEFAULT` where it exists (Darwin).
     private static func makePipe() throws(Failure) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .systemCall("pipe", errno) }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        guard COSSystem_pipe_closed_on_exec(&ends) == 0 else { throw .systemCall("pipe", errno) }
         return (ends[0], ends[1])
     }
 
@@ -249,6 +244,9 @@ enum CredentialProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        // Every other descriptor is closed in the child, whether or not its owner (the app, a library) marked it
+        // close-on-exec: glibc 2.34 and later; Darwin below, with POSIX_SPAWN_CLOEXEC_DEFAULT.
+        _ = COSSystem_spawn_close_from(&actions, 3)
 
         var noSignals = sigset_t()
         sigemptyset(&noSignals)

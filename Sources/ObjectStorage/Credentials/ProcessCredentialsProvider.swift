@@ -26,6 +26,8 @@ import Foundation
 ///   no shell runs it: `$(...)`, `$VAR`, `;`, `|`, `>` and `*` reach the program as they are written. The program
 ///   is looked up in the `PATH` of its environment unless its name contains a `/`.
 /// - Its standard input is `/dev/null`; its standard error is read and thrown away, never logged or quoted.
+/// - It inherits none of the app's other descriptors (sockets, open files) on Linux with glibc 2.34 or later and on
+///   Darwin, even those opened without close-on-exec.
 /// - It runs in a process group of its own. When it does not finish within the timeout, writes more than the
 ///   output limit, or the calling task is cancelled, the group is killed (`SIGKILL`) and the program reaped.
 ///

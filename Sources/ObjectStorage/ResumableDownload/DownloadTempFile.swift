@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import CObjectStorageDirectIO
+import CObjectStorageSystem
 import NIOCore
 import ObjectStorageCheckpoint
 import ObjectStorageSigning
@@ -56,7 +56,7 @@ final class DownloadTempFile: Sendable {
     /// Opens the file at `location` for direct writes; `nil` when the platform or file system cannot, or when the
     /// name no longer holds the file open at `descriptor`.
     private static func openDirect(_ location: DownloadDestination, sameFileAs descriptor: Int32) -> Int32? {
-        let flag = COSDirectIO_open_flag()
+        let flag = COSSystem_direct_io_flag()
         guard flag != 0, case .success(let direct) = location.directory.openRaw(location.name, flags: O_WRONLY | flag)
         else { return nil }
         var opened = stat()

@@ -9,9 +9,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 
-#include "CObjectStorageDirectIO.h"
+#include "CObjectStorageSystem.h"
 
-int COSDirectIO_open_flag(void) {
+int COSSystem_direct_io_flag(void) {
 #ifdef O_DIRECT
     return O_DIRECT;
 #else
