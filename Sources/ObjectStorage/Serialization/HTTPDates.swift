@@ -18,10 +18,12 @@ import Foundation
 enum HTTPDates {
     /// Parses `Sun, 06 Nov 1994 08:49:37 GMT` or `2024-05-01T12:00:00.000Z`.
     static func parse(_ text: String) -> Date? {
-        // A `-` after four characters is ISO 8601's year (every key of a listing has one); no HTTP date has it there.
-        if text.utf8.dropFirst(4).first == UInt8(ascii: "-"), let date = self.parseISO8601(text) { return date }
-        if let timestamp = SigningTimestamp(httpDate: text) { return timestamp.date }
-        return self.parseISO8601(text)
+        // A `-` after four characters is ISO 8601's year (every key of a listing has one); no HTTP date has it there,
+        // so each form is tried once, the likelier first.
+        if text.utf8.dropFirst(4).first == UInt8(ascii: "-") {
+            return self.parseISO8601(text) ?? SigningTimestamp(httpDate: text)?.date
+        }
+        return SigningTimestamp(httpDate: text)?.date ?? self.parseISO8601(text)
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT`.
