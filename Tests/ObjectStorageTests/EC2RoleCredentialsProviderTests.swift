@@ -26,14 +26,7 @@ struct EC2RoleCredentialsProviderTests {
         roleName: String? = nil,
         tokenMode: InstanceMetadataTokenMode = .preferred
     ) -> InstanceMetadataCredentialsProvider {
-        InstanceMetadataCredentialsProvider(
-            service: .awsEC2Role,
-            roleName: roleName,
-            endpoint: server.endpoint,
-            tokenMode: tokenMode,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
+        MetadataTestSupport.provider(.awsEC2Role, endpoint: server.endpoint, roleName: roleName, tokenMode: tokenMode)
     }
 
     @Test func imdsV2AsksForATokenThenTheRoleThenTheCredentials() async throws {
@@ -65,13 +58,11 @@ struct EC2RoleCredentialsProviderTests {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
 
-        let credentials = try await InstanceMetadataCredentialsProvider(
-            service: .awsEC2Role,
-            roleName: "ec2-test-role",
+        let credentials = try await MetadataTestSupport.provider(
+            .awsEC2Role,
             endpoint: server.endpoint,
-            tokenTTL: .seconds(100_000),
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
+            roleName: "ec2-test-role",
+            tokenTTL: .seconds(100_000)
         )
         .credentials(logger: logger)
 

@@ -23,12 +23,7 @@ struct ECSRoleCredentialsProviderTests {
     @Test func hardenedModeUsesTheTokenToDiscoverTheRoleAndFetchCredentials() async throws {
         let server = try await Server.start()
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
-            endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
+        let provider = MetadataTestSupport.provider(.alibabaCloudECSRole, endpoint: server.endpoint)
 
         let credentials = try await provider.credentials(logger: logger)
 
@@ -50,13 +45,11 @@ struct ECSRoleCredentialsProviderTests {
     @Test func aConfiguredRoleSkipsDiscoveryAndTheTokenTTLIsClamped() async throws {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
-            roleName: "ecs-test-role",
+        let provider = MetadataTestSupport.provider(
+            .alibabaCloudECSRole,
             endpoint: server.endpoint + "/",
-            tokenTTL: .seconds(100_000),
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
+            roleName: "ecs-test-role",
+            tokenTTL: .seconds(100_000)
         )
 
         let credentials = try await provider.credentials(logger: logger)
@@ -82,13 +75,8 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let credentials = try await InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
-            endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
-        .credentials(logger: logger)
+        let credentials = try await MetadataTestSupport.provider(.alibabaCloudECSRole, endpoint: server.endpoint)
+            .credentials(logger: logger)
 
         #expect(credentials.accessKeyID == "STS.AK1")
         let gets = server.requests.filter { $0.method == "GET" }
@@ -104,12 +92,10 @@ struct ECSRoleCredentialsProviderTests {
         behaviour.token = .status(403)
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
+        let provider = MetadataTestSupport.provider(
+            .alibabaCloudECSRole,
             endpoint: server.endpoint,
-            tokenMode: .required,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
+            tokenMode: .required
         )
 
         let error = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
@@ -124,12 +110,10 @@ struct ECSRoleCredentialsProviderTests {
     @Test func disabledTokenModeSendsOnlyPlainRequests() async throws {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
+        let provider = MetadataTestSupport.provider(
+            .alibabaCloudECSRole,
             endpoint: server.endpoint,
-            tokenMode: .disabled,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
+            tokenMode: .disabled
         )
 
         _ = try await provider.credentials(logger: logger)
@@ -145,22 +129,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let credentials = try await InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
-            endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
-        .credentials(logger: logger)
+        let credentials = try await MetadataTestSupport.provider(.alibabaCloudECSRole, endpoint: server.endpoint)
+            .credentials(logger: logger)
         #expect(credentials.accessKeyID == "STS.AK1")
 
-        let plain = InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
-            endpoint: server.endpoint,
-            tokenMode: .disabled,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
+        let plain = MetadataTestSupport.provider(.alibabaCloudECSRole, endpoint: server.endpoint, tokenMode: .disabled)
         let error = await MetadataTestSupport.credentialsError { _ = try await plain.credentials(logger: logger) }
         #expect(error?.code == .refreshFailed)
         #expect(error?.message.contains("HTTP 401") == true)
@@ -170,12 +143,10 @@ struct ECSRoleCredentialsProviderTests {
     @Test func anUnattachedRoleIsNotFound() async throws {
         let server = try await Server.start()
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .alibabaCloudECSRole,
-            roleName: "other role",
+        let provider = MetadataTestSupport.provider(
+            .alibabaCloudECSRole,
             endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
+            roleName: "other role"
         )
 
         let error = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
@@ -194,14 +165,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .alibabaCloudECSRole,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .notFound)
         #expect(error?.message.contains("no RAM role is attached") == true)
@@ -214,14 +182,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .alibabaCloudECSRole,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .refreshFailed)
         #expect(error?.message.contains("not a credentials document") == true)
@@ -241,14 +206,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .alibabaCloudECSRole,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .refreshFailed)
         #expect(error?.message.contains("Code InvalidRole instead of Success") == true)
@@ -262,14 +224,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .alibabaCloudECSRole,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .expired)
         try await server.stop()
@@ -284,14 +243,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .alibabaCloudECSRole,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .incomplete)
         #expect(error?.message.contains("AccessKeySecret, SecurityToken") == true)
@@ -304,14 +260,11 @@ struct ECSRoleCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .alibabaCloudECSRole,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .refreshFailed)
         #expect(error?.message.contains("HTTP 500") == true)
@@ -325,14 +278,7 @@ struct ECSRoleCredentialsProviderTests {
         let endpoint = "http://127.0.0.1:\(refusing.port)"
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(.alibabaCloudECSRole, endpoint: endpoint, logger: logger)
 
         #expect(error?.code == .notFound)
         #expect(error?.message.contains("unreachable") == true, "\(String(describing: error))")
@@ -362,12 +308,7 @@ struct ECSRoleCredentialsProviderTests {
         let clock = MetadataTestClock(start)
         // Generous timeouts: a refresh that timed out on a loaded machine would keep the cached pair.
         let provider: some CredentialsProvider = RefreshingCredentialsProvider(
-            InstanceMetadataCredentialsProvider(
-                service: .alibabaCloudECSRole,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ),
+            MetadataTestSupport.provider(.alibabaCloudECSRole, endpoint: server.endpoint),
             now: { clock.now }
         )
 

@@ -23,12 +23,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.credentials = .valid(expiration: "2030-01-02T03:04:05.583000Z")
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .huaweiCloudECS,
-            endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
+        let provider = MetadataTestSupport.provider(.huaweiCloudECS, endpoint: server.endpoint)
         let credentials = try await provider.credentials(logger: logger)
 
         #expect(credentials.accessKeyID == "STS.AK1")
@@ -51,14 +46,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start()
         let (logger, _) = MetadataTestSupport.logger()
 
-        _ = try await InstanceMetadataCredentialsProvider(
-            service: .huaweiCloudECS,
-            endpoint: server.endpoint,
-            tokenTTL: .seconds(5),
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
-        .credentials(logger: logger)
+        _ = try await MetadataTestSupport.provider(.huaweiCloudECS, endpoint: server.endpoint, tokenTTL: .seconds(5))
+            .credentials(logger: logger)
 
         #expect(server.requests.first?.ttl == "60")
         try await server.stop()
@@ -71,13 +60,8 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let credentials = try await InstanceMetadataCredentialsProvider(
-            service: .huaweiCloudECS,
-            endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
-        .credentials(logger: logger)
+        let credentials = try await MetadataTestSupport.provider(.huaweiCloudECS, endpoint: server.endpoint)
+            .credentials(logger: logger)
 
         #expect(credentials.accessKeyID == "STS.AK1")
         #expect(server.requests.last == .init(method: "GET", path: Self.securityKeyPath, token: nil, ttl: nil))
@@ -90,13 +74,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.token = .status(404)
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .huaweiCloudECS,
-            endpoint: server.endpoint,
-            tokenMode: .required,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
+        let provider = MetadataTestSupport.provider(.huaweiCloudECS, endpoint: server.endpoint, tokenMode: .required)
 
         let error = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
 
@@ -111,14 +89,11 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .huaweiCloudECS,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .huaweiCloudECS,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .notFound)
         #expect(error?.message.contains("127.0.0.1:\(server.port)\(Self.securityKeyPath) answered HTTP 404") == true)
@@ -132,14 +107,11 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, handler) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .huaweiCloudECS,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .huaweiCloudECS,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .refreshFailed)
         MetadataTestSupport.expectNoSecrets(in: handler, and: ["\(error.map { "\($0)" } ?? "")"])
@@ -151,12 +123,7 @@ struct ECSSecurityKeyCredentialsProviderTests {
         behaviour.credentials = .raw(status: 200, body: "{\"other\": 1}")
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
-        let provider = InstanceMetadataCredentialsProvider(
-            service: .huaweiCloudECS,
-            endpoint: server.endpoint,
-            timeout: MetadataTestSupport.timeout,
-            transport: MetadataTestSupport.transport
-        )
+        let provider = MetadataTestSupport.provider(.huaweiCloudECS, endpoint: server.endpoint)
 
         let noObject = await MetadataTestSupport.credentialsError { _ = try await provider.credentials(logger: logger) }
         #expect(noObject?.code == .incomplete)
@@ -177,14 +144,11 @@ struct ECSSecurityKeyCredentialsProviderTests {
         let server = try await Server.start(behaviour)
         let (logger, _) = MetadataTestSupport.logger()
 
-        let error = await MetadataTestSupport.credentialsError {
-            _ = try await InstanceMetadataCredentialsProvider(
-                service: .huaweiCloudECS,
-                endpoint: server.endpoint,
-                timeout: MetadataTestSupport.timeout,
-                transport: MetadataTestSupport.transport
-            ).credentials(logger: logger)
-        }
+        let error = await MetadataTestSupport.credentialsError(
+            .huaweiCloudECS,
+            endpoint: server.endpoint,
+            logger: logger
+        )
 
         #expect(error?.code == .expired)
         try await server.stop()

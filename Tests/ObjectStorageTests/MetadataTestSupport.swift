@@ -9,6 +9,7 @@
 import Foundation
 import InMemoryLogging
 import Logging
+import ObjectStorage
 import ObjectStorageSigning
 import ObjectStorageTestSupport
 import ObjectStorageTransport
@@ -74,6 +75,38 @@ enum MetadataTestSupport {
     /// `date` formatted as `2030-01-02T03:04:05Z` (whole seconds).
     static func rfc3339(_ date: Date) -> String {
         date.formatted(.iso8601)
+    }
+
+    /// A provider of `service` that asks `endpoint`, with the tests' timeout and transport.
+    static func provider(
+        _ service: InstanceMetadataService,
+        endpoint: String,
+        roleName: String? = nil,
+        tokenMode: InstanceMetadataTokenMode = .preferred,
+        tokenTTL: Duration = .seconds(300)
+    ) -> InstanceMetadataCredentialsProvider {
+        InstanceMetadataCredentialsProvider(
+            service: service,
+            roleName: roleName,
+            endpoint: endpoint,
+            tokenMode: tokenMode,
+            tokenTTL: tokenTTL,
+            timeout: Self.timeout,
+            transport: Self.transport
+        )
+    }
+
+    /// The ``CredentialsError`` one request for credentials from ``provider(_:endpoint:roleName:tokenMode:tokenTTL:)``
+    /// throws.
+    static func credentialsError(
+        _ service: InstanceMetadataService,
+        endpoint: String,
+        logger: Logger,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> CredentialsError? {
+        await Self.credentialsError(sourceLocation: sourceLocation) {
+            _ = try await Self.provider(service, endpoint: endpoint).credentials(logger: logger)
+        }
     }
 
     /// Runs `body` and returns the ``CredentialsError`` it throws.
