@@ -24,7 +24,7 @@ struct EC2RoleCredentialsProviderTests {
     private static func provider(
         _ server: Server,
         roleName: String? = nil,
-        tokenMode: InstanceMetadataTokenMode = .preferred
+        tokenMode: InstanceMetadataTokenMode = InstanceMetadataCredentialsProvider.defaultTokenMode
     ) -> InstanceMetadataCredentialsProvider {
         MetadataTestSupport.provider(.awsEC2Role, endpoint: server.endpoint, roleName: roleName, tokenMode: tokenMode)
     }

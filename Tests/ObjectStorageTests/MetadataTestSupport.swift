@@ -77,13 +77,14 @@ enum MetadataTestSupport {
         date.formatted(.iso8601)
     }
 
-    /// A provider of `service` that asks `endpoint`, with the tests' timeout and transport.
+    /// A provider of `service` that asks `endpoint`, with the tests' timeout and transport; the token mode and
+    /// lifetime are the product's defaults unless given.
     static func provider(
         _ service: InstanceMetadataService,
         endpoint: String,
         roleName: String? = nil,
-        tokenMode: InstanceMetadataTokenMode = .preferred,
-        tokenTTL: Duration = .seconds(300)
+        tokenMode: InstanceMetadataTokenMode = InstanceMetadataCredentialsProvider.defaultTokenMode,
+        tokenTTL: Duration = InstanceMetadataCredentialsProvider.defaultTokenTTL
     ) -> InstanceMetadataCredentialsProvider {
         InstanceMetadataCredentialsProvider(
             service: service,

@@ -50,6 +50,11 @@ public struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomSt
     let tokenTTL: Duration
     private let client: InstanceMetadataClient
 
+    /// The token mode when none is given: the session token is asked for, and the provider falls back without one.
+    package static let defaultTokenMode = InstanceMetadataTokenMode.preferred
+    /// The session token's lifetime when none is given.
+    package static let defaultTokenTTL = Duration.seconds(300)
+
     /// Creates a provider.
     ///
     /// - Parameters:
@@ -68,8 +73,8 @@ public struct InstanceMetadataCredentialsProvider: CredentialsProvider, CustomSt
         service: InstanceMetadataService,
         roleName: String? = nil,
         endpoint: String? = nil,
-        tokenMode: InstanceMetadataTokenMode = .preferred,
-        tokenTTL: Duration = .seconds(300),
+        tokenMode: InstanceMetadataTokenMode = defaultTokenMode,
+        tokenTTL: Duration = defaultTokenTTL,
         timeout: Duration = .seconds(5),
         transport: (any HTTPTransport)? = nil
     ) {
